@@ -1,0 +1,158 @@
+"""Users, applications and tokens on SQLite."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+
+
+from storycore.errors import InvalidParameter, NotFound
+from storycore.ports import ApplicationRepository, TokenRepository, UserRepository
+from storycore.records import AppRecord, TokenRecord, UserRecord
+from storycore.searchtext import token_text
+from storycore.usernames import username_key
+
+from ._sqlite_connection import Connection
+
+__all__ = ["SQLiteApplications", "SQLiteTokens", "SQLiteUsers"]
+
+
+def _user(record: str) -> UserRecord:
+    return UserRecord.model_validate_json(record)
+
+
+class SQLiteUsers(UserRepository):
+    """Users; ``username_key`` (lowercase) makes usernames unique regardless of case."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._db = connection
+
+    def add(self, user: UserRecord) -> None:
+        try:
+            with self._db.write() as conn:
+                conn.execute(
+                    "INSERT INTO users (id, username_key, search_text, record) VALUES (?, ?, ?, ?)",
+                    (
+                        user.id,
+                        username_key(user.username),
+                        token_text(user.search_tokens),
+                        user.model_dump_json(),
+                    ),
+                )
+        except sqlite3.IntegrityError as exc:
+            raise InvalidParameter(
+                f"the username {user.username!r} is taken", field="username"
+            ) from exc
+
+    def get(self, user_id: str) -> UserRecord | None:
+        row = self._db.row("SELECT record FROM users WHERE id = ?", (user_id,))
+        return _user(row[0]) if row else None
+
+    def get_by_username(self, username: str) -> UserRecord | None:
+        row = self._db.row(
+            "SELECT record FROM users WHERE username_key = ?", (username_key(username),)
+        )
+        return _user(row[0]) if row else None
+
+    def get_many(self, user_ids: Iterable[str]) -> dict[str, UserRecord]:
+        ids = list(set(user_ids))
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self._db.rows(f"SELECT record FROM users WHERE id IN ({marks})", ids)  # noqa: S608
+        users = (_user(row[0]) for row in rows)
+        return {user.id: user for user in users}
+
+    def replace(self, user: UserRecord) -> None:
+        text = token_text(user.search_tokens)
+        with self._db.write() as conn:
+            row = conn.execute("SELECT search_text FROM users WHERE id = ?", (user.id,)).fetchone()
+            if row is None:
+                raise NotFound(f"there is no user {user.username!r}")
+            conn.execute(
+                "UPDATE users SET username_key = ?, search_text = ?, record = ? WHERE id = ?",
+                (username_key(user.username), text, user.model_dump_json(), user.id),
+            )
+            if row[0] != text:
+                conn.execute(
+                    "UPDATE story_search SET author = ? "
+                    "WHERE rowid IN (SELECT rowid FROM stories WHERE author_id = ?)",
+                    (text, user.id),
+                )
+
+    def find(self, offset: int, limit: int) -> list[UserRecord]:
+        rows = self._db.rows(
+            "SELECT record FROM users ORDER BY username_key, id LIMIT ? OFFSET ?", (limit, offset)
+        )
+        return [_user(row[0]) for row in rows]
+
+
+class SQLiteApplications(ApplicationRepository):
+    """Applications, found by the digest of their api key."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._db = connection
+
+    def add(self, app: AppRecord) -> None:
+        try:
+            with self._db.write() as conn:
+                conn.execute(
+                    "INSERT INTO apps (id, name, key_digest, record) VALUES (?, ?, ?, ?)",
+                    (app.id, app.name, app.key_digest, app.model_dump_json()),
+                )
+        except sqlite3.IntegrityError as exc:
+            raise InvalidParameter(f"the application {app.name!r} exists", field="name") from exc
+
+    def _one(self, column: str, value: str) -> AppRecord | None:
+        row = self._db.row(f"SELECT record FROM apps WHERE {column} = ?", (value,))  # noqa: S608
+        return AppRecord.model_validate_json(row[0]) if row else None
+
+    def get(self, app_id: str) -> AppRecord | None:
+        return self._one("id", app_id)
+
+    def get_by_key_digest(self, key_digest: str) -> AppRecord | None:
+        return self._one("key_digest", key_digest)
+
+    def get_by_name(self, name: str) -> AppRecord | None:
+        return self._one("name", name)
+
+    def replace(self, app: AppRecord) -> None:
+        with self._db.write() as conn:
+            done = conn.execute(
+                "UPDATE apps SET name = ?, key_digest = ?, record = ? WHERE id = ?",
+                (app.name, app.key_digest, app.model_dump_json(), app.id),
+            )
+            if done.rowcount == 0:
+                raise NotFound(f"there is no application {app.name!r}")
+
+
+class SQLiteTokens(TokenRepository):
+    """User tokens, by the digest of the token."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._db = connection
+
+    def add(self, token: TokenRecord) -> None:
+        with self._db.write() as conn:
+            conn.execute(
+                "INSERT INTO tokens (digest, user_id, app_id, created, expires) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (token.digest, token.user_id, token.app_id, token.created, token.expires),
+            )
+
+    def get(self, digest: str) -> TokenRecord | None:
+        row = self._db.row(
+            "SELECT digest, user_id, app_id, created, expires FROM tokens WHERE digest = ?",
+            (digest,),
+        )
+        if row is None:
+            return None
+        return TokenRecord(
+            digest=row[0], user_id=row[1], app_id=row[2], created=row[3], expires=row[4]
+        )
+
+    def remove_expired(self, now: str) -> int:
+        with self._db.write() as conn:
+            return conn.execute("DELETE FROM tokens WHERE expires < ?", (now,)).rowcount
+
+

@@ -1,0 +1,103 @@
+"""The SQLite schema, as forward migrations. Migration N brings a database to version N.
+
+Public lists read partial indexes (``WHERE public = 1``) in their sort order, so a page is an
+index walk; a user's list reads ``(author_id, ...)``. Tags, topics and element permalinks have
+their own tables for the filters. ``story_search`` (FTS5) holds each story's normalized tokens
+and its author's, under the story's rowid.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MIGRATIONS"]
+
+_SORT_COLUMNS = ("published", "created", "updated", "popularity", "views", "title_key", "featured_at")
+
+_V1 = (
+    """
+CREATE TABLE users (
+    id TEXT PRIMARY KEY,
+    username_key TEXT NOT NULL UNIQUE,
+    search_text TEXT NOT NULL,
+    record TEXT NOT NULL
+);
+CREATE TABLE apps (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    key_digest TEXT NOT NULL UNIQUE,
+    record TEXT NOT NULL
+);
+CREATE TABLE tokens (
+    digest TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    app_id TEXT NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
+    created TEXT NOT NULL,
+    expires TEXT NOT NULL
+);
+CREATE INDEX tokens_expires ON tokens(expires);
+CREATE TABLE stories (
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    author_id TEXT NOT NULL REFERENCES users(id),
+    slug TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('working', 'published')),
+    private INTEGER NOT NULL,
+    public INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL,
+    published TEXT,
+    featured_at TEXT,
+    title_key TEXT NOT NULL,
+    views INTEGER NOT NULL DEFAULT 0,
+    likes INTEGER NOT NULL DEFAULT 0,
+    comments INTEGER NOT NULL DEFAULT 0,
+    element_comments INTEGER NOT NULL DEFAULT 0,
+    popularity INTEGER NOT NULL DEFAULT 0,
+    record TEXT NOT NULL,
+    UNIQUE (author_id, slug)
+);
+CREATE INDEX stories_author_published ON stories(author_id, published, id);
+CREATE TABLE elements (
+    story_rowid INTEGER NOT NULL REFERENCES stories(rowid) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    permalink TEXT,
+    record TEXT NOT NULL,
+    PRIMARY KEY (story_rowid, position)
+) WITHOUT ROWID;
+CREATE INDEX elements_permalink ON elements(permalink, story_rowid) WHERE permalink IS NOT NULL;
+CREATE TABLE story_tags (
+    tag TEXT NOT NULL,
+    story_rowid INTEGER NOT NULL REFERENCES stories(rowid) ON DELETE CASCADE,
+    PRIMARY KEY (tag, story_rowid)
+) WITHOUT ROWID;
+CREATE INDEX story_tags_story ON story_tags(story_rowid);
+CREATE TABLE story_topics (
+    topic TEXT NOT NULL,
+    story_rowid INTEGER NOT NULL REFERENCES stories(rowid) ON DELETE CASCADE,
+    PRIMARY KEY (topic, story_rowid)
+) WITHOUT ROWID;
+CREATE INDEX story_topics_story ON story_topics(story_rowid);
+CREATE TABLE aliases (
+    author_id TEXT NOT NULL,
+    slug TEXT NOT NULL,
+    story_rowid INTEGER NOT NULL REFERENCES stories(rowid) ON DELETE CASCADE,
+    PRIMARY KEY (author_id, slug)
+) WITHOUT ROWID;
+CREATE INDEX aliases_story ON aliases(story_rowid);
+CREATE TABLE embeds (
+    story_rowid INTEGER NOT NULL REFERENCES stories(rowid) ON DELETE CASCADE,
+    href TEXT NOT NULL,
+    views INTEGER NOT NULL,
+    PRIMARY KEY (story_rowid, href)
+) WITHOUT ROWID;
+CREATE VIRTUAL TABLE story_search USING fts5(
+    story, author, tokenize = 'unicode61 remove_diacritics 2'
+);
+"""
+    + "".join(
+        f"CREATE INDEX stories_public_{column} ON stories({column}, id) WHERE public = 1;\n"
+        for column in _SORT_COLUMNS
+    )
+)
+
+MIGRATIONS: tuple[str, ...] = (_V1,)

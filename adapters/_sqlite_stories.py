@@ -1,0 +1,354 @@
+"""Stories, their elements, aliases, counters and search on SQLite."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+import orjson
+
+from storycore.errors import NotFound, SlugTaken, VersionConflict
+from storycore.ports import AliasRepository, SearchIndex, StoryRepository
+from storycore.queries import StoryQuery
+from storycore.records import AuthorStats, Element, EmbedCount, StoryRecord
+from storycore.searchtext import token_text
+
+from ._sqlite_connection import Connection
+
+__all__ = ["SQLiteAliases", "SQLiteSearch", "SQLiteStories"]
+
+# Counters and featured_at live in their own columns (updated in place); the rest in ``record``.
+_COLUMN_MEMBERS = ("views", "likes", "comments", "element_comments", "popularity", "featured_at")
+_COLUMNS = "s.record, " + ", ".join(f"s.{name}" for name in _COLUMN_MEMBERS)
+_RECORD_EXCLUDE = set(_COLUMN_MEMBERS)
+
+
+def _story(row: Sequence[Any]) -> StoryRecord:
+    data = orjson.loads(row[0])
+    data.update(zip(_COLUMN_MEMBERS, row[1:], strict=True))
+    return StoryRecord.model_validate(data)
+
+
+def _record_json(story: StoryRecord) -> str:
+    return story.model_dump_json(exclude=_RECORD_EXCLUDE)
+
+
+def _public(story: StoryRecord) -> int:
+    return int(story.is_public)
+
+
+def _match_expression(words: Sequence[str]) -> str:
+    # Tokens are letters and digits only, so quoting each as an FTS5 phrase is safe.
+    return " AND ".join(f'"{word}"' for word in words)
+
+
+class SQLiteStories(StoryRepository):
+    """Stories, kept in step with their tags, topics, element rows and search entry."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._db = connection
+
+    # -- writes --------------------------------------------------------------------------
+
+    def add(self, story: StoryRecord, elements: Sequence[Element]) -> None:
+        try:
+            with self._db.write() as conn:
+                cursor = conn.execute(
+                    "INSERT INTO stories (id, author_id, slug, status, private, public, version,"
+                    " created, updated, published, featured_at, title_key, record)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        story.id,
+                        story.author_id,
+                        story.slug,
+                        story.status,
+                        int(story.private),
+                        _public(story),
+                        story.version,
+                        story.created,
+                        story.updated,
+                        story.published,
+                        story.featured_at,
+                        story.title_key,
+                        _record_json(story),
+                    ),
+                )
+                rowid = cursor.lastrowid
+                assert rowid is not None
+                conn.execute(
+                    "DELETE FROM aliases WHERE author_id = ? AND slug = ?",
+                    (story.author_id, story.slug),
+                )
+                self._write_labels(conn, rowid, story)
+                self._write_elements(conn, rowid, elements)
+                conn.execute(
+                    "INSERT INTO story_search (rowid, story, author)"
+                    " VALUES (?, ?, (SELECT search_text FROM users WHERE id = ?))",
+                    (rowid, token_text(story.search_tokens), story.author_id),
+                )
+        except sqlite3.IntegrityError as exc:
+            raise _translate(exc, story) from exc
+
+    def replace(
+        self,
+        story: StoryRecord,
+        *,
+        expected_version: int,
+        elements: Sequence[Element] | None = None,
+    ) -> None:
+        try:
+            with self._db.write() as conn:
+                row = conn.execute(
+                    "SELECT rowid, version, slug FROM stories WHERE id = ?", (story.id,)
+                ).fetchone()
+                if row is None:
+                    raise NotFound("the story no longer exists")
+                rowid, version, old_slug = row
+                if version != expected_version:
+                    raise VersionConflict(
+                        f"the story is at version {version}, not {expected_version}",
+                        field="version",
+                    )
+                conn.execute(
+                    "UPDATE stories SET slug = ?, status = ?, private = ?, public = ?, version = ?,"
+                    " updated = ?, published = ?, title_key = ?, record = ? WHERE rowid = ?",
+                    (
+                        story.slug,
+                        story.status,
+                        int(story.private),
+                        _public(story),
+                        story.version,
+                        story.updated,
+                        story.published,
+                        story.title_key,
+                        _record_json(story),
+                        rowid,
+                    ),
+                )
+                if old_slug != story.slug:
+                    conn.execute(
+                        "DELETE FROM aliases WHERE author_id = ? AND slug = ?",
+                        (story.author_id, story.slug),
+                    )
+                    conn.execute(
+                        "INSERT INTO aliases (author_id, slug, story_rowid) VALUES (?, ?, ?)",
+                        (story.author_id, old_slug, rowid),
+                    )
+                conn.execute("DELETE FROM story_tags WHERE story_rowid = ?", (rowid,))
+                conn.execute("DELETE FROM story_topics WHERE story_rowid = ?", (rowid,))
+                self._write_labels(conn, rowid, story)
+                if elements is not None:
+                    conn.execute("DELETE FROM elements WHERE story_rowid = ?", (rowid,))
+                    self._write_elements(conn, rowid, elements)
+                conn.execute(
+                    "UPDATE story_search SET story = ? WHERE rowid = ?",
+                    (token_text(story.search_tokens), rowid),
+                )
+        except sqlite3.IntegrityError as exc:
+            raise _translate(exc, story) from exc
+
+    @staticmethod
+    def _write_labels(conn: sqlite3.Connection, rowid: int, story: StoryRecord) -> None:
+        conn.executemany(
+            "INSERT OR IGNORE INTO story_tags (tag, story_rowid) VALUES (?, ?)",
+            [(tag, rowid) for tag in story.tags],
+        )
+        conn.executemany(
+            "INSERT OR IGNORE INTO story_topics (topic, story_rowid) VALUES (?, ?)",
+            [(topic, rowid) for topic in story.topic_keys],
+        )
+
+    @staticmethod
+    def _write_elements(conn: sqlite3.Connection, rowid: int, elements: Sequence[Element]) -> None:
+        conn.executemany(
+            "INSERT INTO elements (story_rowid, position, permalink, record) VALUES (?, ?, ?, ?)",
+            [
+                (rowid, position, element.permalink, element.model_dump_json())
+                for position, element in enumerate(elements)
+            ],
+        )
+
+    def remove(self, story_id: str) -> bool:
+        with self._db.write() as conn:
+            row = conn.execute("SELECT rowid FROM stories WHERE id = ?", (story_id,)).fetchone()
+            if row is None:
+                return False
+            conn.execute("DELETE FROM story_search WHERE rowid = ?", (row[0],))
+            conn.execute("DELETE FROM stories WHERE rowid = ?", (row[0],))
+            return True
+
+    def set_featured(self, story_id: str, featured_at: str | None) -> None:
+        with self._db.write() as conn:
+            conn.execute("UPDATE stories SET featured_at = ? WHERE id = ?", (featured_at, story_id))
+
+    def count_view(self, story_id: str, embed_href: str | None = None) -> None:
+        with self._db.write() as conn:
+            conn.execute(
+                "UPDATE stories SET views = views + 1, popularity = popularity + 1 WHERE id = ?",
+                (story_id,),
+            )
+            if embed_href is not None:
+                conn.execute(
+                    "INSERT INTO embeds (story_rowid, href, views)"
+                    " SELECT rowid, ?, 1 FROM stories WHERE id = ?"
+                    " ON CONFLICT (story_rowid, href) DO UPDATE SET views = views + 1",
+                    (embed_href, story_id),
+                )
+
+    # -- reads ---------------------------------------------------------------------------
+
+    def get(self, story_id: str) -> StoryRecord | None:
+        row = self._db.row(f"SELECT {_COLUMNS} FROM stories s WHERE s.id = ?", (story_id,))  # noqa: S608
+        return _story(row) if row else None
+
+    def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
+        row = self._db.row(
+            f"SELECT {_COLUMNS} FROM stories s WHERE s.author_id = ? AND s.slug = ?",  # noqa: S608
+            (author_id, slug),
+        )
+        return _story(row) if row else None
+
+    def slugs_like(self, author_id: str, base: str) -> set[str]:
+        rows = self._db.rows(
+            "SELECT slug FROM stories WHERE author_id = ? AND (slug = ? OR slug GLOB ?)",
+            (author_id, base, f"{base}-[0-9]*"),
+        )
+        return {row[0] for row in rows}
+
+    def elements(self, story_id: str, offset: int, limit: int) -> list[Element]:
+        rows = self._db.rows(
+            "SELECT e.record FROM elements e JOIN stories s ON s.rowid = e.story_rowid"
+            " WHERE s.id = ? ORDER BY e.position LIMIT ? OFFSET ?",
+            (story_id, limit, offset),
+        )
+        return [Element.model_validate_json(row[0]) for row in rows]
+
+    def find(self, query: StoryQuery) -> list[StoryRecord]:
+        where: list[str] = []
+        params: list[Any] = []
+        if query.statuses == ("published",) and not query.include_private:
+            where.append("s.public = 1")  # the literal form that selects the partial indexes
+        else:
+            where.append(f"s.status IN ({','.join('?' * len(query.statuses))})")
+            params.extend(query.statuses)
+            if not query.include_private:
+                where.append("s.private = 0")
+        for condition, value in (
+            ("s.author_id = ?", query.author_id),
+            ("s.slug = ?", query.slug),
+            ("s.rowid IN (SELECT story_rowid FROM story_tags WHERE tag = ?)", query.tag),
+            ("s.rowid IN (SELECT story_rowid FROM story_topics WHERE topic = ?)", query.topic),
+            (
+                "s.rowid IN (SELECT story_rowid FROM elements WHERE permalink = ?)",
+                query.containing_element,
+            ),
+        ):
+            if value is not None:
+                where.append(condition)
+                params.append(value)
+        if query.featured:
+            where.append("s.featured_at IS NOT NULL")
+        direction = "DESC" if query.descending else "ASC"
+        sql = (
+            f"SELECT {_COLUMNS} FROM stories s WHERE {' AND '.join(where)}"  # noqa: S608
+            f" ORDER BY s.{query.sort} {direction}, s.id {direction} LIMIT ? OFFSET ?"
+        )
+        return [_story(row) for row in self._db.rows(sql, [*params, query.limit, query.offset])]
+
+    def embeds(self, story_ids: Iterable[str]) -> dict[str, list[EmbedCount]]:
+        ids = list(set(story_ids))
+        if not ids:
+            return {}
+        rows = self._db.rows(
+            "SELECT s.id, e.href, e.views FROM embeds e JOIN stories s ON s.rowid = e.story_rowid"
+            f" WHERE s.id IN ({','.join('?' * len(ids))})"  # noqa: S608
+            " ORDER BY s.id, e.views DESC, e.href",
+            ids,
+        )
+        result: dict[str, list[EmbedCount]] = {}
+        for story_id, href, views in rows:
+            result.setdefault(story_id, []).append(EmbedCount(href=href, views=views))
+        return result
+
+    def author_stats(self, author_ids: Iterable[str]) -> dict[str, AuthorStats]:
+        ids = list(set(author_ids))
+        result = {author_id: AuthorStats() for author_id in ids}
+        if not ids:
+            return result
+        marks = ",".join("?" * len(ids))
+        for author_id, stories, views, last_story, featured in self._db.rows(
+            "SELECT author_id, COUNT(*), SUM(views), MAX(created), MAX(featured_at)"
+            f" FROM stories WHERE public = 1 AND author_id IN ({marks}) GROUP BY author_id",  # noqa: S608
+            ids,
+        ):
+            stats = result[author_id]
+            stats.stories, stats.views = stories, views
+            stats.last_story, stats.featured = last_story, featured
+        for author_id, embeds in self._db.rows(
+            "SELECT s.author_id, SUM(e.views) FROM embeds e JOIN stories s"
+            f" ON s.rowid = e.story_rowid WHERE s.public = 1 AND s.author_id IN ({marks})"  # noqa: S608
+            " GROUP BY s.author_id",
+            ids,
+        ):
+            result[author_id].embeds = embeds
+        for author_id, story_id in self._db.rows(
+            "SELECT author_id, id FROM stories WHERE public = 1 AND featured_at IS NOT NULL"
+            f" AND author_id IN ({marks}) ORDER BY featured_at DESC, id DESC",  # noqa: S608
+            ids,
+        ):
+            result[author_id].featured_stories.append(story_id)
+        return result
+
+    def iter_all(self) -> Iterator[tuple[StoryRecord, list[Element]]]:
+        after = ""
+        while True:
+            row = self._db.row(
+                f"SELECT {_COLUMNS}, s.id FROM stories s WHERE s.id > ? ORDER BY s.id LIMIT 1",  # noqa: S608
+                (after,),
+            )
+            if row is None:
+                return
+            story = _story(row[:-1])
+            after = row[-1]
+            yield story, self.elements(story.id, 0, 2**31)
+
+
+class SQLiteAliases(AliasRepository):
+    """Retired slugs, pointing at the story's rowid."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._db = connection
+
+    def resolve(self, author_id: str, slug: str) -> str | None:
+        row = self._db.row(
+            "SELECT s.id FROM aliases a JOIN stories s ON s.rowid = a.story_rowid"
+            " WHERE a.author_id = ? AND a.slug = ?",
+            (author_id, slug),
+        )
+        return row[0] if row else None
+
+
+class SQLiteSearch(SearchIndex):
+    """FTS5 over normalized tokens; public stories only, newest publication first."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._db = connection
+
+    def search(self, words: Sequence[str], offset: int, limit: int) -> list[StoryRecord]:
+        if not words:
+            return []
+        rows = self._db.rows(
+            f"SELECT {_COLUMNS} FROM stories s WHERE s.public = 1"  # noqa: S608
+            " AND s.rowid IN (SELECT rowid FROM story_search WHERE story_search MATCH ?)"
+            " ORDER BY s.published DESC, s.id DESC LIMIT ? OFFSET ?",
+            (_match_expression(words), limit, offset),
+        )
+        return [_story(row) for row in rows]
+
+
+def _translate(exc: sqlite3.IntegrityError, story: StoryRecord) -> Exception:
+    """The storycore error for a constraint the database refused (others pass through)."""
+    if "stories.author_id, stories.slug" in str(exc):
+        return SlugTaken(f"the author already has a story at {story.slug!r}", field="slug")
+    return exc

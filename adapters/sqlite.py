@@ -1,0 +1,57 @@
+"""The embedded default backend: one SQLite file (or memory), on sqlite-utils.
+
+WAL journal, foreign keys, a busy timeout, write transactions taken with ``BEGIN IMMEDIATE``,
+a schema version table with forward migrations, and FTS5 (unicode61, diacritics removed)
+kept in step with every write in the same transaction.
+"""
+
+from __future__ import annotations
+
+from storycore.ports import Store
+
+from ._sqlite_accounts import SQLiteApplications, SQLiteTokens, SQLiteUsers
+from ._sqlite_connection import Connection
+from ._sqlite_stories import SQLiteAliases, SQLiteSearch, SQLiteStories
+
+__all__ = ["SQLiteStore"]
+
+
+class SQLiteStore(Store):
+    """Every repository over one SQLite database; ``path=None`` keeps it in memory."""
+
+    def __init__(self, path: str | None = None) -> None:
+        self.path = path
+        self.connection = Connection(path)
+        self._stories = SQLiteStories(self.connection)
+        self._aliases = SQLiteAliases(self.connection)
+        self._search = SQLiteSearch(self.connection)
+        self._users = SQLiteUsers(self.connection)
+        self._apps = SQLiteApplications(self.connection)
+        self._tokens = SQLiteTokens(self.connection)
+
+    @property
+    def stories(self) -> SQLiteStories:
+        return self._stories
+
+    @property
+    def aliases(self) -> SQLiteAliases:
+        return self._aliases
+
+    @property
+    def search(self) -> SQLiteSearch:
+        return self._search
+
+    @property
+    def users(self) -> SQLiteUsers:
+        return self._users
+
+    @property
+    def apps(self) -> SQLiteApplications:
+        return self._apps
+
+    @property
+    def tokens(self) -> SQLiteTokens:
+        return self._tokens
+
+    def close(self) -> None:
+        self.connection.close()

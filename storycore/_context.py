@@ -1,0 +1,72 @@
+"""What every part of the service shares, and the lookups they all start with."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import Forbidden, NotFound, StoryMoved, Unauthorized
+from .ports import Store
+from .presenters import Presenter
+from .records import StoryRecord, UserRecord
+from .resolvers import ElementResolver
+from .settings import Settings
+from .visibility import Viewer, can_edit, can_see
+
+__all__ = ["Context"]
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """The store, settings, resolver and presenter of one service."""
+
+    store: Store
+    settings: Settings
+    resolver: ElementResolver
+    presenter: Presenter
+
+    def user_named(self, username: str) -> UserRecord:
+        """The user with this username (any case), or ``NotFound``."""
+        user = self.store.users.get_by_username(username)
+        if user is None:
+            raise NotFound(f"there is no user {username!r}")
+        return user
+
+    @staticmethod
+    def require_user(viewer: Viewer) -> UserRecord:
+        """The calling user, or ``Unauthorized`` for an anonymous caller."""
+        if viewer.user is None:
+            raise Unauthorized("this operation needs api_key, username and _token")
+        return viewer.user
+
+    def visible_story(
+        self, viewer: Viewer, username: str, slug: str, *, follow_alias: bool = False
+    ) -> tuple[UserRecord, StoryRecord]:
+        """The author and the story at ``username/slug`` as ``viewer`` may see it.
+
+        A story the viewer may not see does not exist (``NotFound``). With ``follow_alias``, a
+        retired slug of a story the viewer may see raises ``StoryMoved`` to its new slug.
+        """
+        author = self.user_named(username)
+        story = self.store.stories.get_by_slug(author.id, slug)
+        if story is None and follow_alias:
+            moved_to = self.store.aliases.resolve(author.id, slug)
+            target = self.store.stories.get(moved_to) if moved_to else None
+            if target is not None and can_see(viewer, target):
+                raise StoryMoved(author.username, target.slug)
+        if story is None or not can_see(viewer, story):
+            raise NotFound(f"{author.username} has no story at {slug!r}")
+        return author, story
+
+    def editable_story(
+        self, viewer: Viewer, username: str, slug: str
+    ) -> tuple[UserRecord, StoryRecord]:
+        """The story at ``username/slug`` if ``viewer`` may change it.
+
+        Anonymous: ``Unauthorized``; cannot see it: ``NotFound``; sees it but may not change
+        it: ``Forbidden`` (decisions section 13).
+        """
+        self.require_user(viewer)
+        author, story = self.visible_story(viewer, username, slug)
+        if not can_edit(viewer, story):
+            raise Forbidden(f"only the author or an editor may change {author.username}/{slug}")
+        return author, story

@@ -1,0 +1,236 @@
+"""Users, applications and authentication (decisions section 5).
+
+Users and applications are made here (by the host application or the command line), never over
+HTTP. Authentication trades an api key, a username and a password for a token; every later call
+proves itself with the api key, the username and the token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from ._context import Context
+from .addresses import validate_url
+from .credentials import digest, hash_password, new_secret, same_digest, verify_password
+from .errors import Forbidden, InvalidParameter, Unauthorized
+from .fields import Members, decode_object
+from .ids import new_id
+from .pagination import PageRequest, page_of
+from .records import AppRecord, Plan, TokenRecord, UserRecord
+from .searchtext import tokens
+from .shapes import Page, TokenGrant, UserProfile
+from .timestamps import format_timestamp, now
+from .usernames import username_key, validate_username
+from .visibility import ANONYMOUS, Viewer
+
+__all__ = ["Accounts", "AppCredentials"]
+
+_PLANS = ("free", "enterprise")
+_MAX_APP_NAME = 100
+
+
+@dataclass(frozen=True, slots=True)
+class AppCredentials:
+    """A new application and its api key, which is shown this once and stored only as a digest."""
+
+    app: AppRecord
+    api_key: str
+
+
+class Accounts:
+    """Users, applications, tokens and profiles."""
+
+    def __init__(self, context: Context) -> None:
+        self._ctx = context
+        self._users = context.store.users
+
+    def create_user(
+        self,
+        username: str,
+        password: str | None = None,
+        *,
+        name: str = "",
+        email: str = "",
+        plan: str = "free",
+        editor: bool = False,
+        can_feature: bool = False,
+        bio: str = "",
+        location: str = "",
+        website: str = "",
+        avatar: str = "",
+    ) -> UserProfile:
+        """Make a user. A user without a password cannot authenticate with one."""
+        validate_username(username)
+        if plan not in _PLANS:
+            raise InvalidParameter("plan must be free or enterprise", field="plan")
+        profile = self._profile_members(
+            {"name": name, "bio": bio, "location": location, "website": website, "avatar": avatar},
+            path="",
+        )
+        created = now()
+        user = UserRecord(
+            id=new_id(),
+            username=username,
+            email=email,
+            password_hash=(
+                hash_password(password, cost=self._ctx.settings.password_cost)
+                if password is not None
+                else None
+            ),
+            plan=cast(Plan, plan),
+            editor=editor,
+            can_feature=can_feature,
+            created=created,
+            updated=created,
+            **profile,
+        )
+        user.search_tokens = tokens(user.username, user.name)
+        self._users.add(user)
+        return self._ctx.presenter.profile(user)
+
+    def create_app(self, name: str, *, delegation: bool = False, href: str = "") -> AppCredentials:
+        """Make an application; the answer holds its api key."""
+        if not name.strip() or len(name) > _MAX_APP_NAME:
+            raise InvalidParameter(f"name must be 1 to {_MAX_APP_NAME} characters", field="name")
+        validate_url(href, "href", self._ctx.settings.limits.address, allow_empty=True)
+        api_key = new_secret()
+        app = AppRecord(
+            id=new_id(),
+            name=name.strip(),
+            href=href,
+            key_digest=digest(api_key),
+            delegation=delegation,
+            created=now(),
+        )
+        self._ctx.store.apps.add(app)
+        return AppCredentials(app=app, api_key=api_key)
+
+    def _app(self, api_key: str | None) -> AppRecord:
+        if not api_key:
+            raise Unauthorized("api_key is required", field="api_key")
+        key_digest = digest(api_key)
+        app = self._ctx.store.apps.get_by_key_digest(key_digest)
+        if app is None or not same_digest(app.key_digest, key_digest):
+            raise Unauthorized("unknown api_key", field="api_key")
+        return app
+
+    def authenticate(self, api_key: str | None, username: str, password: str) -> TokenGrant:
+        """A new token for ``username`` through the application of ``api_key``.
+
+        An unknown user and a wrong password give the same ``Unauthorized``.
+        """
+        app = self._app(api_key)
+        user = self._users.get_by_username(username) if username else None
+        cost = self._ctx.settings.password_cost
+        if not verify_password(password, user.password_hash if user else None, cost=cost):
+            raise Unauthorized("wrong username or password")
+        assert user is not None  # verify_password is False without a stored hash
+        token = new_secret()
+        issued = datetime.now(UTC)
+        self._ctx.store.tokens.add(
+            TokenRecord(
+                digest=digest(token),
+                user_id=user.id,
+                app_id=app.id,
+                created=format_timestamp(issued),
+                expires=format_timestamp(issued + self._ctx.settings.token_lifetime),
+            )
+        )
+        self._users.replace(user.model_copy(update={"last_seen": format_timestamp(issued)}))
+        return TokenGrant(**self._ctx.presenter.profile(user).model_dump(), _token=token)
+
+    def viewer(
+        self, api_key: str | None = None, username: str | None = None, token: str | None = None
+    ) -> Viewer:
+        """The caller these credentials prove. With none, the caller is anonymous; an api key
+        alone names the application only; a username or token needs all three, and any fault
+        is ``Unauthorized``.
+        """
+        if not (api_key or username or token):
+            return ANONYMOUS
+        app = self._app(api_key)
+        if not (username or token):
+            return Viewer(app=app)
+        if not username:
+            raise Unauthorized("username is required with _token", field="username")
+        if not token:
+            raise Unauthorized("_token is required with username", field="_token")
+        record = self._ctx.store.tokens.get(digest(token))
+        user = self._users.get_by_username(username)
+        if (
+            record is None
+            or user is None
+            or not same_digest(record.user_id, user.id)
+            or not same_digest(record.app_id, app.id)
+        ):
+            raise Unauthorized("the token does not belong to this username and api_key")
+        if record.expires <= now():
+            raise Unauthorized("the token has expired; authenticate again", field="_token")
+        return Viewer(user=user, app=app)
+
+    def as_user(self, username: str) -> Viewer:
+        """The viewer of a user the host application has authenticated by its own means."""
+        return Viewer(user=self._ctx.user_named(username))
+
+    def list(
+        self, *, page: int | str | None = None, per_page: int | str | None = None
+    ) -> Page[UserProfile]:
+        """Users ordered by username, regardless of case."""
+        request = self._page(page, per_page)
+        users = self._users.find(request.offset, request.probe_limit)
+        return page_of(
+            request, users, lambda shown: [self._ctx.presenter.profile(u) for u in shown]
+        )
+
+    def get(self, username: str) -> UserProfile:
+        """A user's public profile."""
+        return self._ctx.presenter.profile(self._ctx.user_named(username))
+
+    def update(
+        self, username: str, user: Mapping[str, Any] | str, *, viewer: Viewer
+    ) -> UserProfile:
+        """Apply ``name``, ``bio``, ``location``, ``website`` and ``avatar`` of ``user``.
+
+        ``username``, when sent, must be the path's; ``email`` and ``password`` are ignored.
+        Only the user may update the profile.
+        """
+        caller = self._ctx.require_user(viewer)
+        target = self._ctx.user_named(username)
+        if caller.id != target.id:
+            raise Forbidden("only the user may update this profile")
+        data = decode_object(user, "user")
+        sent = Members(data, "user").string("username")
+        if sent is not None and username_key(sent) != username_key(target.username):
+            raise InvalidParameter(
+                "user.username must be the username of the path", field="user.username"
+            )
+        changes = self._profile_members(data, path="user")
+        updated = target.model_copy(update={**changes, "updated": now()})
+        updated.search_tokens = tokens(updated.username, updated.name)
+        self._users.replace(updated)
+        return self._ctx.presenter.profile(updated)
+
+    def _profile_members(self, data: Mapping[str, Any], *, path: str) -> dict[str, str]:
+        """The profile members sent in ``data``, checked; ``path`` prefixes their field names."""
+        limits = self._ctx.settings.limits
+        members = Members(data, path)
+        changes: dict[str, str | None] = {
+            key: members.string(key, max_length=limits.profile_field)
+            for key in ("name", "bio", "location")
+        }
+        for key in ("website", "avatar"):
+            value = data.get(key)
+            if value is not None:
+                changes[key] = validate_url(
+                    value, members.field(key), limits.address, allow_empty=True
+                )
+        return {key: value for key, value in changes.items() if value is not None}
+
+    def _page(self, page: int | str | None, per_page: int | str | None) -> PageRequest:
+        limits = self._ctx.settings.limits
+        return PageRequest.parse(
+            page, per_page, default_per_page=limits.per_page_default, max_per_page=limits.per_page
+        )

@@ -1,0 +1,36 @@
+"""The address rule (decisions section 7): every address the service stores is http(s)."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from .errors import InvalidParameter
+
+__all__ = ["is_http_url", "validate_url"]
+
+
+def is_http_url(value: str) -> bool:
+    """Whether ``value`` is an absolute http or https address with a host and no white space."""
+    if not value or any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in value):
+        return False
+    try:
+        parts = urlsplit(value)
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(parts.hostname) and port_ok
+
+
+def validate_url(value: object, field: str, max_length: int, *, allow_empty: bool = False) -> str:
+    """``value`` as an address, or ``InvalidParameter`` naming ``field``."""
+    if not isinstance(value, str):
+        raise InvalidParameter(f"{field} must be a string", field=field)
+    if value == "" and allow_empty:
+        return value
+    if len(value) > max_length:
+        raise InvalidParameter(
+            f"{field} is longer than the limit of {max_length} characters", field=field
+        )
+    if not is_http_url(value):
+        raise InvalidParameter(f"{field} must be an http or https address", field=field)
+    return value

@@ -1,0 +1,277 @@
+"""Lists and search (interface section 4.2, decisions section 8).
+
+Public lists hold published, non-private stories. A user's list adds private and working
+stories for that user and editors. Every list has a total order, so pages never overlap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ._context import Context
+from .addresses import validate_url
+from .errors import InvalidParameter
+from .hashtags import normalize_tag
+from .pagination import PageRequest, page_of
+from .queries import SortField, StoryQuery, parse_order, parse_sort
+from .records import Status, StoryRecord
+from .searchtext import query_tokens
+from .shapes import Page, SearchItem, StorySummary
+from .usernames import username_key
+from .visibility import ANONYMOUS, Viewer, can_edit, can_see_hidden_stories_of
+
+__all__ = ["Catalog"]
+
+_STATUS_NAMES: dict[str, Status] = {
+    "working": "working",
+    "draft": "working",
+    "published": "published",
+}
+
+PageParam = int | str | None
+
+
+class Catalog:
+    """The public lists, a user's list and search."""
+
+    def __init__(self, context: Context) -> None:
+        self._ctx = context
+
+    def stories(
+        self,
+        *,
+        sort: str | None = None,
+        order: str | None = None,
+        permalink: str | None = None,
+        tag: str | None = None,
+        containing_element: str | None = None,
+        page: PageParam = None,
+        per_page: PageParam = None,
+    ) -> Page[StorySummary]:
+        """Public stories, by ``sort`` (``date.published`` by default) and ``order``."""
+        if containing_element is not None:
+            validate_url(containing_element, "containingElement", self._ctx.settings.limits.address)
+        return self._list(
+            page,
+            per_page,
+            permalink=permalink,
+            sort=parse_sort(sort),
+            descending=parse_order(order),
+            tag=_tag(tag),
+            containing_element=containing_element,
+        )
+
+    def latest(
+        self,
+        *,
+        permalink: str | None = None,
+        tag: str | None = None,
+        page: PageParam = None,
+        per_page: PageParam = None,
+    ) -> Page[StorySummary]:
+        """Public stories, newest publication first."""
+        return self._list(page, per_page, permalink=permalink, tag=_tag(tag))
+
+    def popular(
+        self,
+        *,
+        permalink: str | None = None,
+        tag: str | None = None,
+        page: PageParam = None,
+        per_page: PageParam = None,
+    ) -> Page[StorySummary]:
+        """Public stories, most popular first."""
+        return self._list(page, per_page, permalink=permalink, tag=_tag(tag), sort="popularity")
+
+    def featured(
+        self,
+        *,
+        permalink: str | None = None,
+        tag: str | None = None,
+        page: PageParam = None,
+        per_page: PageParam = None,
+    ) -> Page[StorySummary]:
+        """Featured public stories, newest feature first."""
+        return self._list(
+            page, per_page, permalink=permalink, tag=_tag(tag), sort="featured_at", featured=True
+        )
+
+    def topic(
+        self,
+        topic: str,
+        *,
+        sort: str | None = None,
+        order: str | None = None,
+        permalink: str | None = None,
+        tag: str | None = None,
+        page: PageParam = None,
+        per_page: PageParam = None,
+    ) -> Page[StorySummary]:
+        """Public stories of a topic (compared regardless of case)."""
+        return self._list(
+            page,
+            per_page,
+            permalink=permalink,
+            sort=parse_sort(sort),
+            descending=parse_order(order),
+            tag=_tag(tag),
+            topic=normalize_tag(topic),
+        )
+
+    def user(
+        self,
+        username: str,
+        *,
+        viewer: Viewer = ANONYMOUS,
+        filter: str | Iterable[str] | None = None,
+        sort: str | None = None,
+        order: str | None = None,
+        permalink: str | None = None,
+        tag: str | None = None,
+        page: PageParam = None,
+        per_page: PageParam = None,
+    ) -> Page[StorySummary]:
+        """A user's stories. For that user and editors, private and working ones too;
+        ``filter`` chooses statuses (``draft`` means ``working``), leaving out silently the
+        ones the caller may not see.
+        """
+        author = self._ctx.user_named(username)
+        statuses = _statuses(filter)
+        hidden = can_see_hidden_stories_of(viewer, author.id)
+        if not hidden:
+            statuses = tuple(s for s in statuses if s == "published")
+        return self._list(
+            page,
+            per_page,
+            permalink=permalink,
+            sort=parse_sort(sort),
+            descending=parse_order(order),
+            tag=_tag(tag),
+            author_id=author.id,
+            statuses=statuses,
+            include_private=hidden,
+        )
+
+    def search(
+        self,
+        q: str | None,
+        *,
+        viewer: Viewer = ANONYMOUS,
+        page: PageParam = None,
+        per_page: PageParam = None,
+    ) -> Page[SearchItem]:
+        """Public stories holding every word of ``q``, newest publication first."""
+        limits = self._ctx.settings.limits
+        if q is None or not q.strip():
+            raise InvalidParameter("q is required and must not be blank", field="q")
+        if len(q) > limits.query:
+            raise InvalidParameter(
+                f"q is longer than the limit of {limits.query} characters", field="q"
+            )
+        words = query_tokens(q)
+        if not words:
+            raise InvalidParameter("q must hold at least one word of letters or digits", field="q")
+        request = self._page(page, per_page)
+        records = self._ctx.store.search.search(words, request.offset, request.probe_limit)
+        return page_of(request, records, lambda shown: self._search_items(shown, viewer))
+
+    def _search_items(self, records: Sequence[StoryRecord], viewer: Viewer) -> list[SearchItem]:
+        author_ids = {r.author_id for r in records}
+        authors = self._ctx.store.users.get_many(author_ids)
+        stats = self._ctx.store.stories.author_stats(author_ids)
+        embeds = self._ctx.store.stories.embeds(r.id for r in records)
+        return [
+            self._ctx.presenter.search_item(
+                r,
+                authors[r.author_id],
+                stats[r.author_id],
+                embeds.get(r.id, []),
+                can_edit=can_edit(viewer, r),
+            )
+            for r in records
+        ]
+
+    def _list(
+        self,
+        page: PageParam,
+        per_page: PageParam,
+        *,
+        permalink: str | None,
+        sort: SortField = "published",
+        descending: bool = True,
+        statuses: Sequence[Status] = ("published",),
+        author_id: str | None = None,
+        **filters: Any,
+    ) -> Page[StorySummary]:
+        request = self._page(page, per_page)
+        if permalink is not None:
+            target = self._permalink_target(permalink)
+            if target is None or (author_id is not None and target[0] != author_id):
+                return page_of(request, [], self._summaries)
+            author_id, filters["slug"] = target
+        if not statuses:
+            return page_of(request, [], self._summaries)
+        query = StoryQuery(
+            offset=request.offset,
+            limit=request.probe_limit,
+            sort=sort,
+            descending=descending,
+            author_id=author_id,
+            statuses=tuple(statuses),
+            **filters,
+        )
+        records = self._ctx.store.stories.find(query)
+        return page_of(request, records, self._summaries)
+
+    def _summaries(self, records: Sequence[StoryRecord]) -> list[StorySummary]:
+        authors = self._ctx.store.users.get_many({r.author_id for r in records})
+        return [self._ctx.presenter.summary(r, authors[r.author_id]) for r in records]
+
+    def _permalink_target(self, permalink: str) -> tuple[str, str] | None:
+        """The (author id, slug) a permalink of this service names, or None."""
+        validate_url(permalink, "permalink", self._ctx.settings.limits.address)
+        prefix = self._ctx.presenter.web_url + "/"
+        if not permalink.startswith(prefix):
+            return None
+        parts = (
+            permalink[len(prefix) :]
+            .split("?", maxsplit=1)[0]
+            .split("#", maxsplit=1)[0]
+            .strip("/")
+            .split("/")
+        )
+        if len(parts) != 2:
+            return None
+        author = self._ctx.store.users.get_by_username(parts[0])
+        if author is None or username_key(author.username) != username_key(parts[0]):
+            return None
+        return author.id, parts[1]
+
+    def _page(self, page: PageParam, per_page: PageParam) -> PageRequest:
+        limits = self._ctx.settings.limits
+        return PageRequest.parse(
+            page, per_page, default_per_page=limits.per_page_default, max_per_page=limits.per_page
+        )
+
+
+def _tag(tag: str | None) -> str | None:
+    if tag is None:
+        return None
+    key = normalize_tag(tag)
+    if not key:
+        raise InvalidParameter("tag must not be blank", field="tag")
+    return key
+
+
+def _statuses(value: str | Iterable[str] | None) -> tuple[Status, ...]:
+    if value is None or value == "":
+        return ("working", "published")
+    names = value.split(",") if isinstance(value, str) else list(value)
+    chosen: dict[Status, None] = {}
+    for name in names:
+        status = _STATUS_NAMES.get(name.strip().lower())
+        if status is None:
+            raise InvalidParameter("filter takes working, draft and published", field="filter")
+        chosen[status] = None
+    return tuple(chosen)

@@ -1,0 +1,62 @@
+"""Secrets (decisions section 5): password hashes, api keys and tokens.
+
+Passwords are stored as salted scrypt hashes; api keys and tokens are random (32 bytes) and
+stored only as SHA-256 digests. Every comparison of secrets is constant-time.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+
+__all__ = ["digest", "hash_password", "new_secret", "same_digest", "verify_password"]
+
+_SCHEME = "scrypt"
+_DUMMY_SALT = b"storycore-dummy!"
+
+
+def new_secret() -> str:
+    """A fresh api key or token: 32 random bytes, URL-safe (43 characters)."""
+    return secrets.token_urlsafe(32)
+
+
+def digest(secret: str) -> str:
+    """The SHA-256 hex digest under which a key or token is stored and looked up."""
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def same_digest(left: str, right: str) -> bool:
+    """Whether two digests are equal, compared in constant time."""
+    return hmac.compare_digest(left.encode(), right.encode())
+
+
+def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    return hashlib.scrypt(
+        password.encode("utf-8", "surrogatepass"), salt=salt, n=n, r=r, p=p, maxmem=2**27, dklen=32
+    )
+
+
+def hash_password(password: str, *, cost: int = 2**14) -> str:
+    """``scrypt$n$r$p$salt$hash`` for ``password``, with a fresh random salt."""
+    salt = secrets.token_bytes(16)
+    key = _scrypt(password, salt, cost, 8, 1)
+    encode = base64.b64encode
+    return f"{_SCHEME}${cost}$8$1${encode(salt).decode()}${encode(key).decode()}"
+
+
+def verify_password(password: str, stored: str | None, *, cost: int = 2**14) -> bool:
+    """Whether ``password`` matches ``stored``. With no stored hash (an unknown user, or one
+    without a password) it does the same work and answers False, so timing tells nothing.
+    """
+    if stored is None:
+        _scrypt(password, _DUMMY_SALT, cost, 8, 1)
+        return False
+    try:
+        scheme, n, r, p, salt, key = stored.split("$")
+        expected = base64.b64decode(key)
+        actual = _scrypt(password, base64.b64decode(salt), int(n), int(r), int(p))
+    except ValueError:
+        return False
+    return scheme == _SCHEME and hmac.compare_digest(actual, expected)

@@ -1,0 +1,199 @@
+"""The one exception tree of storycore.
+
+Every error a caller can meet carries the ``type``, HTTP ``status`` and, when one parameter
+is at fault, the ``field`` of the interface decisions (section 2), and renders itself as the
+error body, so no binding holds a rule::
+
+    StorycoreError
+    ├── InvalidParameter        400 invalid_parameter
+    │   └── InvalidSlug         400 invalid_slug
+    ├── Unauthorized            401 unauthorized
+    ├── Forbidden               403 forbidden
+    ├── NotFound                404 not_found
+    ├── MethodNotAllowed        405 method_not_allowed
+    ├── Conflict                409
+    │   ├── SlugTaken           409 slug_taken
+    │   └── VersionConflict     409 version_conflict
+    ├── PayloadTooLarge         413 payload_too_large
+    ├── RateLimited             429 rate_limited
+    ├── ProviderUnavailable     502 provider_unavailable
+    ├── InternalError           500 internal_error
+    └── StoryMoved              301 (not a failure: the story lives at another slug)
+
+    ConfigurationError          a bad storage URL or setting, raised at start-up
+    MissingDependencyError      an optional extra is not installed (an ``ImportError``)
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+__all__ = [
+    "ConfigurationError",
+    "Conflict",
+    "Forbidden",
+    "InternalError",
+    "InvalidParameter",
+    "InvalidSlug",
+    "MethodNotAllowed",
+    "MissingDependencyError",
+    "NotFound",
+    "PayloadTooLarge",
+    "ProviderUnavailable",
+    "RateLimited",
+    "SlugTaken",
+    "StoryMoved",
+    "StorycoreError",
+    "Unauthorized",
+    "VersionConflict",
+]
+
+
+class StorycoreError(Exception):
+    """Root of every error that storycore reports to a caller."""
+
+    status: ClassVar[int] = 500
+    type: ClassVar[str] = "internal_error"
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+    def body(self) -> dict[str, Any]:
+        """The error body of decisions section 2: ``{"error": {...}, "code": status}``."""
+        error: dict[str, Any] = {"type": self.type, "message": self.message}
+        if self.field is not None:
+            error["field"] = self.field
+        return {"error": error, "code": self.status}
+
+    def headers(self) -> list[tuple[str, str]]:
+        """Extra response headers this error needs (none, unless a subclass says so)."""
+        return []
+
+
+class InvalidParameter(StorycoreError):
+    """A parameter is missing, malformed or out of range."""
+
+    status = 400
+    type = "invalid_parameter"
+
+
+class InvalidSlug(InvalidParameter):
+    """A slug breaks the slug rule."""
+
+    type = "invalid_slug"
+
+
+class Unauthorized(StorycoreError):
+    """Missing or wrong credentials, or an expired token."""
+
+    status = 401
+    type = "unauthorized"
+
+
+class Forbidden(StorycoreError):
+    """Authenticated, but not allowed to do this."""
+
+    status = 403
+    type = "forbidden"
+
+
+class NotFound(StorycoreError):
+    """Unknown path, user or story, or a story the caller may not see."""
+
+    status = 404
+    type = "not_found"
+
+
+class MethodNotAllowed(StorycoreError):
+    """A known path asked with the wrong method."""
+
+    status = 405
+    type = "method_not_allowed"
+
+    def __init__(self, message: str, *, allowed: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.allowed = allowed
+
+    def headers(self) -> list[tuple[str, str]]:
+        return [("Allow", ", ".join(self.allowed))] if self.allowed else []
+
+
+class Conflict(StorycoreError):
+    """The request conflicts with the stored state."""
+
+    status = 409
+    type = "conflict"
+
+
+class SlugTaken(Conflict):
+    """The author already has a story with that slug."""
+
+    type = "slug_taken"
+
+
+class VersionConflict(Conflict):
+    """Save or publish named a version that is not the current one."""
+
+    type = "version_conflict"
+
+
+class PayloadTooLarge(StorycoreError):
+    """The request body is over the configured limit."""
+
+    status = 413
+    type = "payload_too_large"
+
+
+class RateLimited(StorycoreError):
+    """Too many requests; ``retry_after`` says when to try again, in seconds."""
+
+    status = 429
+    type = "rate_limited"
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+    def headers(self) -> list[tuple[str, str]]:
+        return [("Retry-After", str(self.retry_after))]
+
+
+class ProviderUnavailable(StorycoreError):
+    """The identity provider did not answer in time, or answered nonsense."""
+
+    status = 502
+    type = "provider_unavailable"
+
+
+class InternalError(StorycoreError):
+    """A bug. The response never shows its traceback."""
+
+    status = 500
+    type = "internal_error"
+
+
+class StoryMoved(StorycoreError):
+    """The story was asked for by a retired slug (an alias); it lives at ``slug`` now."""
+
+    status = 301
+    type = "moved"
+
+    def __init__(self, username: str, slug: str) -> None:
+        super().__init__(f"the story moved to {username}/{slug}")
+        self.username = username
+        self.slug = slug
+
+
+class ConfigurationError(ValueError):
+    """A storage URL or setting that storycore cannot work with."""
+
+
+class MissingDependencyError(ImportError):
+    """An optional dependency is not installed; the message names the extra to install."""
+
+    def __init__(self, package: str, extra: str) -> None:
+        super().__init__(
+            f"{package} is not installed: pip install 'storycore[{extra}]'",
+        )

@@ -1,0 +1,250 @@
+"""The storage ports: what the service needs from a backend, as ``typing.Protocol``s.
+
+Every adapter implements all of them and passes the one contract suite in ``tests/contract``.
+"Atomic" below means: either every change of the call is stored, or none is, also across
+processes that share the storage, and a reader never sees half of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Protocol, runtime_checkable
+
+from .queries import StoryQuery
+from .records import (
+    AppRecord,
+    AuthorStats,
+    Element,
+    EmbedCount,
+    StoryRecord,
+    TokenRecord,
+    UserRecord,
+)
+
+__all__ = [
+    "AliasRepository",
+    "ApplicationRepository",
+    "SearchIndex",
+    "Store",
+    "StoryRepository",
+    "TokenRepository",
+    "UserRepository",
+]
+
+
+@runtime_checkable
+class StoryRepository(Protocol):
+    """Stories with their elements, counters and slug history."""
+
+    def add(self, story: StoryRecord, elements: Sequence[Element]) -> None:
+        """Store a new story and its elements (in order), atomically with its search entry.
+
+        Raises ``SlugTaken`` when ``story.author_id`` already has a story at ``story.slug``;
+        then nothing is stored. A retired slug (an alias) at that place is freed: the alias
+        stops and the new story takes the slug.
+        """
+        ...
+
+    def get(self, story_id: str) -> StoryRecord | None:
+        """The story with this id, or None."""
+        ...
+
+    def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
+        """The author's story that lives at ``slug`` now (aliases are not followed), or None."""
+        ...
+
+    def slugs_like(self, author_id: str, base: str) -> set[str]:
+        """The author's live slugs that are ``base`` or ``base-<number>``."""
+        ...
+
+    def replace(
+        self,
+        story: StoryRecord,
+        *,
+        expected_version: int,
+        elements: Sequence[Element] | None = None,
+    ) -> None:
+        """Replace the stored story ``story.id`` by ``story``, atomically, if it is unchanged.
+
+        Raises ``VersionConflict`` when the stored version is not ``expected_version`` (a
+        concurrent write came first), ``NotFound`` when the story is gone, and ``SlugTaken``
+        when ``story.slug`` is another live story's; in each case nothing changes. When the
+        slug changes, the old slug becomes an alias of the story and an alias at the new slug
+        stops. ``elements`` replaces all elements when given and keeps them when None. The
+        counters (views, popularity, ...) and ``featured_at`` are kept as stored, whatever
+        ``story`` holds: they change only through their own methods.
+        """
+        ...
+
+    def remove(self, story_id: str) -> bool:
+        """Delete the story, its elements, aliases, embed counts and search entry, atomically.
+
+        Returns whether it existed.
+        """
+        ...
+
+    def set_featured(self, story_id: str, featured_at: str | None) -> None:
+        """Mark the story featured since ``featured_at``, or not featured when None."""
+        ...
+
+    def elements(self, story_id: str, offset: int, limit: int) -> list[Element]:
+        """A slice of the story's elements, in story order."""
+        ...
+
+    def find(self, query: StoryQuery) -> list[StoryRecord]:
+        """The stories matching ``query``, in its total order, sliced by offset and limit."""
+        ...
+
+    def count_view(self, story_id: str, embed_href: str | None = None) -> None:
+        """Add one view (and one popularity point), atomically, without reading first.
+
+        With ``embed_href``, also add one to that page's embed count for the story.
+        """
+        ...
+
+    def embeds(self, story_ids: Iterable[str]) -> dict[str, list[EmbedCount]]:
+        """The pages that loaded each story's embed, most views first, then by address.
+
+        Stories with no embed are absent from the answer.
+        """
+        ...
+
+    def author_stats(self, author_ids: Iterable[str]) -> dict[str, AuthorStats]:
+        """Per author: public stories, total views and embed loads of all their stories, the
+        newest story's creation time, the newest feature time and the featured story ids
+        (newest feature first). Every asked author is in the answer.
+        """
+        ...
+
+    def iter_all(self) -> Iterator[tuple[StoryRecord, list[Element]]]:
+        """Every story with all its elements, one at a time, in id order (for export)."""
+        ...
+
+
+@runtime_checkable
+class AliasRepository(Protocol):
+    """Retired slugs, each leading to the story that left it."""
+
+    def resolve(self, author_id: str, slug: str) -> str | None:
+        """The id of the live story that used to live at ``slug``, or None."""
+        ...
+
+
+@runtime_checkable
+class SearchIndex(Protocol):
+    """Full-text search over public stories."""
+
+    def search(self, words: Sequence[str], offset: int, limit: int) -> list[StoryRecord]:
+        """Public stories (published, not private) holding every one of ``words``.
+
+        ``words`` are normalized tokens (``storycore.searchtext.tokens``). A word matches
+        when it is one of the story's ``search_tokens`` or of its author's ``search_tokens``;
+        different words may match in different places. Order: ``published`` descending, then
+        id descending. Kept in step with every story and user write, in the same transaction.
+        """
+        ...
+
+
+@runtime_checkable
+class UserRepository(Protocol):
+    """User accounts."""
+
+    def add(self, user: UserRecord) -> None:
+        """Store a new user. Raises ``InvalidParameter`` (field ``username``) when the
+        username is taken regardless of case; then nothing is stored.
+        """
+        ...
+
+    def get(self, user_id: str) -> UserRecord | None:
+        """The user with this id, or None."""
+        ...
+
+    def get_by_username(self, username: str) -> UserRecord | None:
+        """The user with this username, compared regardless of case, or None."""
+        ...
+
+    def get_many(self, user_ids: Iterable[str]) -> dict[str, UserRecord]:
+        """The users with these ids that exist, by id."""
+        ...
+
+    def replace(self, user: UserRecord) -> None:
+        """Store ``user`` over the stored user with its id, atomically with the search entries
+        of the user's stories (which match the user's new ``search_tokens`` afterwards).
+        Raises ``NotFound`` when there is no such user.
+        """
+        ...
+
+    def find(self, offset: int, limit: int) -> list[UserRecord]:
+        """Users ordered by username regardless of case, sliced."""
+        ...
+
+
+@runtime_checkable
+class ApplicationRepository(Protocol):
+    """Applications and their api keys."""
+
+    def add(self, app: AppRecord) -> None:
+        """Store a new application. Raises ``InvalidParameter`` (field ``name``) when the name
+        is taken; then nothing is stored.
+        """
+        ...
+
+    def get(self, app_id: str) -> AppRecord | None:
+        """The application with this id, or None."""
+        ...
+
+    def get_by_key_digest(self, key_digest: str) -> AppRecord | None:
+        """The application whose api key has this SHA-256 hex digest, or None."""
+        ...
+
+    def get_by_name(self, name: str) -> AppRecord | None:
+        """The application with this name, or None."""
+        ...
+
+    def replace(self, app: AppRecord) -> None:
+        """Store ``app`` over the stored application with its id. ``NotFound`` if absent."""
+        ...
+
+
+@runtime_checkable
+class TokenRepository(Protocol):
+    """User tokens, by digest."""
+
+    def add(self, token: TokenRecord) -> None:
+        """Store a new token."""
+        ...
+
+    def get(self, digest: str) -> TokenRecord | None:
+        """The token with this SHA-256 hex digest, or None (expired ones included)."""
+        ...
+
+    def remove_expired(self, now: str) -> int:
+        """Delete tokens that expired before ``now``; returns how many."""
+        ...
+
+
+@runtime_checkable
+class Store(Protocol):
+    """One storage backend: the repositories over one database."""
+
+    @property
+    def stories(self) -> StoryRepository: ...
+
+    @property
+    def aliases(self) -> AliasRepository: ...
+
+    @property
+    def search(self) -> SearchIndex: ...
+
+    @property
+    def users(self) -> UserRepository: ...
+
+    @property
+    def apps(self) -> ApplicationRepository: ...
+
+    @property
+    def tokens(self) -> TokenRepository: ...
+
+    def close(self) -> None:
+        """Release the connection. The store is not used afterwards."""
+        ...

@@ -1,0 +1,194 @@
+"""How stored records become the shapes of the interface.
+
+Addresses are built here from ``web_url``: a story's permalink is ``{web_url}/{username}/{slug}``,
+its shortlink ``{web_url}/s/{id}``, an author's permalink ``{web_url}/{username}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .records import AuthorStats, Element, EmbedCount, StoryRecord, UserRecord
+from .shapes import (
+    AuthorDates,
+    AuthorFull,
+    AuthorStatsShape,
+    SearchItem,
+    SlugChanged,
+    StoryCreated,
+    StoryDates,
+    StoryDetail,
+    StoryMeta,
+    StoryStats,
+    StorySummary,
+    UserProfile,
+)
+
+__all__ = ["Presenter"]
+
+
+class Presenter:
+    """Builds shapes for one ``web_url``."""
+
+    def __init__(self, web_url: str) -> None:
+        self.web_url = web_url.rstrip("/")
+
+    def permalink(self, username: str, slug: str) -> str:
+        """The public address of a story."""
+        return f"{self.web_url}/{username}/{slug}"
+
+    def shortlink(self, story_id: str) -> str:
+        """The short address of a story, which redirects to its permalink."""
+        return f"{self.web_url}/s/{story_id}"
+
+    @staticmethod
+    def profile(user: UserRecord) -> UserProfile:
+        """User profile, public shape."""
+        return UserProfile(
+            username=user.username,
+            name=user.name,
+            bio=user.bio,
+            location=user.location,
+            website=user.website,
+            avatar=user.avatar,
+        )
+
+    @staticmethod
+    def _summary_members(story: StoryRecord) -> dict[str, object]:
+        return {
+            "id": story.id,
+            "title": story.title,
+            "slug": story.slug,
+            "description": story.description or "",
+            "thumbnail": story.thumbnail or story.cover,
+            "created": story.created,
+            "updated": story.updated,
+            "status": story.status,
+            "private": story.private,
+        }
+
+    def created(self, story: StoryRecord) -> StoryCreated:
+        """The create result."""
+        return StoryCreated.model_validate(self._summary_members(story))
+
+    def summary(self, story: StoryRecord, author: UserRecord) -> StorySummary:
+        """A list item."""
+        return StorySummary.model_validate(
+            {**self._summary_members(story), "author": self.profile(author)}
+        )
+
+    def detail(
+        self,
+        story: StoryRecord,
+        author: UserRecord,
+        *,
+        page: int,
+        per_page: int,
+        elements: Sequence[Element],
+    ) -> StoryDetail:
+        """A story with one page of its elements."""
+        return StoryDetail.model_validate(
+            {
+                **self._summary_members(story),
+                "author": self.profile(author),
+                "page": page,
+                "per_page": per_page,
+                "elements": list(elements),
+            }
+        )
+
+    def _full_members(
+        self, story: StoryRecord, username: str, embeds: Sequence[EmbedCount]
+    ) -> dict[str, object]:
+        return {
+            "sid": story.id,
+            "title": story.title,
+            "slug": story.slug,
+            "status": story.status,
+            "version": story.version,
+            "permalink": self.permalink(username, story.slug),
+            "shortlink": self.shortlink(story.id),
+            "description": story.description,
+            "thumbnail": story.thumbnail or story.cover,
+            "date": StoryDates(
+                created=story.created, modified=story.updated, published=story.published
+            ),
+            "private": story.private,
+            "topics": story.topics,
+            "siteposts": [],
+            "meta": StoryMeta(
+                quoted=story.quoted, hashtags=story.tags, created_with=story.created_with
+            ),
+            "stats": StoryStats(
+                popularity=story.popularity,
+                views=story.views,
+                likes=story.likes,
+                comments=story.comments,
+                elementComments=story.element_comments,
+                embeds=list(embeds),
+                elements=story.element_counts,
+            ),
+            "modified": story.modified,
+            "deleted": False,
+        }
+
+    def author_full(self, user: UserRecord, stats: AuthorStats) -> AuthorFull:
+        """The full author shape. ``_access`` is 1 for editors and 0 otherwise."""
+        return AuthorFull.model_validate(
+            {
+                "username": user.username,
+                "_access": 1 if user.editor else 0,
+                "name": user.name,
+                "bio": user.bio,
+                "location": user.location,
+                "website": user.website,
+                "avatar": user.avatar,
+                "permalink": f"{self.web_url}/{user.username}",
+                "lang": user.lang,
+                "settings": user.settings,
+                "stats": AuthorStatsShape(
+                    views=stats.views,
+                    subscriptions=0,
+                    subscribers=0,
+                    stories=stats.stories,
+                    embeds=stats.embeds,
+                ),
+                "date": AuthorDates(
+                    updated=user.updated,
+                    last_story=stats.last_story,
+                    last_seen=user.last_seen,
+                    last_email=None,
+                    featured=stats.featured,
+                    created=user.created,
+                ),
+                "coverPhoto": user.cover_photo,
+                "canFeatureStories": user.can_feature,
+                "featuredStories": stats.featured_stories,
+            }
+        )
+
+    def search_item(
+        self,
+        story: StoryRecord,
+        author: UserRecord,
+        stats: AuthorStats,
+        embeds: Sequence[EmbedCount],
+        *,
+        can_edit: bool,
+    ) -> SearchItem:
+        """A search result."""
+        return SearchItem.model_validate(
+            {
+                **self._full_members(story, author.username, embeds),
+                "author": self.author_full(author, stats),
+                "canEdit": can_edit,
+            }
+        )
+
+    def slug_changed(
+        self, story: StoryRecord, author: UserRecord, embeds: Sequence[EmbedCount]
+    ) -> SlugChanged:
+        """The slug-change result."""
+        return SlugChanged.model_validate(
+            {**self._full_members(story, author.username, embeds), "not_indexed": story.not_indexed}
+        )

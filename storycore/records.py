@@ -1,0 +1,230 @@
+"""What storage holds: the records behind every shape of the interface.
+
+Records are written by the service after validation, so adapters may rebuild them from their
+own rows with ``model_construct`` and skip validating them again.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "ELEMENT_TYPES",
+    "AppRecord",
+    "Attribution",
+    "AuthorStats",
+    "CoverPhoto",
+    "CreatedWith",
+    "Element",
+    "EmbedCount",
+    "Notifications",
+    "Plan",
+    "Quoted",
+    "Source",
+    "Status",
+    "StoryRecord",
+    "TokenRecord",
+    "UserRecord",
+    "UserSettings",
+]
+
+Status = Literal["working", "published"]
+Plan = Literal["free", "enterprise"]
+ElementType = Literal["quote", "link", "image", "video", "text", "other"]
+ELEMENT_TYPES: tuple[ElementType, ...] = ("text", "quote", "image", "video", "link", "other")
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+
+class Source(_Record):
+    """Where an element comes from: a network or a site."""
+
+    name: str
+    href: str
+    username: str = ""
+    userid: str = ""
+
+
+class Attribution(_Record):
+    """Who made an element's content."""
+
+    name: str = ""
+    username: str = ""
+    href: str = ""
+    thumbnail: str = ""
+
+
+class Element(_Record):
+    """One element of a story, stored and shown in the shape of decisions section 7."""
+
+    id: str
+    type: ElementType
+    permalink: str | None = None
+    source: Source | None = None
+    attribution: Attribution | None = None
+    data: dict[str, Any]
+    posted_at: str | None = None
+    added_at: str
+
+
+class Quoted(_Record):
+    """An author quoted by a story (``meta.quoted``)."""
+
+    username: str
+    name: str
+    userid: str
+    avatar: str
+    source: str
+    notified_at: str | None = None
+
+
+class CreatedWith(_Record):
+    """The application that created a story (``meta.created_with``)."""
+
+    href: str = ""
+    appname: str = ""
+    name: str = ""
+
+
+class EmbedCount(_Record):
+    """A page that loaded a story's embed, and how often (``stats.embeds``)."""
+
+    href: str
+    views: int
+
+
+class StoryRecord(_Record):
+    """A story as stored. Derived members are computed by the service on every write."""
+
+    id: str
+    author_id: str
+    title: str
+    slug: str
+    description: str | None = None
+    thumbnail: str | None = None
+    cover: str = ""
+    status: Status
+    private: bool = False
+    version: int = 1
+    modified: bool = False
+    not_indexed: bool = False
+    created: str
+    updated: str
+    published: str | None = None
+    featured_at: str | None = None
+    topics: list[str] = Field(default_factory=list)
+    topic_keys: list[str] = Field(default_factory=list)
+    hashtags: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=list)
+    quoted: list[Quoted] = Field(default_factory=list)
+    created_with: CreatedWith = Field(default_factory=CreatedWith)
+    element_counts: dict[str, int] = Field(default_factory=dict)
+    element_permalinks: list[str] = Field(default_factory=list)
+    search_tokens: list[str] = Field(default_factory=list)
+    title_key: str = ""
+    views: int = 0
+    likes: int = 0
+    comments: int = 0
+    element_comments: int = 0
+    popularity: int = 0
+
+    @property
+    def is_public(self) -> bool:
+        """Whether the story belongs on public lists: published and not private."""
+        return self.status == "published" and not self.private
+
+
+class Notifications(_Record):
+    """Which notifications a user receives."""
+
+    newsletter: bool = True
+    digest: bool = True
+    likes: bool = True
+    comments: bool = True
+    follower: bool = True
+    quoted: bool = True
+    friend_quoted: bool = True
+    autoshare: bool = False
+    element_comment: bool = True
+    element_like: bool = True
+    story_comment: bool = True
+    story_like: bool = True
+
+
+class UserSettings(_Record):
+    """A user's settings (full author shape)."""
+
+    comments: str = "socialA"
+    socialA_autoshare: bool = False  # noqa: N815 - the interface's name
+    socialA_quoteimg: bool = True  # noqa: N815
+    socialA_post: bool = False  # noqa: N815
+    socialB_post: bool = False  # noqa: N815
+    notifications: Notifications = Field(default_factory=Notifications)
+
+
+class CoverPhoto(_Record):
+    """A user's cover photo."""
+
+    url: str = ""
+    width: int = 0
+    height: int = 0
+
+
+class UserRecord(_Record):
+    """A user as stored. ``password_hash`` is None for users made by delegated creation."""
+
+    id: str
+    username: str
+    name: str = ""
+    bio: str = ""
+    location: str = ""
+    website: str = ""
+    avatar: str = ""
+    email: str = ""
+    password_hash: str | None = None
+    plan: Plan = "free"
+    editor: bool = False
+    can_feature: bool = False
+    lang: str = "en"
+    settings: UserSettings = Field(default_factory=UserSettings)
+    cover_photo: CoverPhoto = Field(default_factory=CoverPhoto)
+    created: str
+    updated: str
+    last_seen: str | None = None
+    search_tokens: list[str] = Field(default_factory=list)
+
+
+class AuthorStats(_Record):
+    """Figures about an author's stories, computed by storage in one query per page."""
+
+    stories: int = 0
+    views: int = 0
+    embeds: int = 0
+    last_story: str | None = None
+    featured: str | None = None
+    featured_stories: list[str] = Field(default_factory=list)
+
+
+class AppRecord(_Record):
+    """An application: it holds an api key (stored as its SHA-256 digest)."""
+
+    id: str
+    name: str
+    href: str = ""
+    key_digest: str
+    delegation: bool = False
+    created: str
+
+
+class TokenRecord(_Record):
+    """A user token (stored as its SHA-256 digest), bound to one user and one application."""
+
+    digest: str
+    user_id: str
+    app_id: str
+    created: str
+    expires: str

@@ -1,0 +1,65 @@
+"""The service facade: everything the HTTP API does, as Python calls.
+
+service = Service(open_store("sqlite:///stories.db"))
+service.accounts.create_user("alice", password="...")
+alice = service.accounts.as_user("alice")
+service.stories.create("alice", {"title": "Hello"}, viewer=alice, publish=True)
+service.catalog.latest()
+"""
+
+from __future__ import annotations
+
+from types import TracebackType
+
+from ._context import Context
+from .accounts import Accounts
+from .catalog import Catalog
+from .lifecycle import Stories
+from .ports import Store
+from .presenters import Presenter
+from .resolvers import ElementResolver, OfflineResolver
+from .settings import Settings
+
+__all__ = ["Service"]
+
+
+class Service:
+    """One story service over one store.
+
+    ``accounts`` holds users, applications and authentication; ``stories`` the life of one
+    story; ``catalog`` the lists and search.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings | None = None,
+        *,
+        resolver: ElementResolver | None = None,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.store = store
+        context = Context(
+            store=store,
+            settings=self.settings,
+            resolver=resolver or OfflineResolver(self.settings),
+            presenter=Presenter(self.settings.web_url),
+        )
+        self.accounts = Accounts(context)
+        self.stories = Stories(context)
+        self.catalog = Catalog(context)
+
+    def close(self) -> None:
+        """Close the store."""
+        self.store.close()
+
+    def __enter__(self) -> Service:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -1,0 +1,86 @@
+"""The one settings object: limits (decisions section 11), addresses and element networks.
+
+Every limit is configurable; the defaults are the decisions' values.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["Limits", "Network", "Settings"]
+
+
+class Limits(BaseModel):
+    """Sizes beyond which input is refused with ``invalid_parameter`` (or 413 for the body)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    request_body: int = 1024 * 1024
+    title: int = 200
+    description: int = 2000
+    elements: int = 1000
+    text_element: int = 20000
+    address: int = 2048
+    query: int = 200
+    per_page: int = 100
+    per_page_default: int = 20
+    slug: int = 120
+    profile_field: int = 2000
+
+
+class Network(BaseModel):
+    """A social network whose post addresses become ``quote`` elements.
+
+    ``post_path`` is a regular expression matched against the address's path; its named groups
+    ``username`` and ``id`` (both optional) fill the element's source and attribution.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    hosts: tuple[str, ...]
+    post_path: str
+
+
+DEFAULT_NETWORKS = (
+    Network(
+        name="socialA",
+        hosts=("sociala.example", "www.sociala.example", "mobile.sociala.example"),
+        post_path=r"^/(?P<username>[A-Za-z0-9_]{1,50})/status(?:es)?/(?P<id>[0-9]{1,25})/?$",
+    ),
+    Network(
+        name="socialB",
+        hosts=("socialb.example", "www.socialb.example"),
+        post_path=r"^/(?P<username>[A-Za-z0-9_.]{1,50})/posts/(?P<id>[A-Za-z0-9_-]{1,64})/?$",
+    ),
+)
+
+DEFAULT_VIDEO_HOSTS = (
+    "youtube.com",
+    "www.youtube.com",
+    "m.youtube.com",
+    "youtu.be",
+    "vimeo.com",
+    "player.vimeo.com",
+    "dailymotion.com",
+    "www.dailymotion.com",
+)
+
+DEFAULT_IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif", ".svg")
+
+
+class Settings(BaseModel):
+    """Everything a service instance is configured with."""
+
+    model_config = ConfigDict(frozen=True)
+
+    web_url: str = "http://127.0.0.1:8000"
+    limits: Limits = Field(default_factory=Limits)
+    token_lifetime: timedelta = timedelta(days=30)
+    password_cost: int = Field(default=2**14, description="scrypt's n: a power of two, >= 2")
+    networks: tuple[Network, ...] = DEFAULT_NETWORKS
+    video_hosts: tuple[str, ...] = DEFAULT_VIDEO_HOSTS
+    image_extensions: tuple[str, ...] = DEFAULT_IMAGE_EXTENSIONS
+    delegation_providers: tuple[str, ...] = ()

@@ -1,0 +1,210 @@
+"""The shapes of interface section 2, exactly: key sets, ``null`` versus ``""``, timestamps.
+
+These are what the service returns and what the HTTP layer serializes. Names follow the
+interface (``canEdit``, ``_access``), not Python habits, so a dump is the wire format.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .records import CoverPhoto, CreatedWith, Element, EmbedCount, Quoted, Status, UserSettings
+
+# N815: the interface's mixed-case names are kept as they are.
+# ruff: noqa: N815
+
+__all__ = [
+    "AuthorDates",
+    "AuthorFull",
+    "AuthorStatsShape",
+    "Page",
+    "SearchItem",
+    "SlugChanged",
+    "StoryCreated",
+    "StoryDates",
+    "StoryDeleted",
+    "StoryDetail",
+    "StoryFull",
+    "StoryMeta",
+    "StoryStats",
+    "StorySummary",
+    "TokenGrant",
+    "UserProfile",
+]
+
+T = TypeVar("T")
+
+
+class _Shape(BaseModel):
+    model_config = ConfigDict(frozen=True, populate_by_name=True, serialize_by_alias=True)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The shape as JSON-ready data, with the interface's key names."""
+        return self.model_dump(mode="json", by_alias=True)
+
+
+class UserProfile(_Shape):
+    """User profile, public shape (2.2)."""
+
+    username: str
+    name: str
+    bio: str
+    location: str
+    website: str
+    avatar: str
+
+
+class TokenGrant(UserProfile):
+    """The answer of ``POST /v1/auth``: the profile plus a fresh ``_token``."""
+
+    token: str = Field(alias="_token")
+
+
+class StoryCreated(_Shape):
+    """The create result: the story summary without ``author`` (2.3)."""
+
+    id: str
+    title: str
+    slug: str
+    description: str
+    thumbnail: str
+    created: str
+    updated: str
+    status: Status
+    private: bool
+
+
+class StorySummary(StoryCreated):
+    """Story summary, as in list items (2.3)."""
+
+    author: UserProfile
+
+
+class StoryDetail(StorySummary):
+    """Story detail with one page of its elements (2.4)."""
+
+    page: int
+    per_page: int
+    elements: list[Element]
+
+
+class StoryDates(_Shape):
+    """``date`` of the full shape."""
+
+    created: str
+    modified: str
+    published: str | None
+
+
+class StoryMeta(_Shape):
+    """``meta`` of the full shape."""
+
+    quoted: list[Quoted]
+    hashtags: list[str]
+    created_with: CreatedWith
+
+
+class StoryStats(_Shape):
+    """``stats`` of the full shape."""
+
+    popularity: int
+    views: int
+    likes: int
+    comments: int
+    elementComments: int
+    embeds: list[EmbedCount]
+    elements: dict[str, int]
+
+
+class StoryFull(_Shape):
+    """Story, full shape (2.5), without the members that only some results carry."""
+
+    sid: str
+    title: str
+    slug: str
+    status: Status
+    version: int
+    permalink: str
+    shortlink: str
+    description: str | None
+    thumbnail: str
+    date: StoryDates
+    private: bool
+    topics: list[str]
+    siteposts: list[Any]
+    meta: StoryMeta
+    stats: StoryStats
+    modified: bool
+    deleted: bool
+
+
+class AuthorStatsShape(_Shape):
+    """``stats`` of the full author shape."""
+
+    views: int
+    subscriptions: int
+    subscribers: int
+    stories: int
+    embeds: int
+
+
+class AuthorDates(_Shape):
+    """``date`` of the full author shape."""
+
+    updated: str
+    last_story: str | None
+    last_seen: str | None
+    last_email: str | None
+    featured: str | None
+    created: str
+
+
+class AuthorFull(_Shape):
+    """Author, full shape (2.6)."""
+
+    username: str
+    access: int = Field(alias="_access")
+    name: str
+    bio: str
+    location: str
+    website: str
+    avatar: str
+    permalink: str
+    lang: str
+    settings: UserSettings
+    stats: AuthorStatsShape
+    date: AuthorDates
+    coverPhoto: CoverPhoto
+    canFeatureStories: bool
+    featuredStories: list[str]
+
+
+class SearchItem(StoryFull):
+    """A search result: the full shape with the full author and ``canEdit``."""
+
+    author: AuthorFull
+    canEdit: bool
+
+
+class SlugChanged(StoryFull):
+    """The slug-change result: the full shape with ``not_indexed``."""
+
+    not_indexed: bool
+
+
+class StoryDeleted(_Shape):
+    """The delete result."""
+
+    sid: str
+    deleted: bool
+
+
+class Page(_Shape, Generic[T]):
+    """One page of a list. ``has_next`` tells whether a further page exists (no total count)."""
+
+    page: int
+    per_page: int
+    items: list[T]
+    has_next: bool

@@ -1,0 +1,59 @@
+"""The slug rule (decisions section 4): what a slug may be and how one is derived from a title."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from slugify import slugify
+
+from .errors import InvalidSlug
+
+__all__ = ["SLUG_PATTERN", "derive_slug", "is_valid_slug", "next_free_slug", "validate_slug"]
+
+SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+MAX_SLUG_LENGTH = 120
+FALLBACK_SLUG = "story"
+
+
+def is_valid_slug(slug: str, max_length: int = MAX_SLUG_LENGTH) -> bool:
+    """Whether ``slug`` is lowercase ASCII words joined by single hyphens, within the length."""
+    return 0 < len(slug) <= max_length and SLUG_PATTERN.match(slug) is not None
+
+
+def validate_slug(slug: str, field: str = "slug", max_length: int = MAX_SLUG_LENGTH) -> str:
+    """``slug`` itself, or ``InvalidSlug`` naming ``field`` when it breaks the rule."""
+    if not is_valid_slug(slug, max_length):
+        shown = slug if len(slug) <= 40 else slug[:40] + "..."
+        raise InvalidSlug(
+            f"{shown!r} is not a valid slug: use 1 to {max_length} lowercase letters, digits "
+            "and single hyphens between them",
+            field=field,
+        )
+    return slug
+
+
+def derive_slug(title: str, max_length: int = MAX_SLUG_LENGTH) -> str:
+    """The slug a title gives: transliterated to ASCII, lowercased, hyphenated, cut to length."""
+    slug = slugify(title, max_length=max_length, word_boundary=False, lowercase=True)
+    # slugify keeps digits and letters only; a cut may leave a trailing hyphen
+    slug = slug.strip("-")
+    return slug or FALLBACK_SLUG
+
+
+def next_free_slug(base: str, taken: Iterable[str], max_length: int = MAX_SLUG_LENGTH) -> str:
+    """``base``, or ``base-2``, ``base-3``, ... : the first one not in ``taken``.
+
+    The base is shortened so that the suffixed slug still fits in ``max_length``.
+    """
+    used = set(taken)
+    if base not in used:
+        return base
+    number = 2
+    while True:
+        suffix = f"-{number}"
+        stem = base[: max_length - len(suffix)].rstrip("-")
+        candidate = f"{stem}{suffix}"
+        if candidate not in used:
+            return candidate
+        number += 1

@@ -1,0 +1,77 @@
+"""Who may see and change what (interface section 3, decisions section 5).
+
+The viewer is the caller: anonymous, or a user (possibly an editor) acting through an
+application. Every permission of the service is decided by one of these functions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .records import AppRecord, StoryRecord, UserRecord
+
+__all__ = [
+    "ANONYMOUS",
+    "Viewer",
+    "can_act_for",
+    "can_edit",
+    "can_feature",
+    "can_see",
+    "can_see_hidden_stories_of",
+    "counts_as_view",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who is asking. ``user`` is None for an anonymous caller."""
+
+    user: UserRecord | None = None
+    app: AppRecord | None = None
+
+    @property
+    def authenticated(self) -> bool:
+        """Whether the caller is a known user."""
+        return self.user is not None
+
+    @property
+    def is_editor(self) -> bool:
+        """Whether the caller may act on every story."""
+        return self.user is not None and self.user.editor
+
+    def is_user(self, user_id: str) -> bool:
+        """Whether the caller is the user with this id."""
+        return self.user is not None and self.user.id == user_id
+
+
+ANONYMOUS = Viewer()
+
+
+def can_see(viewer: Viewer, story: StoryRecord) -> bool:
+    """Public stories are seen by anyone; private or working ones by the author and editors."""
+    return story.is_public or viewer.is_user(story.author_id) or viewer.is_editor
+
+
+def can_edit(viewer: Viewer, story: StoryRecord) -> bool:
+    """Save, publish, unpublish, delete and change the slug: the author or an editor."""
+    return viewer.is_user(story.author_id) or viewer.is_editor
+
+
+def can_see_hidden_stories_of(viewer: Viewer, author_id: str) -> bool:
+    """A user's list includes private and working stories for that user and for editors."""
+    return viewer.is_user(author_id) or viewer.is_editor
+
+
+def can_act_for(viewer: Viewer, user_id: str) -> bool:
+    """Create a story under a username: that user or an editor."""
+    return viewer.is_user(user_id) or viewer.is_editor
+
+
+def can_feature(viewer: Viewer) -> bool:
+    """Feature or unfeature stories: users allowed to, editors included only if allowed."""
+    return viewer.user is not None and viewer.user.can_feature
+
+
+def counts_as_view(viewer: Viewer, story: StoryRecord) -> bool:
+    """A read of a published story counts as a view unless its author reads it."""
+    return story.status == "published" and not viewer.is_user(story.author_id)
