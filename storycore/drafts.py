@@ -47,7 +47,7 @@ def parse_story(raw: object, limits: Limits, field: str = "story") -> StoryDraft
         if key in data and data[key] is None:
             raise InvalidParameter(f"{field}.{key} must not be null", field=f"{field}.{key}")
     clear = frozenset(key for key in _CLEARABLE if key in data and data[key] is None)
-    members = Members({k: v for k, v in data.items() if v is not None}, field)
+    members = Members(data, field)
     slug = members.string("slug")
     return StoryDraft(
         title=members.string("title", max_length=limits.title),

@@ -1,5 +1,7 @@
 """Reading client JSON members by type, so that every fault names its field.
 
+A member sent as ``null`` counts as not sent, so a client may send back what it read.
+
 A member of the wrong type is a 400 ``invalid_parameter``, never ignored (decisions section 13);
 ``field`` is the dotted path to it: ``story.title``, ``story.elements.3.permalink``.
 """
@@ -43,11 +45,13 @@ class Members:
         return f"{self.path}.{key}" if self.path else str(key)
 
     def has(self, key: str) -> bool:
-        """Whether the member was sent."""
-        return key in self.data
+        """Whether the member was sent (a null member counts as not sent)."""
+        return self.data.get(key) is not None
 
     def _get(self, key: str, required: bool) -> Any:
-        value = self.data.get(key, _MISSING)
+        value = self.data.get(key)
+        if value is None:
+            value = _MISSING
         if value is _MISSING and required:
             raise InvalidParameter(f"{self.field(key)} is required", field=self.field(key))
         return value

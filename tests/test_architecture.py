@@ -1,0 +1,64 @@
+"""The core depends on nothing outward: no adapter, no binding, no driver, no web framework."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CORE = Path(__file__).resolve().parent.parent / "storycore"
+
+FORBIDDEN = {
+    "adapters",
+    "contrib",
+    "storycore.adapters",
+    "storycore.contrib",
+    "sqlite3",
+    "sqlite_utils",
+    "pymongo",
+    "mongomock",
+    "starlette",
+    "fastapi",
+    "flask",
+    "django",
+    "werkzeug",
+    "uvicorn",
+    "httpx",
+}
+
+
+def _imports(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+        elif isinstance(node, ast.ImportFrom) and node.level > 1:
+            names.add("..")  # reaching above the package
+    return names
+
+
+@pytest.mark.parametrize("module", sorted(CORE.rglob("*.py")), ids=lambda p: p.name)
+def test_the_core_imports_nothing_outward(module: Path) -> None:
+    outward = {
+        name
+        for name in _imports(module)
+        if name == ".." or any(name == f or name.startswith(f + ".") for f in FORBIDDEN)
+    }
+    assert outward == set()
+
+
+def test_importing_the_core_loads_no_adapter_or_driver() -> None:
+    code = (
+        "import sys, storycore\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in "
+        "{'sqlite_utils', 'pymongo', 'mongomock', 'sqlite3'} "
+        "or m.startswith(('storycore.adapters', 'storycore.contrib'))]\n"
+        "print(bad)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
