@@ -57,6 +57,7 @@ CREATE TABLE stories (
     UNIQUE (author_id, slug)
 );
 CREATE INDEX stories_author_published ON stories(author_id, published, id);
+CREATE INDEX stories_author_stats ON stories(author_id, public, created, views, featured_at);
 CREATE TABLE elements (
     story_rowid INTEGER NOT NULL REFERENCES stories(rowid) ON DELETE CASCADE,
     position INTEGER NOT NULL,

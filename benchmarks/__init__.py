@@ -1,0 +1,1 @@
+"""Measurements of storycore, never run as tests: ``python -m benchmarks``."""
