@@ -1,0 +1,132 @@
+"""The route table of API v1 (interface section 4, decisions sections 1 to 8)."""
+
+from __future__ import annotations
+
+from ..shapes import (
+    SearchItem,
+    SlugChanged,
+    StoryCreated,
+    StoryDeleted,
+    StoryDetail,
+    StorySummary,
+    TokenGrant,
+    UserProfile,
+)
+from . import endpoints as e
+from .routing import Parameter, Route
+
+__all__ = ["ROUTES"]
+
+_STRING = {"type": "string"}
+_INTEGER = {"type": "integer"}
+_PAGES = (
+    Parameter("page", {"type": "integer", "minimum": 1, "default": 1}, "page number"),
+    Parameter(
+        "per_page", {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}, "page size"
+    ),
+)
+_SORT = (
+    Parameter(
+        "sort",
+        {
+            "type": "string",
+            "enum": [
+                "date.published",
+                "date.created",
+                "date.modified",
+                "stats.popularity",
+                "stats.views",
+                "title",
+            ],
+        },
+        "sort key (default date.published)",
+    ),
+    Parameter("order", {"type": "string", "enum": ["desc", "asc"]}, "default desc"),
+)
+_FILTERS = (
+    Parameter("permalink", _STRING, "only the story with this permalink"),
+    Parameter("tag", _STRING, "only stories with this hashtag (with or without #)"),
+)
+_CREDENTIALS = (
+    Parameter("api_key", _STRING, "application key"),
+    Parameter("username", _STRING, "the user on whose behalf the call is made"),
+    Parameter("_token", _STRING, "user token from POST /v1/auth"),
+)
+_STORY = Parameter(
+    "story",
+    {"oneOf": [{"type": "string"}, {"type": "object"}]},
+    "the story members as an object or serialized JSON: title, slug, description, thumbnail, "
+    "elements, private, topics, hashtags",
+    required=True,
+)
+_VERSION = Parameter("version", _INTEGER, "the version the change is based on")
+_STORY_PATH = "/v1/stories/{username}/{slug}"
+_LIST_ERRORS = (400, 401, 404)
+_WRITE_ERRORS = (400, 401, 403, 404, 409)
+
+
+def _story_write(action: str, handler: object, summary: str, **extra: object) -> Route:
+    return Route(
+        "POST",
+        f"{_STORY_PATH}/{action}",
+        handler,  # type: ignore[arg-type]
+        summary,
+        authenticated=True,
+        errors=_WRITE_ERRORS,
+        tags=("stories",),
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+ROUTES: tuple[Route, ...] = (
+    Route("GET", "/v1/stories/search", e.search, "Search public stories",
+          (Parameter("q", _STRING, "the words to find", required=True), *_PAGES),
+          SearchItem, "stories", _LIST_ERRORS, tags=("stories",)),
+    Route("GET", "/v1/stories", e.list_stories, "List public stories",
+          (*_SORT, *_FILTERS, Parameter("containingElement", _STRING,
+           "only stories holding an element with this permalink"), *_PAGES),
+          StorySummary, "stories", _LIST_ERRORS, tags=("stories",)),
+    Route("GET", "/v1/stories/browse/latest", e.latest, "List public stories, latest first",
+          (*_FILTERS, *_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",)),
+    Route("GET", "/v1/stories/browse/featured", e.featured, "List featured public stories",
+          (*_FILTERS, *_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",)),
+    Route("GET", "/v1/stories/browse/popular", e.popular, "List public stories, most popular first",
+          (*_FILTERS, *_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",)),
+    Route("GET", "/v1/stories/browse/topic/{topic}", e.topic, "List public stories of a topic",
+          (*_SORT, *_FILTERS, *_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",)),
+    Route("GET", "/v1/stories/{username}", e.user_stories, "List a user's stories",
+          (Parameter("filter", _STRING, "statuses, comma-separated: working (or draft), published"),
+           *_SORT, *_FILTERS, *_PAGES),
+          StorySummary, "stories", _LIST_ERRORS, tags=("stories",)),
+    Route("POST", "/v1/stories/{username}/create", e.create_story, "Create a story",
+          (_STORY, Parameter("publish", {"type": "boolean", "default": False}, "publish now")),
+          StoryCreated, None, _WRITE_ERRORS, authenticated=True, tags=("stories",)),
+    Route("GET", _STORY_PATH, e.read_story, "Read a story with a page of its elements",
+          _PAGES, StoryDetail, None, (400, 401, 404), tags=("stories",)),
+    _story_write("save", e.save_story, "Save a story", parameters=(_STORY, _VERSION),
+                 content=StoryDetail),
+    _story_write("publish", e.publish_story, "Publish a story",
+                 parameters=(Parameter("story", _STORY.schema, _STORY.description), _VERSION),
+                 content=StoryDetail),
+    _story_write("unpublish", e.unpublish_story, "Take a story back to working",
+                 content=StoryDetail),
+    _story_write("delete", e.delete_story, "Delete a story", content=StoryDeleted),
+    _story_write("feature", e.feature_story, "Feature a story", content=StorySummary),
+    _story_write("unfeature", e.unfeature_story, "Stop featuring a story", content=StorySummary),
+    _story_write("editslug", e.edit_slug, "Change a story's slug",
+                 parameters=(Parameter("slug", _STRING, "the new slug", required=True),),
+                 content=SlugChanged),
+    Route("GET", "/v1/users", e.list_users, "List users", _PAGES, UserProfile, "users",
+          (400, 401), tags=("users",)),
+    Route("GET", "/v1/users/{username}", e.read_user, "Read a profile", (), UserProfile, None,
+          (401, 404), tags=("users",)),
+    Route("POST", "/v1/users/{username}/update", e.update_user, "Update a profile",
+          (Parameter("user", {"oneOf": [{"type": "string"}, {"type": "object"}]},
+                     "name, bio, location, website, avatar", required=True),),
+          UserProfile, None, (400, 401, 403, 404), authenticated=True, tags=("users",)),
+    Route("POST", "/v1/auth", e.authenticate, "Get a user token",
+          (Parameter("api_key", _STRING, "application key", required=True),
+           Parameter("username", _STRING, "", required=True),
+           Parameter("password", _STRING, "", required=True)),
+          TokenGrant, None, (400, 401), tags=("auth",)),
+)  # fmt: skip

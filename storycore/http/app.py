@@ -1,0 +1,107 @@
+"""The HTTP face of the service, as one pure function from request to response.
+
+It routes, reads parameters, answers in the ``{content, code}`` envelope and the error bodies
+of decisions section 2, and never shows a traceback. The ASGI and WSGI bindings only convert.
+"""
+
+from __future__ import annotations
+
+import logging
+import string
+from urllib.parse import quote
+
+import orjson
+
+from ..errors import (
+    InternalError,
+    InvalidParameter,
+    MethodNotAllowed,
+    PayloadTooLarge,
+    StorycoreError,
+    StoryMoved,
+)
+from ..service import Service
+from .api import ROUTES
+from .call import Call
+from .messages import HttpRequest, HttpResponse, json_response
+from .openapi import openapi_document
+from .params import Params
+from .routing import Route, resolve
+
+__all__ = ["HttpApp"]
+
+logger = logging.getLogger("storycore.http")
+
+MAX_QUERY_STRING = 8192
+_QUERY_SAFE = "".join(c for c in string.punctuation if c not in '"<>\\^`{|}') + "%"
+
+
+class HttpApp:
+    """Answers HTTP requests for one service."""
+
+    def __init__(self, service: Service, routes: tuple[Route, ...] = ROUTES) -> None:
+        self.service = service
+        self.routes = routes
+        self._openapi: bytes | None = None
+
+    @property
+    def body_limit(self) -> int:
+        """The largest request body accepted; the bindings stop reading past it."""
+        return self.service.settings.limits.request_body
+
+    def too_large(self) -> HttpResponse:
+        """The answer to a body over ``body_limit``."""
+        return self.error(
+            PayloadTooLarge(f"the request body is over the limit of {self.body_limit} bytes")
+        )
+
+    @staticmethod
+    def error(exc: StorycoreError) -> HttpResponse:
+        """The response an error renders itself as."""
+        return json_response(exc.body(), exc.status, exc.headers())
+
+    def handle(self, request: HttpRequest) -> HttpResponse:
+        """The response to ``request``."""
+        try:
+            response = self._dispatch(request)
+        except StoryMoved as moved:
+            response = self._moved(request, moved)
+        except StorycoreError as exc:
+            response = self.error(exc)
+        except Exception:
+            logger.exception("internal error answering %s %s", request.method, request.path)
+            response = self.error(InternalError("an internal error occurred; it has been logged"))
+        if request.method == "HEAD":
+            response.body = b""
+        return response
+
+    def _dispatch(self, request: HttpRequest) -> HttpResponse:
+        if len(request.query_string) > MAX_QUERY_STRING:
+            raise InvalidParameter(
+                f"the query string is over the limit of {MAX_QUERY_STRING} bytes"
+            )
+        if len(request.body) > self.body_limit:
+            return self.too_large()
+        if request.path in ("/v1/openapi.json", "/v1/openapi.json/"):
+            if request.method not in ("GET", "HEAD"):
+                raise MethodNotAllowed("/v1/openapi.json takes GET", allowed=("GET", "HEAD"))
+            return self._openapi_response()
+        route, arguments = resolve(self.routes, request.method, request.path)
+        call = Call(self.service, request, Params.of(request), arguments)
+        response: HttpResponse = route.handler(call)
+        return response
+
+    @staticmethod
+    def _moved(request: HttpRequest, moved: StoryMoved) -> HttpResponse:
+        location = f"{request.root_path}/v1/stories/{moved.username}/{moved.slug}"
+        if request.query_string:
+            # the query string as received, with anything outside printable ASCII escaped
+            location += "?" + quote(request.query_string, safe=_QUERY_SAFE)
+        return json_response(moved.body(), 301, [("Location", location)])
+
+    def _openapi_response(self) -> HttpResponse:
+        if self._openapi is None:
+            self._openapi = orjson.dumps(openapi_document(self.routes))
+        return HttpResponse(
+            200, [("Content-Type", "application/json; charset=utf-8")], self._openapi
+        )

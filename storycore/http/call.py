@@ -1,0 +1,73 @@
+"""One request in the hands of an endpoint: the service, parameters, caller and answers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+from pydantic import BaseModel
+
+from ..service import Service
+from ..shapes import Page
+from ..visibility import Viewer
+from .messages import HttpRequest, HttpResponse, json_response
+from .params import Params
+
+__all__ = ["Call"]
+
+
+def dump(value: Any) -> Any:
+    """Shapes as JSON-ready data, with the interface's names."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True)
+    if isinstance(value, list):
+        return [dump(item) for item in value]
+    return value
+
+
+@dataclass
+class Call:
+    """What an endpoint works with."""
+
+    service: Service
+    request: HttpRequest
+    params: Params
+    args: dict[str, str]
+    _viewer: Viewer | None = field(default=None, repr=False)
+
+    def viewer(self) -> Viewer:
+        """The caller, from ``api_key``, ``username`` and ``_token`` (anonymous without)."""
+        if self._viewer is None:
+            self._viewer = self.service.accounts.viewer(
+                self.params.text("api_key"),
+                self.params.text("username"),
+                self.params.text("_token"),
+            )
+        return self._viewer
+
+    @staticmethod
+    def ok(content: Any, headers: Sequence[tuple[str, str]] = ()) -> HttpResponse:
+        """The success envelope: exactly ``content`` and ``code``."""
+        return json_response({"content": dump(content), "code": 200}, 200, headers)
+
+    def link_headers(self, page: int, has_next: bool) -> list[tuple[str, str]]:
+        """``Link`` to the next and previous pages, keeping the other query parameters."""
+        links = []
+        if has_next:
+            links.append(f'<{self._page_address(page + 1)}>; rel="next"')
+        if page > 1:
+            links.append(f'<{self._page_address(page - 1)}>; rel="prev"')
+        return [("Link", ", ".join(links))] if links else []
+
+    def _page_address(self, number: int) -> str:
+        query = self.request.query_string.decode("utf-8", "replace")
+        pairs = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k != "page"]
+        pairs.append(("page", str(number)))
+        return f"{self.request.root_path}{self.request.path}?{urlencode(pairs)}"
+
+    def listing(self, page: Page[Any], key: str) -> HttpResponse:
+        """A list answer: ``page``, ``per_page`` and the items under ``key``, with ``Link``."""
+        content = {"page": page.page, "per_page": page.per_page, key: dump(page.items)}
+        return self.ok(content, self.link_headers(page.page, page.has_next))

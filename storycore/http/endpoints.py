@@ -1,0 +1,230 @@
+"""The endpoints of API v1: each turns a call into one service operation and its answer."""
+
+from __future__ import annotations
+
+from ..errors import InvalidParameter
+from .call import Call
+from .messages import HttpResponse
+
+__all__: list[str] = []  # the route table (``api.py``) is the public face of these
+
+
+def _story_param(call: Call, *, required: bool) -> object:
+    story = call.params.raw("story")
+    if story is None and required:
+        raise InvalidParameter("story is required", field="story")
+    return story
+
+
+# -- stories: lists --------------------------------------------------------------------------
+
+
+def search(call: Call) -> HttpResponse:
+    page = call.service.catalog.search(
+        call.params.text("q"),
+        viewer=call.viewer(),
+        page=call.params.page("page"),
+        per_page=call.params.page("per_page"),
+    )
+    return call.listing(page, "stories")
+
+
+def list_stories(call: Call) -> HttpResponse:
+    call.viewer()
+    page = call.service.catalog.stories(
+        containing_element=call.params.text("containingElement"),
+        sort=call.params.text("sort"),
+        order=call.params.text("order"),
+        permalink=call.params.text("permalink"),
+        tag=call.params.text("tag"),
+        page=call.params.page("page"),
+        per_page=call.params.page("per_page"),
+    )
+    return call.listing(page, "stories")
+
+
+def latest(call: Call) -> HttpResponse:
+    call.viewer()
+    return call.listing(
+        call.service.catalog.latest(
+            permalink=call.params.text("permalink"),
+            tag=call.params.text("tag"),
+            page=call.params.page("page"),
+            per_page=call.params.page("per_page"),
+        ),
+        "stories",
+    )
+
+
+def featured(call: Call) -> HttpResponse:
+    call.viewer()
+    page = call.service.catalog.featured(
+        permalink=call.params.text("permalink"),
+        tag=call.params.text("tag"),
+        page=call.params.page("page"),
+        per_page=call.params.page("per_page"),
+    )
+    return call.listing(page, "stories")
+
+
+def popular(call: Call) -> HttpResponse:
+    call.viewer()
+    page = call.service.catalog.popular(
+        permalink=call.params.text("permalink"),
+        tag=call.params.text("tag"),
+        page=call.params.page("page"),
+        per_page=call.params.page("per_page"),
+    )
+    return call.listing(page, "stories")
+
+
+def topic(call: Call) -> HttpResponse:
+    call.viewer()
+    page = call.service.catalog.topic(
+        call.args["topic"],
+        sort=call.params.text("sort"),
+        order=call.params.text("order"),
+        permalink=call.params.text("permalink"),
+        tag=call.params.text("tag"),
+        page=call.params.page("page"),
+        per_page=call.params.page("per_page"),
+    )
+    return call.listing(page, "stories")
+
+
+def user_stories(call: Call) -> HttpResponse:
+    page = call.service.catalog.user(
+        call.args["username"],
+        viewer=call.viewer(),
+        filter=call.params.text("filter"),
+        sort=call.params.text("sort"),
+        order=call.params.text("order"),
+        permalink=call.params.text("permalink"),
+        tag=call.params.text("tag"),
+        page=call.params.page("page"),
+        per_page=call.params.page("per_page"),
+    )
+    return call.listing(page, "stories")
+
+
+# -- stories: one story ----------------------------------------------------------------------
+
+
+def read_story(call: Call) -> HttpResponse:
+    reading = call.service.stories.open(
+        call.args["username"],
+        call.args["slug"],
+        viewer=call.viewer(),
+        page=call.params.page("page"),
+        per_page=call.params.page("per_page"),
+    )
+    etag = f'"{reading.detail.id}-{reading.version}"'
+    headers = [("ETag", etag), ("Cache-Control", "no-cache")]
+    headers += call.link_headers(reading.detail.page, reading.has_next)
+    if etag in (call.request.header("if-none-match") or "").replace(" ", "").split(","):
+        return HttpResponse(304, headers)
+    return call.ok(reading.detail, headers)
+
+
+def create_story(call: Call) -> HttpResponse:
+    created = call.service.stories.create(
+        call.args["username"],
+        _story_param(call, required=True),  # type: ignore[arg-type]
+        viewer=call.viewer(),
+        publish=call.params.boolean("publish", False),
+    )
+    return call.ok(created)
+
+
+def save_story(call: Call) -> HttpResponse:
+    saved = call.service.stories.save(
+        call.args["username"],
+        call.args["slug"],
+        _story_param(call, required=True),  # type: ignore[arg-type]
+        viewer=call.viewer(),
+        version=call.params.integer("version"),
+    )
+    return call.ok(saved)
+
+
+def publish_story(call: Call) -> HttpResponse:
+    published = call.service.stories.publish(
+        call.args["username"],
+        call.args["slug"],
+        _story_param(call, required=False),  # type: ignore[arg-type]
+        viewer=call.viewer(),
+        version=call.params.integer("version"),
+    )
+    return call.ok(published)
+
+
+def unpublish_story(call: Call) -> HttpResponse:
+    return call.ok(
+        call.service.stories.unpublish(
+            call.args["username"], call.args["slug"], viewer=call.viewer()
+        )
+    )
+
+
+def delete_story(call: Call) -> HttpResponse:
+    return call.ok(
+        call.service.stories.delete(call.args["username"], call.args["slug"], viewer=call.viewer())
+    )
+
+
+def feature_story(call: Call) -> HttpResponse:
+    return call.ok(
+        call.service.stories.feature(call.args["username"], call.args["slug"], viewer=call.viewer())
+    )
+
+
+def unfeature_story(call: Call) -> HttpResponse:
+    return call.ok(
+        call.service.stories.unfeature(
+            call.args["username"], call.args["slug"], viewer=call.viewer()
+        )
+    )
+
+
+def edit_slug(call: Call) -> HttpResponse:
+    viewer = call.viewer()
+    new_slug = call.params.text("slug", required=True)
+    assert new_slug is not None
+    changed = call.service.stories.change_slug(
+        call.args["username"], call.args["slug"], new_slug, viewer=viewer
+    )
+    return call.ok(changed)
+
+
+# -- users and authentication ----------------------------------------------------------------
+
+
+def list_users(call: Call) -> HttpResponse:
+    call.viewer()
+    return call.listing(
+        call.service.accounts.list(
+            page=call.params.page("page"), per_page=call.params.page("per_page")
+        ),
+        "users",
+    )
+
+
+def read_user(call: Call) -> HttpResponse:
+    call.viewer()
+    return call.ok(call.service.accounts.get(call.args["username"]))
+
+
+def update_user(call: Call) -> HttpResponse:
+    user = call.params.raw("user")
+    if user is None:
+        raise InvalidParameter("user is required", field="user")
+    return call.ok(call.service.accounts.update(call.args["username"], user, viewer=call.viewer()))
+
+
+def authenticate(call: Call) -> HttpResponse:
+    grant = call.service.accounts.authenticate(
+        call.params.text("api_key"),
+        call.params.text("username", required=True) or "",
+        call.params.text("password", required=True) or "",
+    )
+    return call.ok(grant)
