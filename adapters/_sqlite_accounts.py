@@ -125,6 +125,12 @@ class SQLiteApplications(ApplicationRepository):
             if done.rowcount == 0:
                 raise NotFound(f"there is no application {app.name!r}")
 
+    def find(self, offset: int, limit: int) -> list[AppRecord]:
+        rows = self._db.rows(
+            "SELECT record FROM apps ORDER BY name, id LIMIT ? OFFSET ?", (limit, offset)
+        )
+        return [AppRecord.model_validate_json(row[0]) for row in rows]
+
 
 class SQLiteTokens(TokenRepository):
     """User tokens, by the digest of the token."""

@@ -56,8 +56,9 @@ class SQLiteStories(StoryRepository):
             with self._db.write() as conn:
                 cursor = conn.execute(
                     "INSERT INTO stories (id, author_id, slug, status, private, public, version,"
-                    " created, updated, published, featured_at, title_key, record)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " created, updated, published, featured_at, title_key, record, views, likes,"
+                    " comments, element_comments, popularity)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         story.id,
                         story.author_id,
@@ -72,6 +73,11 @@ class SQLiteStories(StoryRepository):
                         story.featured_at,
                         story.title_key,
                         _record_json(story),
+                        story.views,
+                        story.likes,
+                        story.comments,
+                        story.element_comments,
+                        story.popularity,
                     ),
                 )
                 rowid = cursor.lastrowid

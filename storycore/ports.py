@@ -41,7 +41,8 @@ class StoryRepository(Protocol):
 
         Raises ``SlugTaken`` when ``story.author_id`` already has a story at ``story.slug``;
         then nothing is stored. A retired slug (an alias) at that place is freed: the alias
-        stops and the new story takes the slug.
+        stops and the new story takes the slug. The record is stored as given, counters and
+        ``featured_at`` included (an import restores them).
         """
         ...
 
@@ -203,6 +204,10 @@ class ApplicationRepository(Protocol):
 
     def replace(self, app: AppRecord) -> None:
         """Store ``app`` over the stored application with its id. ``NotFound`` if absent."""
+        ...
+
+    def find(self, offset: int, limit: int) -> list[AppRecord]:
+        """Applications ordered by name, sliced."""
         ...
 
 

@@ -71,6 +71,8 @@ class HttpApp:
         except Exception:
             logger.exception("internal error answering %s %s", request.method, request.path)
             response = self.error(InternalError("an internal error occurred; it has been logged"))
+        if response.status != 304:
+            response.headers.append(("Content-Length", str(len(response.body))))
         if request.method == "HEAD":
             response.body = b""
         return response

@@ -1,0 +1,97 @@
+"""An ASGI 3 application for storycore (http and lifespan scopes).
+
+Mount it under a prefix in Starlette, FastAPI or a Django ASGI application: it honours
+``root_path``. It converts messages and nothing else; every rule lives in
+``storycore.http.HttpApp``. Requests are answered in a worker thread, as storage calls block.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from storycore.http import HttpApp, HttpRequest, HttpResponse
+from storycore.service import Service
+
+__all__ = ["StorycoreASGI"]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+
+class StorycoreASGI:
+    """``StorycoreASGI(service)``: the HTTP API as an ASGI application."""
+
+    def __init__(self, service: Service | HttpApp) -> None:
+        self.app = service if isinstance(service, HttpApp) else HttpApp(service)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+        elif scope["type"] == "http":
+            await self._http(scope, receive, send)
+
+    @staticmethod
+    async def _lifespan(receive: Receive, send: Send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = [(k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in scope["headers"]]
+        body = await self._body(headers, receive)
+        if body is None:
+            await self._send(send, self.app.too_large())
+            return
+        root_path: str = scope.get("root_path", "")
+        path: str = scope["path"]
+        if root_path and path.startswith(root_path):
+            path = path[len(root_path) :]
+        request = HttpRequest(
+            method=scope["method"],
+            path=path or "/",
+            query_string=scope.get("query_string", b""),
+            headers=headers,
+            body=body,
+            root_path=root_path,
+        )
+        response = await asyncio.get_running_loop().run_in_executor(None, self.app.handle, request)
+        await self._send(send, response)
+
+    async def _body(self, headers: list[tuple[str, str]], receive: Receive) -> bytes | None:
+        """The request body, or None as soon as it is known to be over the limit."""
+        limit = self.app.body_limit
+        declared = dict(headers).get("content-length", "")
+        if declared.isdigit() and int(declared) > limit:
+            return None
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return bytes(body)
+            body += message.get("body", b"")
+            if len(body) > limit:
+                return None
+            if not message.get("more_body", False):
+                return bytes(body)
+
+    @staticmethod
+    async def _send(send: Send, response: HttpResponse) -> None:
+        await send(
+            {
+                "type": "http.response.start",
+                "status": response.status,
+                "headers": [
+                    (name.lower().encode("latin-1"), value.encode("latin-1"))
+                    for name, value in response.headers
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": response.body})

@@ -1,0 +1,187 @@
+"""The ``storycore`` command (decisions section 12).
+
+    storycore [--db URL] serve [--host H] [--port P] [--web-url URL] [--demo]
+                                [--delegation-provider URL]...
+    storycore [--db URL] users create USERNAME --password P [--name N] [--email E]
+                                [--plan free|enterprise] [--editor] [--can-feature]
+    storycore [--db URL] apps create NAME [--delegation]
+    storycore [--db URL] demo
+    storycore [--db URL] export [FILE]
+    storycore [--db URL] import FILE
+
+``--db`` may also come from ``STORYCORE_DB``; the default is ``sqlite:///storycore.db``.
+Wrong arguments and refused operations print one line and exit non-zero, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
+from typing import IO, Any, NoReturn
+
+from storycore.adapters import open_store
+
+from storycore.errors import ConfigurationError, MissingDependencyError, StorycoreError
+from storycore.service import Service
+from storycore.settings import Settings
+
+from .demo import load_demo
+from .transfer import import_lines, write_export
+
+__all__ = ["main"]
+
+DEFAULT_DB = "sqlite:///storycore.db"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="storycore", description="An embeddable story-publishing service.")
+    parser.add_argument(
+        "--db",
+        default=os.environ.get("STORYCORE_DB", DEFAULT_DB),
+        help="storage URL (default: $STORYCORE_DB or sqlite:///storycore.db)",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    serve = commands.add_parser("serve", help="run the HTTP service")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    serve.add_argument("--web-url", help="public address (default: the address listened on)")
+    serve.add_argument("--demo", action="store_true", help="load the demo data into an empty store")
+    serve.add_argument(
+        "--delegation-provider",
+        action="append",
+        default=None,
+        help="allowlisted identity provider address (repeatable)",
+    )
+
+    users = commands.add_parser("users", help="manage users").add_subparsers(
+        dest="action", required=True, parser_class=_Parser
+    )
+    create_user = users.add_parser("create", help="make a user")
+    create_user.add_argument("username")
+    create_user.add_argument("--password", required=True)
+    create_user.add_argument("--name", default="")
+    create_user.add_argument("--email", default="")
+    create_user.add_argument("--plan", choices=("free", "enterprise"), default="free")
+    create_user.add_argument("--editor", action="store_true")
+    create_user.add_argument("--can-feature", action="store_true")
+
+    apps = commands.add_parser("apps", help="manage applications").add_subparsers(
+        dest="action", required=True, parser_class=_Parser
+    )
+    create_app = apps.add_parser("create", help="make an application; prints its api key last")
+    create_app.add_argument("name")
+    create_app.add_argument("--delegation", action="store_true")
+
+    commands.add_parser("demo", help="load the demo data set")
+    export = commands.add_parser("export", help="write users, apps and stories as JSON Lines")
+    export.add_argument("file", nargs="?", help="output file (default: standard output)")
+    load = commands.add_parser("import", help="read an export into the store")
+    load.add_argument("file")
+    return parser  # fmt: skip
+
+
+def _providers(args: argparse.Namespace) -> tuple[str, ...]:
+    given = args.delegation_provider
+    if given is None:
+        given = [p for p in os.environ.get("STORYCORE_DELEGATION_PROVIDERS", "").split(",") if p]
+    return tuple(p.strip() for p in given)
+
+
+def _progress(stream: IO[str], label: str) -> Callable[[int], None]:
+    """A counter on a terminal, nothing elsewhere."""
+    if not stream.isatty():
+        return lambda count: None
+
+    def show(count: int) -> None:
+        if count % 100 == 0:
+            stream.write(f"\r{label}: {count}")
+            stream.flush()
+
+    return show
+
+
+def _serve(args: argparse.Namespace) -> None:
+    import uvicorn
+
+    from .asgi import StorycoreASGI
+
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((args.host, args.port))
+    port = sock.getsockname()[1]
+    shown_host = f"[{args.host}]" if family == socket.AF_INET6 else args.host
+    address = f"http://{shown_host}:{port}"
+    settings = Settings(web_url=args.web_url or address, delegation_providers=_providers(args))
+    service = Service(open_store(args.db), settings)
+    if args.demo and not service.store.users.find(0, 1):
+        load_demo(service)
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started:
+                print(f"listening on {address}", flush=True)
+
+    config = uvicorn.Config(StorycoreASGI(service), log_level="warning", lifespan="on")
+    try:
+        Server(config).run(sockets=[sock])
+    finally:
+        service.close()
+
+
+def _run(args: argparse.Namespace) -> None:
+    if args.command == "serve":
+        _serve(args)
+        return
+    with Service(open_store(args.db)) as service:
+        if args.command == "users":
+            profile = service.accounts.create_user(
+                args.username, args.password, name=args.name, email=args.email, plan=args.plan,
+                editor=args.editor, can_feature=args.can_feature,
+            )  # fmt: skip
+            print(f"created user {profile.username}")
+        elif args.command == "apps":
+            made = service.accounts.create_app(args.name, delegation=args.delegation)
+            print(f"created application {made.app.name}; its api key (shown once):")
+            print(made.api_key)
+        elif args.command == "demo":
+            print(f"loaded {load_demo(service)} demo stories")
+        elif args.command == "export":
+            target: Any = open(args.file, "wb") if args.file else nullcontext(sys.stdout.buffer)  # noqa: SIM115
+            with target as out:
+                count = write_export(service.store, out, _progress(sys.stderr, "exported"))
+            print(f"exported {count} records", file=sys.stderr)
+        elif args.command == "import":
+            with open(args.file, "rb") as lines:
+                count = import_lines(service.store, lines, _progress(sys.stderr, "imported"))
+            print(f"imported {count} records", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        _run(args)
+    except (StorycoreError, ConfigurationError, MissingDependencyError, ValueError, OSError) as exc:
+        message = getattr(exc, "message", None) or str(exc)
+        print(f"storycore: {message.splitlines()[0] if message else type(exc).__name__}",
+              file=sys.stderr)  # fmt: skip
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,66 @@
+"""A PEP 3333 application for storycore.
+
+Mount it with werkzeug's ``DispatcherMiddleware`` in Flask, or in any WSGI server: it honours
+``SCRIPT_NAME``. It converts the environ and nothing else; every rule lives in
+``storycore.http.HttpApp``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from http import HTTPStatus
+from typing import Any
+
+from storycore.http import HttpApp, HttpRequest, HttpResponse
+from storycore.service import Service
+
+__all__ = ["StorycoreWSGI"]
+
+StartResponse = Callable[[str, list[tuple[str, str]]], Any]
+
+
+def _reason(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Unknown"
+
+
+class StorycoreWSGI:
+    """``StorycoreWSGI(service)``: the HTTP API as a WSGI application."""
+
+    def __init__(self, service: Service | HttpApp) -> None:
+        self.app = service if isinstance(service, HttpApp) else HttpApp(service)
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        response = self._respond(environ)
+        start_response(f"{response.status} {_reason(response.status)}", response.headers)
+        return [response.body]
+
+    def _respond(self, environ: dict[str, Any]) -> HttpResponse:
+        length_text = environ.get("CONTENT_LENGTH") or "0"
+        length = int(length_text) if length_text.isdigit() else 0
+        if length > self.app.body_limit:
+            return self.app.too_large()
+        body = environ["wsgi.input"].read(length) if length else b""
+        headers = [
+            (key[5:].replace("_", "-").lower(), value)
+            for key, value in environ.items()
+            if key.startswith("HTTP_")
+        ]
+        if environ.get("CONTENT_TYPE"):
+            headers.append(("content-type", environ["CONTENT_TYPE"]))
+        request = HttpRequest(
+            method=environ["REQUEST_METHOD"],
+            path=_text(environ.get("PATH_INFO", "")) or "/",
+            query_string=environ.get("QUERY_STRING", "").encode("latin-1"),
+            headers=headers,
+            body=body,
+            root_path=_text(environ.get("SCRIPT_NAME", "")),
+        )
+        return self.app.handle(request)
+
+
+def _text(wsgi_string: str) -> str:
+    """A PEP 3333 "bytes as latin-1" string as the UTF-8 text it carries."""
+    return wsgi_string.encode("latin-1").decode("utf-8", "replace")
