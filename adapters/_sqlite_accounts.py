@@ -5,7 +5,6 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 
-
 from storycore.errors import InvalidParameter, NotFound
 from storycore.ports import ApplicationRepository, TokenRepository, UserRepository
 from storycore.records import AppRecord, TokenRecord, UserRecord
@@ -59,7 +58,7 @@ class SQLiteUsers(UserRepository):
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
-        rows = self._db.rows(f"SELECT record FROM users WHERE id IN ({marks})", ids)  # noqa: S608
+        rows = self._db.rows(f"SELECT record FROM users WHERE id IN ({marks})", ids)
         users = (_user(row[0]) for row in rows)
         return {user.id: user for user in users}
 
@@ -104,7 +103,7 @@ class SQLiteApplications(ApplicationRepository):
             raise InvalidParameter(f"the application {app.name!r} exists", field="name") from exc
 
     def _one(self, column: str, value: str) -> AppRecord | None:
-        row = self._db.row(f"SELECT record FROM apps WHERE {column} = ?", (value,))  # noqa: S608
+        row = self._db.row(f"SELECT record FROM apps WHERE {column} = ?", (value,))
         return AppRecord.model_validate_json(row[0]) if row else None
 
     def get(self, app_id: str) -> AppRecord | None:
@@ -160,5 +159,3 @@ class SQLiteTokens(TokenRepository):
     def remove_expired(self, now: str) -> int:
         with self._db.write() as conn:
             return conn.execute("DELETE FROM tokens WHERE expires < ?", (now,)).rowcount
-
-

@@ -40,7 +40,9 @@ class Connection:
 
     def _migrate(self) -> None:
         with self.write():
-            self.conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            self.conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+            )
             row = self.conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
             current = row[0] or 0
             for number, script in enumerate(MIGRATIONS[current:], start=current + 1):

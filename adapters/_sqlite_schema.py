@@ -10,10 +10,17 @@ from __future__ import annotations
 
 __all__ = ["MIGRATIONS"]
 
-_SORT_COLUMNS = ("published", "created", "updated", "popularity", "views", "title_key", "featured_at")
+_SORT_COLUMNS = (
+    "published",
+    "created",
+    "updated",
+    "popularity",
+    "views",
+    "title_key",
+    "featured_at",
+)
 
-_V1 = (
-    """
+_V1 = """
 CREATE TABLE users (
     id TEXT PRIMARY KEY,
     username_key TEXT NOT NULL UNIQUE,
@@ -94,11 +101,9 @@ CREATE TABLE embeds (
 CREATE VIRTUAL TABLE story_search USING fts5(
     story, author, tokenize = 'unicode61 remove_diacritics 2'
 );
-"""
-    + "".join(
-        f"CREATE INDEX stories_public_{column} ON stories({column}, id) WHERE public = 1;\n"
-        for column in _SORT_COLUMNS
-    )
+""" + "".join(
+    f"CREATE INDEX stories_public_{column} ON stories({column}, id) WHERE public = 1;\n"
+    for column in _SORT_COLUMNS
 )
 
 MIGRATIONS: tuple[str, ...] = (_V1,)

@@ -205,12 +205,12 @@ class SQLiteStories(StoryRepository):
     # -- reads ---------------------------------------------------------------------------
 
     def get(self, story_id: str) -> StoryRecord | None:
-        row = self._db.row(f"SELECT {_COLUMNS} FROM stories s WHERE s.id = ?", (story_id,))  # noqa: S608
+        row = self._db.row(f"SELECT {_COLUMNS} FROM stories s WHERE s.id = ?", (story_id,))
         return _story(row) if row else None
 
     def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
         row = self._db.row(
-            f"SELECT {_COLUMNS} FROM stories s WHERE s.author_id = ? AND s.slug = ?",  # noqa: S608
+            f"SELECT {_COLUMNS} FROM stories s WHERE s.author_id = ? AND s.slug = ?",
             (author_id, slug),
         )
         return _story(row) if row else None
@@ -257,7 +257,7 @@ class SQLiteStories(StoryRepository):
             where.append("s.featured_at IS NOT NULL")
         direction = "DESC" if query.descending else "ASC"
         sql = (
-            f"SELECT {_COLUMNS} FROM stories s WHERE {' AND '.join(where)}"  # noqa: S608
+            f"SELECT {_COLUMNS} FROM stories s WHERE {' AND '.join(where)}"
             f" ORDER BY s.{query.sort} {direction}, s.id {direction} LIMIT ? OFFSET ?"
         )
         return [_story(row) for row in self._db.rows(sql, [*params, query.limit, query.offset])]
@@ -268,7 +268,7 @@ class SQLiteStories(StoryRepository):
             return {}
         rows = self._db.rows(
             "SELECT s.id, e.href, e.views FROM embeds e JOIN stories s ON s.rowid = e.story_rowid"
-            f" WHERE s.id IN ({','.join('?' * len(ids))})"  # noqa: S608
+            f" WHERE s.id IN ({','.join('?' * len(ids))})"
             " ORDER BY s.id, e.views DESC, e.href",
             ids,
         )
@@ -285,7 +285,7 @@ class SQLiteStories(StoryRepository):
         marks = ",".join("?" * len(ids))
         for author_id, stories, views, last_story, featured in self._db.rows(
             "SELECT author_id, COUNT(*), SUM(views), MAX(created), MAX(featured_at)"
-            f" FROM stories WHERE public = 1 AND author_id IN ({marks}) GROUP BY author_id",  # noqa: S608
+            f" FROM stories WHERE public = 1 AND author_id IN ({marks}) GROUP BY author_id",
             ids,
         ):
             stats = result[author_id]
@@ -293,14 +293,14 @@ class SQLiteStories(StoryRepository):
             stats.last_story, stats.featured = last_story, featured
         for author_id, embeds in self._db.rows(
             "SELECT s.author_id, SUM(e.views) FROM embeds e JOIN stories s"
-            f" ON s.rowid = e.story_rowid WHERE s.public = 1 AND s.author_id IN ({marks})"  # noqa: S608
+            f" ON s.rowid = e.story_rowid WHERE s.public = 1 AND s.author_id IN ({marks})"
             " GROUP BY s.author_id",
             ids,
         ):
             result[author_id].embeds = embeds
         for author_id, story_id in self._db.rows(
             "SELECT author_id, id FROM stories WHERE public = 1 AND featured_at IS NOT NULL"
-            f" AND author_id IN ({marks}) ORDER BY featured_at DESC, id DESC",  # noqa: S608
+            f" AND author_id IN ({marks}) ORDER BY featured_at DESC, id DESC",
             ids,
         ):
             result[author_id].featured_stories.append(story_id)
@@ -310,7 +310,7 @@ class SQLiteStories(StoryRepository):
         after = ""
         while True:
             row = self._db.row(
-                f"SELECT {_COLUMNS}, s.id FROM stories s WHERE s.id > ? ORDER BY s.id LIMIT 1",  # noqa: S608
+                f"SELECT {_COLUMNS}, s.id FROM stories s WHERE s.id > ? ORDER BY s.id LIMIT 1",
                 (after,),
             )
             if row is None:
@@ -351,7 +351,7 @@ class SQLiteSearch(SearchIndex):
             " FROM story_search f JOIN stories s ON s.rowid = f.rowid"
             " WHERE story_search MATCH ? AND s.public = 1"
             " ORDER BY s.published DESC, s.id DESC LIMIT ? OFFSET ?)"
-            f" SELECT {_COLUMNS} FROM hits JOIN stories s ON s.rowid = hits.hit"  # noqa: S608
+            f" SELECT {_COLUMNS} FROM hits JOIN stories s ON s.rowid = hits.hit"
             " ORDER BY hits.published DESC, hits.id DESC",
             (_match_expression(words), limit, offset),
         )

@@ -7,10 +7,41 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-_SYLLABLES = (
-    "ka ri to na me lo sa vi de ru po len mar tis bel cor fin gal hor jun kes lum nor pra"
-    " quen ros sul tam ulm ven wis yor zel"
-).split()
+_SYLLABLES = [
+    "ka",
+    "ri",
+    "to",
+    "na",
+    "me",
+    "lo",
+    "sa",
+    "vi",
+    "de",
+    "ru",
+    "po",
+    "len",
+    "mar",
+    "tis",
+    "bel",
+    "cor",
+    "fin",
+    "gal",
+    "hor",
+    "jun",
+    "kes",
+    "lum",
+    "nor",
+    "pra",
+    "quen",
+    "ros",
+    "sul",
+    "tam",
+    "ulm",
+    "ven",
+    "wis",
+    "yor",
+    "zel",
+]
 _TOPICS = ("politics", "science", "sport", "music", "travel", "food", "tech", "art")
 
 

@@ -24,7 +24,6 @@ from contextlib import nullcontext
 from typing import IO, Any, NoReturn
 
 from storycore.adapters import open_store
-
 from storycore.errors import ConfigurationError, MissingDependencyError, StorycoreError
 from storycore.service import Service
 from storycore.settings import Settings

@@ -33,4 +33,6 @@ with Service(open_store(f"sqlite:///{database}")) as service:
 
 with Service(open_store(f"sqlite:///{database}")) as service:
     story = service.stories.read("alice", "a-walk-by-the-harbour", per_page=2)
-    print(story.status, [element.type for element in story.elements])  # published ['quote', 'image']
+    print(
+        story.status, [element.type for element in story.elements]
+    )  # published ['quote', 'image']

@@ -31,14 +31,20 @@ FORBIDDEN = {
 
 
 def _imports(path: Path) -> set[str]:
+    """Absolute names of everything ``path`` imports (relative imports resolved)."""
+    package = ["storycore", *path.relative_to(CORE).parent.parts]
     names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
-        elif isinstance(node, ast.ImportFrom) and node.level > 1:
-            names.add("..")  # reaching above the package
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                names.add(node.module or "")
+            elif node.level > len(package):
+                names.add("..")  # reaching above storycore
+            else:
+                base = package[: len(package) - node.level + 1]
+                names.add(".".join([*base, *([node.module] if node.module else [])]))
     return names
 
 

@@ -34,4 +34,4 @@ def test_the_quickstart_runs_as_written(capsys: pytest.CaptureFixture[str]) -> N
 def test_the_readme_names_the_run_and_test_commands() -> None:
     readme = (ROOT / "README.md").read_text()
     assert "pip install -e '.[test]' && pytest" in readme
-    assert "pip install -e . && python examples/quickstart.py" in readme
+    assert "pip install -e . && storycore serve --demo" in readme

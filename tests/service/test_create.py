@@ -51,7 +51,9 @@ def test_an_empty_slug_counts_as_absent_at_create(service: Service, alice: Viewe
 
 
 def test_a_derived_slug_is_made_unique_with_a_number(service: Service, alice: Viewer) -> None:
-    slugs = [service.stories.create("alice", {"title": "Same"}, viewer=alice).slug for _ in range(3)]
+    slugs = [
+        service.stories.create("alice", {"title": "Same"}, viewer=alice).slug for _ in range(3)
+    ]
     assert slugs == ["same", "same-2", "same-3"]
 
 
@@ -129,7 +131,12 @@ def test_unknown_members_are_ignored(service: Service, alice: Viewer) -> None:
 def test_a_failed_create_leaves_nothing_behind(service: Service, alice: Viewer) -> None:
     bad = {
         "title": "Half",
-        "elements": ["https://a.example/1", "https://a.example/2", "https://a.example/3", "ftp://x"],
+        "elements": [
+            "https://a.example/1",
+            "https://a.example/2",
+            "https://a.example/3",
+            "ftp://x",
+        ],
     }
     with pytest.raises(InvalidParameter) as caught:
         service.stories.create("alice", bad, viewer=alice)

@@ -11,7 +11,9 @@ from storycore import InvalidParameter, Service, Viewer
 
 def _publish(service: Service, viewer: Viewer, title: str, **members: object) -> str:
     slug = service.stories.create(
-        viewer.user.username if viewer.user else "", {"title": title, **members}, viewer=viewer,
+        viewer.user.username if viewer.user else "",
+        {"title": title, **members},
+        viewer=viewer,
         publish=True,
     ).slug
     time.sleep(0.002)  # distinct publication times (millisecond resolution)

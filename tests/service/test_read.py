@@ -8,7 +8,11 @@ from storycore import ANONYMOUS, InvalidParameter, NotFound, Service, Viewer
 
 
 def _story(service: Service, viewer: Viewer, *, publish: bool = True, private: bool = False) -> str:
-    story = {"title": "Read me", "private": private, "elements": [f"https://e.example/{i}" for i in range(5)]}
+    story = {
+        "title": "Read me",
+        "private": private,
+        "elements": [f"https://e.example/{i}" for i in range(5)],
+    }
     return service.stories.create("alice", story, viewer=viewer, publish=publish).slug
 
 

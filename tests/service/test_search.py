@@ -81,7 +81,9 @@ def test_search_items_carry_the_full_author_and_can_edit(
 
 
 @pytest.mark.parametrize("q", [None, "", "   ", "x" * 201, "!!!"])
-def test_q_is_required_non_blank_and_at_most_200_characters(service: Service, q: str | None) -> None:
+def test_q_is_required_non_blank_and_at_most_200_characters(
+    service: Service, q: str | None
+) -> None:
     with pytest.raises(InvalidParameter) as caught:
         service.catalog.search(q)
     assert caught.value.field == "q"

@@ -1,0 +1,124 @@
+"""End to end: ``storycore serve --port 0`` on a SQLite file, talked to over loopback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+STARTUP_SECONDS = 30
+
+
+def _storycore(*args: str, db: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "storycore.contrib.cli", "--db", db, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """The base address of a running server with the demo data, and an api key."""
+    folder = tmp_path_factory.mktemp("server")
+    db = f"sqlite:///{folder / 'stories.db'}"
+    errors = (folder / "serve.err").open("w")
+    api_key = _storycore("apps", "create", "e2e", db=db).stdout.strip().splitlines()[-1]
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "storycore.contrib.cli",
+            "--db",
+            db,
+            "serve",
+            "--port",
+            "0",
+            "--demo",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=errors,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        deadline = time.monotonic() + STARTUP_SECONDS
+        line = ""
+        while time.monotonic() < deadline and not line.startswith("listening on "):
+            line = process.stdout.readline()
+            if not line and process.poll() is not None:
+                pytest.fail(f"serve exited: {(folder / 'serve.err').read_text()}")
+        assert line.startswith("listening on http://127.0.0.1:")
+        yield line.removeprefix("listening on ").strip(), api_key
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        if process.stdout is not None:
+            process.stdout.close()
+        errors.close()
+
+
+def test_the_server_answers_public_lists(server: tuple[str, str]) -> None:
+    base, _ = server
+    answer = httpx.get(f"{base}/v1/stories/browse/latest", params={"per_page": 5}, timeout=10)
+    assert answer.status_code == 200
+    assert len(answer.json()["content"]["stories"]) == 5
+    assert 'rel="next"' in answer.headers["link"]
+
+
+def test_a_story_goes_from_creation_to_a_redirected_read(server: tuple[str, str]) -> None:
+    base, api_key = server
+    with httpx.Client(base_url=base, timeout=10) as client:
+        grant = client.post(
+            "/v1/auth", data={"api_key": api_key, "username": "alice", "password": "demo-password"}
+        ).json()["content"]
+        credentials = {"api_key": api_key, "username": "alice", "_token": grant["_token"]}
+        created = client.post(
+            "/v1/stories/alice/create",
+            json={**credentials, "story": {"title": "End to end"}, "publish": True},
+        )
+        assert created.json()["content"]["slug"] == "end-to-end"
+        moved = client.post(
+            "/v1/stories/alice/end-to-end/editslug", data={**credentials, "slug": "e2e"}
+        )
+        assert moved.json()["content"]["slug"] == "e2e"
+        old = client.get("/v1/stories/alice/end-to-end", params={"page": 1})
+        assert (old.status_code, old.headers["location"]) == (301, "/v1/stories/alice/e2e?page=1")
+        found = client.get("/v1/stories/search", params={"q": "end to end"}).json()
+        assert [s["slug"] for s in found["content"]["stories"]] == ["e2e"]
+
+
+def test_the_server_data_lives_in_the_sqlite_file(server: tuple[str, str], tmp_path: Path) -> None:
+    base, _ = server
+    answer = httpx.get(f"{base}/v1/users/curator", timeout=10).json()
+    assert answer == {
+        "content": {
+            "username": "curator",
+            "name": "Mina Okafor",
+            "bio": "Picks the front page.",
+            "location": "Lagos",
+            "website": "https://curator.example",
+            "avatar": "",
+        },
+        "code": 200,
+    }
+
+
+def test_wrong_arguments_give_one_line_and_a_non_zero_exit() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "storycore.contrib.cli", "users", "create"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in done.stderr
