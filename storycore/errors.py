@@ -16,6 +16,7 @@ error body, so no binding holds a rule::
     │   └── VersionConflict     409 version_conflict
     ├── PayloadTooLarge         413 payload_too_large
     ├── RateLimited             429 rate_limited
+    ├── NotImplementedFormat    501 not_implemented
     ├── ProviderUnavailable     502 provider_unavailable
     ├── InternalError           500 internal_error
     └── StoryMoved              301 (not a failure: the story lives at another slug)
@@ -38,6 +39,7 @@ __all__ = [
     "MethodNotAllowed",
     "MissingDependencyError",
     "NotFound",
+    "NotImplementedFormat",
     "PayloadTooLarge",
     "ProviderUnavailable",
     "RateLimited",
@@ -158,6 +160,13 @@ class RateLimited(StorycoreError):
 
     def headers(self) -> list[tuple[str, str]]:
         return [("Retry-After", str(self.retry_after))]
+
+
+class NotImplementedFormat(StorycoreError):
+    """A format the service does not produce (oEmbed ``format=xml``)."""
+
+    status = 501
+    type = "not_implemented"
 
 
 class ProviderUnavailable(StorycoreError):

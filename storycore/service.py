@@ -14,6 +14,7 @@ from types import TracebackType
 from ._context import Context
 from .accounts import Accounts
 from .catalog import Catalog
+from .embedding import Embeds
 from .lifecycle import Stories
 from .ports import Store
 from .presenters import Presenter
@@ -27,7 +28,7 @@ class Service:
     """One story service over one store.
 
     ``accounts`` holds users, applications and authentication; ``stories`` the life of one
-    story; ``catalog`` the lists and search.
+    story; ``catalog`` the lists and search; ``embeds`` what the public web host serves.
     """
 
     def __init__(
@@ -48,6 +49,7 @@ class Service:
         self.accounts = Accounts(context)
         self.stories = Stories(context)
         self.catalog = Catalog(context)
+        self.embeds = Embeds(context)
 
     def close(self) -> None:
         """Close the store."""

@@ -17,6 +17,7 @@ EXPECTED = {
     "MissingDependencyError",
     "Network",
     "NotFound",
+    "NotImplementedFormat",
     "PayloadTooLarge",
     "ProviderUnavailable",
     "RateLimited",

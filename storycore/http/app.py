@@ -7,8 +7,6 @@ of decisions section 2, and never shows a traceback. The ASGI and WSGI bindings 
 from __future__ import annotations
 
 import logging
-import string
-from urllib.parse import quote
 
 import orjson
 
@@ -26,14 +24,15 @@ from .call import Call
 from .messages import HttpRequest, HttpResponse, json_response
 from .openapi import openapi_document
 from .params import Params
+from .redirects import redirect
 from .routing import Route, resolve
+from .web import handle_web
 
 __all__ = ["HttpApp"]
 
 logger = logging.getLogger("storycore.http")
 
 MAX_QUERY_STRING = 8192
-_QUERY_SAFE = "".join(c for c in string.punctuation if c not in '"<>\\^`{|}') + "%"
 
 
 class HttpApp:
@@ -88,6 +87,8 @@ class HttpApp:
             if request.method not in ("GET", "HEAD"):
                 raise MethodNotAllowed("/v1/openapi.json takes GET", allowed=("GET", "HEAD"))
             return self._openapi_response()
+        if request.path != "/v1" and not request.path.startswith("/v1/"):
+            return handle_web(self.service, request)
         route, arguments = resolve(self.routes, request.method, request.path)
         call = Call(self.service, request, Params.of(request), arguments)
         response: HttpResponse = route.handler(call)
@@ -95,11 +96,7 @@ class HttpApp:
 
     @staticmethod
     def _moved(request: HttpRequest, moved: StoryMoved) -> HttpResponse:
-        location = f"{request.root_path}/v1/stories/{moved.username}/{moved.slug}"
-        if request.query_string:
-            # the query string as received, with anything outside printable ASCII escaped
-            location += "?" + quote(request.query_string, safe=_QUERY_SAFE)
-        return json_response(moved.body(), 301, [("Location", location)])
+        return redirect(request, f"/v1/stories/{moved.username}/{moved.slug}", moved.body())
 
     def _openapi_response(self) -> HttpResponse:
         if self._openapi is None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..errors import InvalidParameter
+from ..errors import InvalidParameter, NotImplementedFormat
 from .call import Call
-from .messages import HttpResponse
+from .messages import HttpResponse, json_response
 
 __all__: list[str] = []  # the route table (``api.py``) is the public face of these
 
@@ -228,3 +228,21 @@ def authenticate(call: Call) -> HttpResponse:
         call.params.text("password", required=True) or "",
     )
     return call.ok(grant)
+
+
+# -- the public web host's API part ----------------------------------------------------------
+
+
+def oembed(call: Call) -> HttpResponse:
+    """oEmbed answers a bare object, as oEmbed clients expect (decisions section 13)."""
+    form = (call.params.text("format") or "json").lower()
+    if form == "xml":
+        raise NotImplementedFormat("only format=json is served")
+    if form != "json":
+        raise InvalidParameter("format must be json", field="format")
+    answer = call.service.embeds.oembed(
+        call.params.text("url"),
+        maxwidth=call.params.integer("maxwidth"),
+        maxheight=call.params.integer("maxheight"),
+    )
+    return json_response(answer)

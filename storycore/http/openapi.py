@@ -19,6 +19,7 @@ _ERROR_TYPES = {
     404: ["not_found"],
     405: ["method_not_allowed"],
     409: ["slug_taken", "version_conflict"],
+    501: ["not_implemented"],
     413: ["payload_too_large"],
     500: ["internal_error"],
 }
@@ -53,6 +54,8 @@ def _envelope(content: dict[str, Any]) -> dict[str, Any]:
 
 
 def _content_schema(route: Route) -> dict[str, Any]:
+    if route.content is None:
+        return {"type": "object"}
     name = route.content.__name__
     item = {"$ref": f"#/components/schemas/{name}"}
     if route.list_key is None:
@@ -110,7 +113,13 @@ def _operation(route: Route) -> dict[str, Any]:
         "responses": {
             "200": {
                 "description": "success",
-                "content": {"application/json": {"schema": _envelope(_content_schema(route))}},
+                "content": {
+                    "application/json": {
+                        "schema": _content_schema(route)
+                        if route.bare
+                        else _envelope(_content_schema(route))
+                    }
+                },
             },
             **_errors(route),
         },

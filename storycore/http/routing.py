@@ -39,6 +39,7 @@ class Route:
     list_key: str | None = None
     errors: Sequence[int] = ()
     authenticated: bool = False
+    bare: bool = False
     tags: Sequence[str] = field(default=())
 
     @property

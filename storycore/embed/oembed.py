@@ -1,0 +1,39 @@
+"""The oEmbed 1.0 answer of a story: a ``rich`` object whose ``html`` loads the embed script."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+__all__ = ["DEFAULT_WIDTH", "oembed"]
+
+DEFAULT_WIDTH = 640
+DEFAULT_HEIGHT = 800
+
+
+def oembed(
+    *,
+    title: str,
+    author_name: str,
+    author_url: str,
+    provider_url: str,
+    script_url: str,
+    maxwidth: int | None,
+    maxheight: int | None,
+) -> dict[str, Any]:
+    """The oEmbed object; ``maxwidth`` and ``maxheight`` bound the announced size."""
+    width = min(DEFAULT_WIDTH, maxwidth) if maxwidth else DEFAULT_WIDTH
+    height = min(DEFAULT_HEIGHT, maxheight) if maxheight else DEFAULT_HEIGHT
+    return {
+        "version": "1.0",
+        "type": "rich",
+        "provider_name": "storycore",
+        "provider_url": provider_url,
+        "title": title,
+        "author_name": author_name,
+        "author_url": author_url,
+        "html": f'<script src="{escape(script_url)}"></script>',
+        "width": width,
+        "height": height,
+        "cache_age": 3600,
+    }

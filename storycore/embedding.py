@@ -1,0 +1,111 @@
+"""The embed, the permalink page, shortlinks and oEmbed as service operations (decisions 9).
+
+Embeds are loaded by anyone, without credentials: they show published, non-private stories
+only, and every load counts as a view of the story and of the page it was loaded from.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from ._context import Context
+from .addresses import is_http_url
+from .embed import EmbedStory, embed_script, oembed, permalink_page
+from .errors import InvalidParameter, NotFound
+from .records import StoryRecord, UserRecord
+from .visibility import ANONYMOUS
+
+__all__ = ["Embeds"]
+
+
+class Embeds:
+    """What the public web host serves: scripts, pages, shortlinks, oEmbed."""
+
+    def __init__(self, context: Context) -> None:
+        self._ctx = context
+
+    def script(
+        self, username: str, slug: str, *, css: str | None = None, referer: str | None = None
+    ) -> str:
+        """The embed script of a public story; the load counts as a view from ``referer``.
+
+        Raises ``NotFound`` for unknown and hidden stories and ``StoryMoved`` for a retired slug.
+        """
+        author, story = self._ctx.visible_story(ANONYMOUS, username, slug, follow_alias=True)
+        self._ctx.store.stories.count_view(story.id, embed_href=_page_address(referer, self._ctx))
+        return embed_script(self._embed_story(author, story), css)
+
+    def page(self, username: str, slug: str) -> str:
+        """The permalink page of a public story, which shows it through its embed."""
+        author, story = self._ctx.visible_story(ANONYMOUS, username, slug, follow_alias=True)
+        presenter = self._ctx.presenter
+        return permalink_page(
+            title=story.title,
+            description=story.description or "",
+            image=story.thumbnail or story.cover,
+            permalink=presenter.permalink(author.username, story.slug),
+            script_url=self._script_url(author, story),
+            site=presenter.web_url,
+        )
+
+    def shortlink(self, code: str) -> str:
+        """The permalink a shortlink code leads to (public stories only)."""
+        story = self._ctx.store.stories.get(code)
+        author = self._ctx.store.users.get(story.author_id) if story else None
+        if story is None or author is None or not story.is_public:
+            raise NotFound(f"there is no story at /s/{code}")
+        return self._ctx.presenter.permalink(author.username, story.slug)
+
+    def oembed(
+        self, url: str | None, *, maxwidth: int | None = None, maxheight: int | None = None
+    ) -> dict[str, Any]:
+        """The oEmbed 1.0 ``rich`` object for a story's permalink."""
+        if not url:
+            raise InvalidParameter("url is required", field="url")
+        prefix = self._ctx.presenter.web_url + "/"
+        parts = url.removeprefix(prefix).split("?")[0].strip("/").split("/")
+        if not url.startswith(prefix) or len(parts) != 2:
+            raise NotFound("url is not the permalink of a story of this service")
+        author, story = self._ctx.visible_story(ANONYMOUS, parts[0], parts[1], follow_alias=True)
+        return oembed(
+            title=story.title,
+            author_name=author.name or author.username,
+            author_url=f"{self._ctx.presenter.web_url}/{author.username}",
+            provider_url=self._ctx.presenter.web_url,
+            script_url=self._script_url(author, story),
+            maxwidth=maxwidth,
+            maxheight=maxheight,
+        )
+
+    def _script_url(self, author: UserRecord, story: StoryRecord) -> str:
+        return self._ctx.presenter.permalink(author.username, story.slug) + ".js"
+
+    def _embed_story(self, author: UserRecord, story: StoryRecord) -> EmbedStory:
+        presenter = self._ctx.presenter
+        elements = self._ctx.store.stories.elements(story.id, 0, self._ctx.settings.limits.elements)
+        return EmbedStory(
+            id=story.id,
+            title=story.title,
+            description=story.description or "",
+            date=story.published or story.created,
+            permalink=presenter.permalink(author.username, story.slug),
+            site=urlsplit(presenter.web_url).netloc or presenter.web_url,
+            author_username=author.username,
+            author_name=author.name,
+            author_avatar=author.avatar,
+            author_permalink=f"{presenter.web_url}/{author.username}",
+            author_plan=author.plan,
+            elements=elements,
+        )
+
+
+def _page_address(referer: str | None, context: Context) -> str | None:
+    """The page an embed was loaded from: the ``Referer`` without query and fragment (they may
+    carry secrets and would split one page into many), or None when it is not an address.
+    """
+    if not referer or not is_http_url(referer):
+        return None
+    parts = urlsplit(referer)
+    page = urlunsplit((parts.scheme, parts.netloc, parts.path or "/", "", ""))
+    return page if len(page) <= context.settings.limits.address else None

@@ -1,0 +1,151 @@
+"""A real storycore server and a host-page server on loopback, and Debian's Chromium.
+
+The browser tests skip, saying why, where Chromium or Playwright is missing; ``.ci/run``
+installs both, so CI runs them.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from storycore import Service, Settings
+from storycore.adapters import open_store
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def _free_socket() -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    return sock
+
+
+@dataclass
+class StoryServer:
+    """storycore served by uvicorn in a thread."""
+
+    service: Service
+    base: str
+
+
+@pytest.fixture(scope="module")
+def story_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StoryServer]:
+    import uvicorn
+
+    from storycore.contrib.asgi import StorycoreASGI
+
+    sock = _free_socket()
+    base = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    db = tmp_path_factory.mktemp("browser") / "stories.db"
+    service = Service(open_store(f"sqlite:///{db}"), Settings(web_url=base, password_cost=2**4))
+    config = uvicorn.Config(StorycoreASGI(service), log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert server.started, "the storycore server did not start"
+    yield StoryServer(service, base)
+    server.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+    service.close()
+
+
+@dataclass
+class HostPages:
+    """A second origin serving host pages (HTML) and stylesheets put into ``files``."""
+
+    base: str
+    files: dict[str, tuple[str, bytes]] = field(default_factory=dict)
+
+    def put(self, path: str, content_type: str, body: str) -> str:
+        self.files[path] = (content_type, body.encode())
+        return self.base + path
+
+
+@pytest.fixture(scope="module")
+def host_pages() -> Iterator[HostPages]:
+    pages = HostPages(base="")
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            found = pages.files.get(self.path.split("?")[0])
+            if found is None:
+                self.send_error(404)
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", found[0])
+            self.send_header("Content-Length", str(len(found[1])))
+            self.end_headers()
+            self.wfile.write(found[1])
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    pages.base = f"http://127.0.0.1:{httpd.server_address[1]}"
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield pages
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is None:
+        pytest.skip(f"Debian's Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright is not installed (pip install playwright)"
+    )
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        yield chromium
+        chromium.close()
+
+
+def _loopback_only(route: Any) -> None:
+    """Requests stay on this machine: anything not for 127.0.0.1 is aborted unsent."""
+    if route.request.url.startswith("http://127.0.0.1:"):
+        route.continue_()
+    else:
+        route.abort()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh tab that records console messages and uncaught errors."""
+    context = browser.new_context()
+    context.route("**/*", _loopback_only)
+    tab = context.new_page()
+    tab.console_messages_seen = []
+    tab.page_errors_seen = []
+    # Playwright needs Python functions here, not bound built-in methods
+    tab.on("console", lambda message: tab.console_messages_seen.append(message))  # noqa: PLW0108
+    tab.on("pageerror", lambda error: tab.page_errors_seen.append(error))  # noqa: PLW0108
+    yield tab
+    context.close()

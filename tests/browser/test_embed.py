@@ -1,0 +1,227 @@
+"""The embed in a real browser (interface section 4.4, decisions section 9)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from storycore.contrib.demo import load_demo
+
+from .conftest import HostPages, StoryServer
+
+pytestmark = pytest.mark.browser
+
+ELEMENTS = [
+    {"type": "text", "data": {"text": "<p>Plain <b>bold</b> text</p>"}},
+    "https://socialA.example/bob/status/1",
+    "https://img.example/photo.jpg",
+    "https://www.youtube.com/watch?v=abc",
+    "https://news.example/article",
+    {"type": "other", "permalink": "https://maps.example/here"},
+]
+HOSTILE = (
+    "</script><script>window.__pwned = 1</script><!-- \u2028 <img src=x onerror=window.__pwned=2>"
+)
+GREEN = "rgb(0, 128, 0)"
+RED = "rgb(255, 0, 0)"
+QUOTE_TEXT_COLOUR = "rgb(20, 23, 26)"  # quote.css: .text{color:#14171a}
+
+
+@pytest.fixture(scope="module")
+def stories(story_server: StoryServer) -> dict[str, str]:
+    """Script addresses of published stories: an enterprise author's, a free author's, and a
+    hostile one whose every text field tries to run code.
+    """
+    service = story_server.service
+    service.accounts.create_user("ent", plan="enterprise", name="Enterprise Ed")
+    service.accounts.create_user("free", name="Free Fran")
+    made = {}
+    for author, slug, title in (
+        ("ent", "ent-story", "Enterprise story"),
+        ("free", "free-story", "Free story"),
+    ):
+        story = {"title": title, "slug": slug, "description": "About things", "elements": ELEMENTS}
+        service.stories.create(author, story, viewer=service.accounts.as_user(author), publish=True)
+        made[author] = f"{story_server.base}/{author}/{slug}.js"
+    hostile = {
+        "title": HOSTILE,
+        "slug": "hostile",
+        "description": HOSTILE,
+        "elements": [
+            {"type": "text", "data": {"text": f"<p>{HOSTILE}</p><script>x=3</script>"}},
+            {
+                "type": "quote",
+                "permalink": "https://socialA.example/x/status/2",
+                "attribution": {"name": HOSTILE, "username": "x"},
+                "data": {"quote": {"text": HOSTILE}},
+            },
+            {
+                "type": "image",
+                "data": {"image": {"src": "https://img.example/a.png", "caption": HOSTILE}},
+            },
+            {
+                "type": "link",
+                "permalink": "https://news.example/x",
+                "data": {"link": {"title": HOSTILE, "description": HOSTILE}},
+            },
+        ],
+    }
+    service.stories.create("free", hostile, viewer=service.accounts.as_user("free"), publish=True)
+    made["hostile"] = f"{story_server.base}/free/hostile.js"
+    return made
+
+
+def _host(pages: HostPages, name: str, scripts: list[str], css: str = "") -> str:
+    tags = "\n".join(
+        f'<p class="before">{i}</p><script src="{s}"></script>' for i, s in enumerate(scripts)
+    )
+    html = f"<!doctype html><html><head><style>{css}</style></head><body>{tags}</body></html>"
+    return pages.put(f"/{name}.html", "text/html; charset=utf-8", html)
+
+
+def _open(page: Any, url: str) -> None:
+    page.goto(url, wait_until="load")
+
+
+def test_the_script_inserts_one_story_right_after_itself(
+    page: Any, host_pages: HostPages, stories: dict[str, str]
+) -> None:
+    _open(page, _host(host_pages, "structure", [stories["free"]]))
+    shape = page.evaluate(
+        """() => {
+        const script = document.querySelector('script[src*="free-story"]');
+        const story = script.nextElementSibling;
+        return {
+          isStory: story.matches('div.s-story'),
+          stories: document.querySelectorAll('.s-story').length,
+          header: [...story.querySelector('.s-header').children].map(c => c.className),
+          info: story.querySelector('.s-info').textContent,
+          title: story.querySelector('.s-header .s-title').textContent,
+          types: [...story.querySelectorAll('.s-elements > .s-element')].map(e => e.className),
+        };
+    }"""
+    )
+    assert shape["isStory"] is True
+    assert shape["stories"] == 1
+    assert shape["header"] == ["s-title", "s-description", "s-info"]
+    assert "Free Fran" in shape["info"]
+    assert shape["title"] == "Free story"
+    assert shape["types"] == [
+        f"s-element s-element-{kind}"
+        for kind in ("text", "quote", "image", "video", "link", "other")
+    ]
+
+
+def test_two_embeds_on_one_page_each_render_after_their_script(
+    page: Any, host_pages: HostPages, stories: dict[str, str]
+) -> None:
+    _open(page, _host(host_pages, "two", [stories["ent"], stories["free"]]))
+    titles = page.evaluate(
+        "() => [...document.querySelectorAll('script[src]')]"
+        ".map(s => s.nextElementSibling.querySelector('.s-title').textContent)"
+    )
+    assert titles == ["Enterprise story", "Free story"]
+
+
+def test_an_enterprise_authors_stylesheet_overrides_the_defaults(
+    page: Any, host_pages: HostPages, stories: dict[str, str]
+) -> None:
+    sheet = host_pages.put("/custom.css", "text/css", f".s-story .s-title {{ color: {GREEN}; }}")
+    _open(page, _host(host_pages, "enterprise", [f"{stories['ent']}?css={sheet}"]))
+    page.wait_for_function(
+        f"getComputedStyle(document.querySelector('.s-title')).color === '{GREEN}'", timeout=5000
+    )
+    order = page.evaluate(
+        "() => [...document.querySelector('.s-story').children].slice(0, 2).map(c => c.tagName)"
+    )
+    assert order == ["STYLE", "LINK"]
+
+
+def test_a_free_authors_stylesheet_is_ignored_with_a_warning(
+    page: Any, host_pages: HostPages, stories: dict[str, str]
+) -> None:
+    sheet = host_pages.put(
+        "/custom-free.css", "text/css", f".s-story .s-title {{ color: {GREEN}; }}"
+    )
+    _open(page, _host(host_pages, "free", [f"{stories['free']}?css={sheet}"]))
+    colour = page.evaluate("getComputedStyle(document.querySelector('.s-title')).color")
+    assert colour != GREEN
+    assert page.evaluate("document.querySelectorAll('.s-story link').length") == 0
+    warnings = [m.text for m in page.console_messages_seen if m.type == "warning"]
+    assert any("css" in text for text in warnings)
+
+
+def test_quotes_ignore_page_and_custom_stylesheets(
+    page: Any, host_pages: HostPages, stories: dict[str, str]
+) -> None:
+    hostile_css = (
+        f"* {{ color: {RED} !important; }} .text, p, blockquote {{ color: {RED} !important; }}"
+    )
+    sheet = host_pages.put("/quote-attack.css", "text/css", hostile_css)
+    _open(page, _host(host_pages, "quotes", [f"{stories['ent']}?css={sheet}"], css=hostile_css))
+    page.wait_for_function(
+        f"getComputedStyle(document.querySelector('.s-title')).color === '{RED}'", timeout=5000
+    )
+    colour = page.evaluate(
+        "getComputedStyle(document.querySelector('.s-element-quote').shadowRoot"
+        ".querySelector('.text')).color"
+    )
+    assert colour == QUOTE_TEXT_COLOUR
+
+
+def test_hostile_story_text_never_runs(
+    page: Any, host_pages: HostPages, stories: dict[str, str]
+) -> None:
+    _open(page, _host(host_pages, "hostile", [stories["hostile"]]))
+    page.wait_for_selector(".s-story")
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+    shown = page.evaluate(
+        "() => ({title: document.querySelector('.s-title').textContent,"
+        " description: document.querySelector('.s-description').textContent,"
+        " scripts: document.querySelectorAll('.s-story script').length,"
+        " handlers: document.querySelectorAll('.s-story [onerror]').length})"
+    )
+    assert shown == {"title": HOSTILE, "description": HOSTILE, "scripts": 0, "handlers": 0}
+
+
+def test_an_unknown_story_renders_nothing_and_the_console_shows_an_error(
+    page: Any, host_pages: HostPages, story_server: StoryServer
+) -> None:
+    # A browser does not run a script answered with 404 (its body, which only logs, is for
+    # other clients); the console still reports the failed load, and nothing is rendered.
+    _open(page, _host(host_pages, "missing", [f"{story_server.base}/free/no-such-story.js"]))
+    assert page.evaluate("document.querySelectorAll('.s-story').length") == 0
+    errors = [m.text for m in page.console_messages_seen if m.type == "error"]
+    assert any("404" in text for text in errors)
+
+
+def test_the_permalink_page_shows_the_story_through_its_embed(
+    page: Any, story_server: StoryServer, stories: dict[str, str]
+) -> None:
+    _open(page, f"{story_server.base}/free/free-story")
+    assert page.title() == "Free story"
+    assert page.evaluate("document.querySelector('.s-story .s-title').textContent") == "Free story"
+
+
+def test_every_demo_story_renders_all_its_elements(
+    page: Any, host_pages: HostPages, story_server: StoryServer
+) -> None:
+    service = story_server.service
+    load_demo(service)
+    expected: dict[str, int] = {}
+    scripts = []
+    for number in range(1, 4):
+        for story in service.catalog.latest(page=number, per_page=20).items:
+            if story.author.username in {"alice", "bruno", "chloe"}:
+                detail = service.stories.read(story.author.username, story.slug, per_page=100)
+                expected[story.id] = len(detail.elements)
+                scripts.append(f"{story_server.base}/{story.author.username}/{story.slug}.js")
+    _open(page, _host(host_pages, "demo", scripts))
+    shown = page.evaluate(
+        "() => Object.fromEntries([...document.querySelectorAll('.s-story')]"
+        ".map(s => [s.dataset.story, s.querySelectorAll('.s-elements > .s-element').length]))"
+    )
+    assert shown == expected
+    assert len(expected) > 30
+    assert page.page_errors_seen == []
