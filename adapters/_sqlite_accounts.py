@@ -5,19 +5,38 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 
-from storycore.errors import InvalidParameter, NotFound
-from storycore.ports import ApplicationRepository, TokenRepository, UserRepository
+from storycore.errors import Conflict, InvalidParameter, NotFound
+from storycore.ports import (
+    ApplicationRepository,
+    IdentityRepository,
+    TokenRepository,
+    UserRepository,
+)
 from storycore.records import AppRecord, TokenRecord, UserRecord
 from storycore.searchtext import token_text
 from storycore.usernames import username_key
 
 from ._sqlite_connection import Connection
 
-__all__ = ["SQLiteApplications", "SQLiteTokens", "SQLiteUsers"]
+__all__ = ["SQLiteApplications", "SQLiteIdentities", "SQLiteTokens", "SQLiteUsers"]
 
 
 def _user(record: str) -> UserRecord:
     return UserRecord.model_validate_json(record)
+
+
+def insert_user(conn: sqlite3.Connection, user: UserRecord) -> None:
+    """Insert ``user`` inside the caller's transaction; a taken username is a 400."""
+    try:
+        conn.execute(
+            "INSERT INTO users (id, username_key, search_text, record) VALUES (?, ?, ?, ?)",
+            (user.id, username_key(user.username), token_text(user.search_tokens),
+             user.model_dump_json()),
+        )  # fmt: skip
+    except sqlite3.IntegrityError as exc:
+        raise InvalidParameter(
+            f"the username {user.username!r} is taken", field="username"
+        ) from exc
 
 
 class SQLiteUsers(UserRepository):
@@ -27,21 +46,8 @@ class SQLiteUsers(UserRepository):
         self._db = connection
 
     def add(self, user: UserRecord) -> None:
-        try:
-            with self._db.write() as conn:
-                conn.execute(
-                    "INSERT INTO users (id, username_key, search_text, record) VALUES (?, ?, ?, ?)",
-                    (
-                        user.id,
-                        username_key(user.username),
-                        token_text(user.search_tokens),
-                        user.model_dump_json(),
-                    ),
-                )
-        except sqlite3.IntegrityError as exc:
-            raise InvalidParameter(
-                f"the username {user.username!r} is taken", field="username"
-            ) from exc
+        with self._db.write() as conn:
+            insert_user(conn, user)
 
     def get(self, user_id: str) -> UserRecord | None:
         row = self._db.row("SELECT record FROM users WHERE id = ?", (user_id,))
@@ -159,3 +165,31 @@ class SQLiteTokens(TokenRepository):
     def remove_expired(self, now: str) -> int:
         with self._db.write() as conn:
             return conn.execute("DELETE FROM tokens WHERE expires < ?", (now,)).rowcount
+
+
+class SQLiteIdentities(IdentityRepository):
+    """Identity links, unique per (provider, external id)."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._db = connection
+
+    def get(self, provider: str, external_id: str) -> str | None:
+        row = self._db.row(
+            "SELECT user_id FROM identities WHERE provider = ? AND external_id = ?",
+            (provider, external_id),
+        )
+        return row[0] if row else None
+
+    def add_user(self, provider: str, external_id: str, user: UserRecord) -> None:
+        with self._db.write() as conn:
+            linked = conn.execute(
+                "SELECT 1 FROM identities WHERE provider = ? AND external_id = ?",
+                (provider, external_id),
+            ).fetchone()
+            if linked:
+                raise Conflict("this identity is linked to a user already")
+            insert_user(conn, user)
+            conn.execute(
+                "INSERT INTO identities (provider, external_id, user_id) VALUES (?, ?, ?)",
+                (provider, external_id, user.id),
+            )

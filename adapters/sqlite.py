@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from storycore.ports import Store
 
-from ._sqlite_accounts import SQLiteApplications, SQLiteTokens, SQLiteUsers
+from ._sqlite_accounts import SQLiteApplications, SQLiteIdentities, SQLiteTokens, SQLiteUsers
 from ._sqlite_connection import Connection
 from ._sqlite_stories import SQLiteAliases, SQLiteSearch, SQLiteStories
 
@@ -28,6 +28,7 @@ class SQLiteStore(Store):
         self._users = SQLiteUsers(self.connection)
         self._apps = SQLiteApplications(self.connection)
         self._tokens = SQLiteTokens(self.connection)
+        self._identities = SQLiteIdentities(self.connection)
 
     @property
     def stories(self) -> SQLiteStories:
@@ -52,6 +53,10 @@ class SQLiteStore(Store):
     @property
     def tokens(self) -> SQLiteTokens:
         return self._tokens
+
+    @property
+    def identities(self) -> SQLiteIdentities:
+        return self._identities
 
     def close(self) -> None:
         self.connection.close()

@@ -5,6 +5,7 @@
     storycore [--db URL] users create USERNAME --password P [--name N] [--email E]
                                 [--plan free|enterprise] [--editor] [--can-feature]
     storycore [--db URL] apps create NAME [--delegation]
+    storycore [--db URL] apps grant NAME | apps revoke NAME      # the delegation grant
     storycore [--db URL] demo
     storycore [--db URL] export [FILE]
     storycore [--db URL] import FILE
@@ -29,6 +30,7 @@ from storycore.service import Service
 from storycore.settings import Settings
 
 from .demo import load_demo
+from .identity import HttpProviderClient
 from .transfer import import_lines, write_export
 
 __all__ = ["main"]
@@ -80,6 +82,9 @@ def _parser() -> argparse.ArgumentParser:
     create_app = apps.add_parser("create", help="make an application; prints its api key last")
     create_app.add_argument("name")
     create_app.add_argument("--delegation", action="store_true")
+    for verb, text in (("grant", "grant"), ("revoke", "revoke")):
+        change = apps.add_parser(verb, help=f"{text} an application's delegation grant")
+        change.add_argument("name")
 
     commands.add_parser("demo", help="load the demo data set")
     export = commands.add_parser("export", help="write users, apps and stories as JSON Lines")
@@ -122,7 +127,7 @@ def _serve(args: argparse.Namespace) -> None:
     shown_host = f"[{args.host}]" if family == socket.AF_INET6 else args.host
     address = f"http://{shown_host}:{port}"
     settings = Settings(web_url=args.web_url or address, delegation_providers=_providers(args))
-    service = Service(open_store(args.db), settings)
+    service = Service(open_store(args.db), settings, provider_client=HttpProviderClient())
     if args.demo and not service.store.users.find(0, 1):
         load_demo(service)
 
@@ -150,10 +155,13 @@ def _run(args: argparse.Namespace) -> None:
                 editor=args.editor, can_feature=args.can_feature,
             )  # fmt: skip
             print(f"created user {profile.username}")
-        elif args.command == "apps":
+        elif args.command == "apps" and args.action == "create":
             made = service.accounts.create_app(args.name, delegation=args.delegation)
             print(f"created application {made.app.name}; its api key (shown once):")
             print(made.api_key)
+        elif args.command == "apps":
+            app = service.accounts.set_delegation(args.name, args.action == "grant")
+            print(f"{app.name}: delegation {'granted' if app.delegation else 'revoked'}")
         elif args.command == "demo":
             print(f"loaded {load_demo(service)} demo stories")
         elif args.command == "export":

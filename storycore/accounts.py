@@ -15,7 +15,7 @@ from typing import Any, cast
 from ._context import Context
 from .addresses import validate_url
 from .credentials import digest, hash_password, new_secret, same_digest, verify_password
-from .errors import Forbidden, InvalidParameter, Unauthorized
+from .errors import Forbidden, InvalidParameter, NotFound, Unauthorized
 from .fields import Members, decode_object
 from .ids import new_id
 from .pagination import PageRequest, page_of
@@ -107,6 +107,19 @@ class Accounts:
         )
         self._ctx.store.apps.add(app)
         return AppCredentials(app=app, api_key=api_key)
+
+    def application(self, api_key: str | None) -> AppRecord:
+        """The application of ``api_key``, or ``Unauthorized``."""
+        return self._app(api_key)
+
+    def set_delegation(self, name: str, granted: bool) -> AppRecord:
+        """Grant or revoke an application's delegation grant."""
+        app = self._ctx.store.apps.get_by_name(name)
+        if app is None:
+            raise NotFound(f"there is no application {name!r}")
+        updated = app.model_copy(update={"delegation": granted})
+        self._ctx.store.apps.replace(updated)
+        return updated
 
     def _app(self, api_key: str | None) -> AppRecord:
         if not api_key:

@@ -24,6 +24,7 @@ from .records import (
 __all__ = [
     "AliasRepository",
     "ApplicationRepository",
+    "IdentityRepository",
     "SearchIndex",
     "Store",
     "StoryRepository",
@@ -229,6 +230,22 @@ class TokenRepository(Protocol):
 
 
 @runtime_checkable
+class IdentityRepository(Protocol):
+    """Links from an identity at a provider to the service user made for it."""
+
+    def get(self, provider: str, external_id: str) -> str | None:
+        """The id of the user linked to this identity, or None."""
+        ...
+
+    def add_user(self, provider: str, external_id: str, user: UserRecord) -> None:
+        """Store ``user`` and link the identity to it, atomically. Raises ``InvalidParameter``
+        (field ``username``) when the username is taken regardless of case, and ``Conflict``
+        when the identity is linked already; in both cases nothing is stored.
+        """
+        ...
+
+
+@runtime_checkable
 class Store(Protocol):
     """One storage backend: the repositories over one database."""
 
@@ -249,6 +266,9 @@ class Store(Protocol):
 
     @property
     def tokens(self) -> TokenRepository: ...
+
+    @property
+    def identities(self) -> IdentityRepository: ...
 
     def close(self) -> None:
         """Release the connection. The store is not used afterwards."""

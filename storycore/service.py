@@ -14,7 +14,9 @@ from types import TracebackType
 from ._context import Context
 from .accounts import Accounts
 from .catalog import Catalog
+from .delegation import Delegation
 from .embedding import Embeds
+from .identity import ProviderClient
 from .lifecycle import Stories
 from .ports import Store
 from .presenters import Presenter
@@ -28,7 +30,9 @@ class Service:
     """One story service over one store.
 
     ``accounts`` holds users, applications and authentication; ``stories`` the life of one
-    story; ``catalog`` the lists and search; ``embeds`` what the public web host serves.
+    story; ``catalog`` the lists and search; ``embeds`` what the public web host serves;
+    ``delegation`` creation on behalf of identity-provider users, which sends requests through
+    ``provider_client`` (``storycore.contrib.identity.HttpProviderClient`` in the bindings).
     """
 
     def __init__(
@@ -37,6 +41,7 @@ class Service:
         settings: Settings | None = None,
         *,
         resolver: ElementResolver | None = None,
+        provider_client: ProviderClient | None = None,
     ) -> None:
         self.settings = settings or Settings()
         self.store = store
@@ -50,6 +55,7 @@ class Service:
         self.stories = Stories(context)
         self.catalog = Catalog(context)
         self.embeds = Embeds(context)
+        self.delegation = Delegation(context, self.accounts, self.stories, provider_client)
 
     def close(self) -> None:
         """Close the store."""

@@ -84,3 +84,5 @@ class Settings(BaseModel):
     video_hosts: tuple[str, ...] = DEFAULT_VIDEO_HOSTS
     image_extensions: tuple[str, ...] = DEFAULT_IMAGE_EXTENSIONS
     delegation_providers: tuple[str, ...] = ()
+    delegation_rate_limit: int = Field(default=60, description="delegated creations a minute")
+    provider_timeout: float = Field(default=5.0, description="seconds to wait for a provider")

@@ -19,6 +19,7 @@ __all__ = [
     "AuthorDates",
     "AuthorFull",
     "AuthorStatsShape",
+    "DelegatedCreated",
     "Page",
     "SearchItem",
     "SlugChanged",
@@ -192,6 +193,14 @@ class SlugChanged(StoryFull):
     """The slug-change result: the full shape with ``not_indexed``."""
 
     not_indexed: bool
+
+
+class DelegatedCreated(_Shape):
+    """The answer of delegated creation."""
+
+    sid: str
+    permalink: str
+    shortlink: str
 
 
 class StoryDeleted(_Shape):

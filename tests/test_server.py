@@ -4,24 +4,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-STARTUP_SECONDS = 30
-
-
-def _storycore(*args: str, db: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "storycore.contrib.cli", "--db", db, *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
+from tests._serve import serving, storycore
 
 
 @pytest.fixture(scope="module")
@@ -29,40 +18,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
     """The base address of a running server with the demo data, and an api key."""
     folder = tmp_path_factory.mktemp("server")
     db = f"sqlite:///{folder / 'stories.db'}"
-    errors = (folder / "serve.err").open("w")
-    api_key = _storycore("apps", "create", "e2e", db=db).stdout.strip().splitlines()[-1]
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "storycore.contrib.cli",
-            "--db",
-            db,
-            "serve",
-            "--port",
-            "0",
-            "--demo",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=errors,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        deadline = time.monotonic() + STARTUP_SECONDS
-        line = ""
-        while time.monotonic() < deadline and not line.startswith("listening on "):
-            line = process.stdout.readline()
-            if not line and process.poll() is not None:
-                pytest.fail(f"serve exited: {(folder / 'serve.err').read_text()}")
-        assert line.startswith("listening on http://127.0.0.1:")
-        yield line.removeprefix("listening on ").strip(), api_key
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-        if process.stdout is not None:
-            process.stdout.close()
-        errors.close()
+    api_key = storycore("apps", "create", "e2e", db=db).stdout.strip().splitlines()[-1]
+    with serving(db, folder, "--demo") as base:
+        yield base, api_key
 
 
 def test_the_server_answers_public_lists(server: tuple[str, str]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..shapes import (
+    DelegatedCreated,
     SearchItem,
     SlugChanged,
     StoryCreated,
@@ -130,6 +131,12 @@ ROUTES: tuple[Route, ...] = (
            Parameter("maxwidth", {"type": "integer", "minimum": 1}, "largest width"),
            Parameter("maxheight", {"type": "integer", "minimum": 1}, "largest height")),
           None, None, (400, 404, 501), bare=True, tags=("embed",)),
+    Route("POST", "/v1/delegated/create", e.delegated_create,
+          "Create a story for an identity-provider user (OAuth Echo; experimental)",
+          (_STORY, Parameter("publish", {"type": "boolean", "default": True}, "publish now"),
+           Parameter("api_key", _STRING, "key of an application with a delegation grant",
+                     required=True)),
+          DelegatedCreated, None, (400, 401, 403, 429, 502), tags=("delegation",)),
     Route("POST", "/v1/auth", e.authenticate, "Get a user token",
           (Parameter("api_key", _STRING, "application key", required=True),
            Parameter("username", _STRING, "", required=True),

@@ -246,3 +246,14 @@ def oembed(call: Call) -> HttpResponse:
         maxheight=call.params.integer("maxheight"),
     )
     return json_response(answer)
+
+
+def delegated_create(call: Call) -> HttpResponse:
+    created = call.service.delegation.create(
+        api_key=call.params.text("api_key"),
+        provider=call.request.header("x-auth-service-provider"),
+        authorization=call.request.header("x-verify-credentials-authorization"),
+        story=call.params.raw("story"),
+        publish=call.params.boolean("publish", True),
+    )
+    return call.ok(created)

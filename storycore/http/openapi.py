@@ -12,6 +12,9 @@ from .routing import Route
 
 __all__ = ["openapi_document"]
 
+# operations that take no user token: authentication itself, and delegated creation
+_NO_USER_TOKEN = frozenset({"/v1/auth", "/v1/delegated/create"})
+
 _ERROR_TYPES = {
     400: ["invalid_parameter", "invalid_slug"],
     401: ["unauthorized"],
@@ -19,7 +22,9 @@ _ERROR_TYPES = {
     404: ["not_found"],
     405: ["method_not_allowed"],
     409: ["slug_taken", "version_conflict"],
+    429: ["rate_limited"],
     501: ["not_implemented"],
+    502: ["provider_unavailable"],
     413: ["payload_too_large"],
     500: ["internal_error"],
 }
@@ -109,7 +114,7 @@ def _operation(route: Route) -> dict[str, Any]:
         "tags": list(route.tags),
         "parameters": parameters
         + documented
-        + (credentials if route.template != "/v1/auth" else []),
+        + (credentials if route.template not in _NO_USER_TOKEN else []),
         "responses": {
             "200": {
                 "description": "success",
@@ -126,7 +131,7 @@ def _operation(route: Route) -> dict[str, Any]:
     }
     if route.method == "POST":
         properties: dict[str, Any] = {p.name: p.schema for p in route.parameters}
-        if route.template != "/v1/auth":
+        if route.template not in _NO_USER_TOKEN:
             properties.update({n: {"type": "string"} for n in ("api_key", "username", "_token")})
         required = [p.name for p in route.parameters if p.required]
         body = {"type": "object", "properties": properties, "required": required}

@@ -1,0 +1,238 @@
+"""Delegated creation through allowlisted identity providers (decisions section 10)."""
+
+from __future__ import annotations
+
+import logging
+
+import orjson
+import pytest
+
+from storycore import Settings
+from storycore.delegation import username_from_screen_name
+
+from .conftest import SECRET, Delegating, FakeProvider, Reply
+
+
+def _json(response: object) -> dict:
+    return orjson.loads(response.body)  # type: ignore[attr-defined]
+
+
+def test_a_verified_user_gets_a_story_and_its_short_link(
+    delegating: Delegating, provider: FakeProvider
+) -> None:
+    provider.answer_user()
+    answer = delegating.create(provider.verify_url)
+    content = _json(answer)["content"]
+    assert answer.status == 200
+    assert set(content) == {"sid", "permalink", "shortlink"}
+    assert content["permalink"].endswith("/alice_a/from-afar")
+    assert provider.requests == [("/1.1/account/verify_credentials.json", SECRET)]
+
+
+def test_a_delegated_story_is_published_by_default(
+    delegating: Delegating, provider: FakeProvider
+) -> None:
+    provider.answer_user()
+    delegating.create(provider.verify_url)
+    assert [s.slug for s in delegating.service.catalog.latest().items] == ["from-afar"]
+
+
+def test_publish_false_keeps_the_story_working(
+    delegating: Delegating, provider: FakeProvider
+) -> None:
+    provider.answer_user()
+    delegating.create(provider.verify_url, publish="false")
+    assert delegating.service.catalog.latest().items == []
+
+
+def test_the_same_identity_is_the_same_user_with_the_providers_name_and_avatar(
+    delegating: Delegating, provider: FakeProvider
+) -> None:
+    provider.answer_user(profile_image_url="https://img.example/a.png")
+    delegating.create(provider.verify_url)
+    provider.answer_user(name="Alice Renamed", profile_image_url="https://img.example/b.png")
+    delegating.create(provider.verify_url, story={"title": "Second"})
+    profile = delegating.service.accounts.get("alice_a")
+    assert (profile.name, profile.avatar) == ("Alice Renamed", "https://img.example/b.png")
+    assert len(delegating.service.accounts.list().items) == 1
+
+
+def test_another_identity_with_the_same_screen_name_gets_a_numbered_username(
+    delegating: Delegating, provider: FakeProvider
+) -> None:
+    provider.answer_user(user_id="1", screen_name="sam")
+    delegating.create(provider.verify_url)
+    provider.answer_user(user_id="2", screen_name="sam")
+    delegating.create(provider.verify_url)
+    assert [u.username for u in delegating.service.accounts.list().items] == ["sam", "sam_2"]
+
+
+@pytest.mark.parametrize(
+    ("screen_name", "number", "username"),
+    [("a.b-c", 1, "abc"), ("***", 1, "user"), ("x" * 40, 2, "x" * 28 + "_2"), ("API", 1, "API_1")],
+)
+def test_usernames_are_made_valid_from_screen_names(
+    screen_name: str, number: int, username: str
+) -> None:
+    assert username_from_screen_name(screen_name, number) == username
+
+
+@pytest.mark.parametrize(
+    ("reply", "status", "error"),
+    [
+        (Reply(401, b"{}"), 401, "unauthorized"),
+        (Reply(403, b"{}"), 401, "unauthorized"),
+        (Reply(500, b"oops"), 502, "provider_unavailable"),
+        (Reply(200, b"<html>not json</html>"), 502, "provider_unavailable"),
+        (Reply(200, b"[1, 2]"), 502, "provider_unavailable"),
+        (Reply(200, b'{"name": "no id"}'), 502, "provider_unavailable"),
+        (
+            Reply(200, b'{"id_str": "1", "screen_name": "' + b"x" * 70000 + b'"}'),
+            502,
+            "provider_unavailable",
+        ),
+        (
+            Reply(200, b'{"id_str": "1", "screen_name": "slow"}', delay=1.5),
+            502,
+            "provider_unavailable",
+        ),
+    ],
+    ids=["401", "403", "500", "not-json", "not-an-object", "no-user", "oversized", "timeout"],
+)
+def test_provider_answers_map_to_errors(
+    delegating: Delegating, provider: FakeProvider, reply: Reply, status: int, error: str
+) -> None:
+    provider.reply = reply
+    answer = delegating.create(provider.verify_url)
+    assert (answer.status, _json(answer)["error"]["type"]) == (status, error)
+    assert delegating.service.accounts.list().items == []
+
+
+def test_a_provider_redirect_is_not_followed_and_means_unverified(
+    delegating: Delegating, provider: FakeProvider, elsewhere: FakeProvider
+) -> None:
+    provider.reply = Reply(302, b"", {"Location": elsewhere.verify_url})
+    answer = delegating.create(provider.verify_url)
+    assert answer.status == 401
+    assert elsewhere.requests == []
+
+
+@pytest.mark.parametrize(
+    "attempt",
+    [
+        "{allowed}/",
+        "{allowed}?x=1",
+        "{allowed}#frag",
+        "{allowed_https}",
+        "{allowed_other_port}",
+        "{allowed_other_path}",
+        "{allowed_encoded}",
+        "{allowed_upper}",
+        "http://{allowed_host}@{evil_host}/1.1/account/verify_credentials.json",
+        "{evil}",
+        " {allowed}",
+        "",
+    ],
+)
+def test_no_request_goes_anywhere_but_an_allowlisted_address(
+    delegating: Delegating, provider: FakeProvider, elsewhere: FakeProvider, attempt: str
+) -> None:
+    allowed = provider.verify_url
+    host = provider.base.removeprefix("http://")
+    evil_host = elsewhere.base.removeprefix("http://")
+    header = attempt.format(
+        allowed=allowed,
+        allowed_https=allowed.replace("http://", "https://"),
+        allowed_other_port=allowed.replace(host, evil_host),
+        allowed_other_path=allowed.replace("/1.1/", "/1.2/"),
+        allowed_encoded=allowed.replace("verify_credentials", "verify%5Fcredentials"),
+        allowed_upper=allowed.replace("account", "ACCOUNT"),
+        allowed_host=host,
+        evil_host=evil_host,
+        evil=elsewhere.verify_url,
+    )
+    answer = delegating.create(header)
+    assert (answer.status, _json(answer)["error"]["type"]) == (400, "invalid_parameter")
+    assert _json(answer)["error"]["field"] == "X-Auth-Service-Provider"
+    assert provider.requests == []
+    assert elsewhere.requests == []
+
+
+def test_a_missing_provider_header_is_refused_without_a_request(
+    delegating: Delegating, provider: FakeProvider
+) -> None:
+    assert delegating.create(None).status == 400
+    assert provider.requests == []
+
+
+def test_an_application_without_a_grant_is_forbidden(
+    delegating: Delegating, provider: FakeProvider
+) -> None:
+    key = delegating.service.accounts.create_app("plain").api_key
+    answer = delegating.create(provider.verify_url, api_key=key)
+    assert answer.status == 403
+    assert provider.requests == []
+
+
+def test_a_revoked_grant_is_forbidden(delegating: Delegating, provider: FakeProvider) -> None:
+    delegating.service.accounts.set_delegation("partner", False)
+    assert delegating.create(provider.verify_url).status == 403
+
+
+def test_a_wrong_api_key_is_unauthorized(delegating: Delegating, provider: FakeProvider) -> None:
+    assert delegating.create(provider.verify_url, api_key="nope").status == 401
+    assert provider.requests == []
+
+
+def test_a_bad_story_is_refused_before_the_provider_is_asked(
+    delegating: Delegating, provider: FakeProvider
+) -> None:
+    provider.answer_user()
+    answer = delegating.create(provider.verify_url, story={"title": 5})
+    assert (answer.status, _json(answer)["error"]["field"]) == (400, "story.title")
+    assert provider.requests == []
+
+
+def test_applications_are_rate_limited_with_retry_after(provider: FakeProvider) -> None:
+    from storycore import Service
+    from storycore.adapters import open_store
+    from storycore.contrib.identity import HttpProviderClient
+    from storycore.http import HttpApp
+
+    from .conftest import Delegating
+
+    settings = Settings(
+        password_cost=16, delegation_providers=(provider.verify_url,), delegation_rate_limit=2
+    )
+    with Service(
+        open_store("sqlite://"), settings, provider_client=HttpProviderClient()
+    ) as service:
+        key = service.accounts.create_app("busy", delegation=True).api_key
+        delegating = Delegating(service, HttpApp(service), key)
+        provider.answer_user()
+        statuses = [delegating.create(provider.verify_url).status for _ in range(3)]
+        limited = delegating.create(provider.verify_url)
+    assert statuses == [200, 200, 429]
+    assert int(dict(limited.headers)["Retry-After"]) >= 1
+    assert len(provider.requests) == 2
+
+
+def test_the_forwarded_authorization_is_never_echoed_logged_or_stored(
+    delegating: Delegating, provider: FakeProvider, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    bodies = []
+    for reply in (Reply(500, b"x"), Reply(401, b"{}"), Reply(200, b"not json")):
+        provider.reply = reply
+        bodies.append(delegating.create(provider.verify_url).body)
+    provider.answer_user()
+    bodies.append(delegating.create(provider.verify_url).body)
+    exported = b"".join(
+        __import__("storycore.contrib.transfer", fromlist=["export_lines"]).export_lines(
+            delegating.service.store
+        )
+    )
+    secret = b"s3cr3t-signature-value"
+    assert all(secret not in body for body in bodies)
+    assert secret not in exported
+    assert "s3cr3t" not in caplog.text
