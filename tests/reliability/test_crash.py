@@ -1,0 +1,64 @@
+"""A writer killed with SIGKILL at random moments loses nothing it reported as created."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from storycore import Service
+from storycore.adapters import open_store
+
+from . import _workers
+
+ROUNDS = 6
+
+
+def _kill_a_writer(url: str, rng: random.Random) -> list[str]:
+    """Start a writer, kill it with SIGKILL after a random moment; the ids it reported."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tests.reliability._workers", url],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    time.sleep(rng.uniform(0.3, 0.9))
+    child.kill()
+    output, _ = child.communicate(timeout=30)
+    return output.split()
+
+
+def _assert_complete(url: str, story_ids: list[str]) -> None:
+    with Service(open_store(url), _workers.SETTINGS) as service:
+        alice = service.accounts.as_user("alice")
+        slugs = {}
+        page = 1
+        while True:
+            listed = service.catalog.user("alice", viewer=alice, per_page=100, page=page)
+            slugs.update({s.id: s.slug for s in listed.items})
+            if not listed.has_next:
+                break
+            page += 1
+        for story_id in story_ids:
+            detail = service.stories.read("alice", slugs[story_id], viewer=alice, per_page=100)
+            assert len(detail.elements) == _workers.ELEMENTS
+            assert story_id in {s.sid for s in service.catalog.search(detail.title).items}
+
+
+def test_killed_writers_leave_a_sound_database_with_every_returned_story(tmp_path: Path) -> None:
+    path = tmp_path / "crash.db"
+    url = f"sqlite:///{path}"
+    with Service(open_store(url), _workers.SETTINGS) as service:
+        service.accounts.create_user("alice")
+    rng = random.Random(20261123)
+    returned: list[str] = []
+    for _ in range(ROUNDS):
+        returned += _kill_a_writer(url, rng)
+        connection = sqlite3.connect(path)
+        assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        connection.close()
+        _assert_complete(url, returned)
+    assert returned, "the writer never got to create a story"
