@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..errors import InvalidParameter, NotImplementedFormat
 from .call import Call
 from .messages import HttpResponse, json_response
@@ -158,32 +160,21 @@ def publish_story(call: Call) -> HttpResponse:
     return call.ok(published)
 
 
-def unpublish_story(call: Call) -> HttpResponse:
-    return call.ok(
-        call.service.stories.unpublish(
-            call.args["username"], call.args["slug"], viewer=call.viewer()
-        )
-    )
+def _story_action(action: str) -> Callable[[Call], HttpResponse]:
+    """The endpoint of a story operation that takes no parameter but the caller."""
+
+    def endpoint(call: Call) -> HttpResponse:
+        operation = getattr(call.service.stories, action)
+        return call.ok(operation(call.args["username"], call.args["slug"], viewer=call.viewer()))
+
+    endpoint.__name__ = f"{action}_story"
+    return endpoint
 
 
-def delete_story(call: Call) -> HttpResponse:
-    return call.ok(
-        call.service.stories.delete(call.args["username"], call.args["slug"], viewer=call.viewer())
-    )
-
-
-def feature_story(call: Call) -> HttpResponse:
-    return call.ok(
-        call.service.stories.feature(call.args["username"], call.args["slug"], viewer=call.viewer())
-    )
-
-
-def unfeature_story(call: Call) -> HttpResponse:
-    return call.ok(
-        call.service.stories.unfeature(
-            call.args["username"], call.args["slug"], viewer=call.viewer()
-        )
-    )
+unpublish_story = _story_action("unpublish")
+delete_story = _story_action("delete")
+feature_story = _story_action("feature")
+unfeature_story = _story_action("unfeature")
 
 
 def edit_slug(call: Call) -> HttpResponse:
