@@ -170,10 +170,13 @@ class Catalog:
                 f"q is longer than the limit of {limits.query} characters", field="q"
             )
         words = query_tokens(q)
-        if not words:
-            raise InvalidParameter("q must hold at least one word of letters or digits", field="q")
         request = self._page(page, per_page)
-        records = self._ctx.store.search.search(words, request.offset, request.probe_limit)
+        # a query without a letter or digit is valid and matches nothing
+        records = (
+            self._ctx.store.search.search(words, request.offset, request.probe_limit)
+            if words
+            else []
+        )
         return page_of(request, records, lambda shown: self._search_items(shown, viewer))
 
     def _search_items(self, records: Sequence[StoryRecord], viewer: Viewer) -> list[SearchItem]:

@@ -81,7 +81,8 @@ def _story_write(action: str, handler: object, summary: str, **extra: object) ->
 
 ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/stories/search", e.search, "Search public stories",
-          (Parameter("q", _STRING, "the words to find", required=True), *_PAGES),
+          (Parameter("q", {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "\\S"},
+                     "the words to find (not blank)", required=True), *_PAGES),
           SearchItem, "stories", _LIST_ERRORS, tags=("stories",)),
     Route("GET", "/v1/stories", e.list_stories, "List public stories",
           (*_SORT, *_FILTERS, Parameter("containingElement", _STRING,
