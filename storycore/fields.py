@@ -15,6 +15,7 @@ import orjson
 
 from .addresses import validate_url
 from .errors import InvalidParameter
+from .text import check_text
 
 __all__ = ["Members", "decode_object"]
 
@@ -70,7 +71,7 @@ class Members:
                 f"{self.field(key)} is longer than the limit of {max_length} characters",
                 field=self.field(key),
             )
-        return value
+        return check_text(value, self.field(key))
 
     def url(self, key: str, *, max_length: int, required: bool = False) -> str | None:
         """An http(s) address member, ``""`` allowed when not required; None when absent."""
@@ -123,7 +124,7 @@ class Members:
                 raise InvalidParameter(
                     f"{where} is longer than the limit of {max_length} characters", field=where
                 )
-            result.append(item.strip())
+            result.append(check_text(item.strip(), where))
         return result
 
     def array(self, key: str, *, max_items: int) -> list[Any] | None:

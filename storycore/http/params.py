@@ -14,6 +14,7 @@ from urllib.parse import parse_qsl
 import orjson
 
 from ..errors import InvalidParameter
+from ..text import check_text
 from .messages import HttpRequest
 
 __all__ = ["Params"]
@@ -83,7 +84,7 @@ class Params:
             return None
         if not isinstance(value, str):
             raise InvalidParameter(f"{name} must be a string", field=name)
-        return value
+        return check_text(value, name)
 
     def page(self, name: str) -> int | str | None:
         """A page number or size as received (checked by the pagination rule)."""
