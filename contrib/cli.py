@@ -31,6 +31,7 @@ from storycore.settings import Settings
 
 from .demo import load_demo
 from .identity import HttpProviderClient
+from .listen import listening_socket
 from .transfer import import_lines, write_export
 
 __all__ = ["main"]
@@ -119,12 +120,9 @@ def _serve(args: argparse.Namespace) -> None:
 
     from .asgi import StorycoreASGI
 
-    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((args.host, args.port))
+    sock = listening_socket(args.host, args.port)
     port = sock.getsockname()[1]
-    shown_host = f"[{args.host}]" if family == socket.AF_INET6 else args.host
+    shown_host = f"[{args.host}]" if sock.family == socket.AF_INET6 else args.host
     address = f"http://{shown_host}:{port}"
     settings = Settings(web_url=args.web_url or address, delegation_providers=_providers(args))
     service = Service(open_store(args.db), settings, provider_client=HttpProviderClient())

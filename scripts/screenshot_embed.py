@@ -22,6 +22,7 @@ from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.asgi import StorycoreASGI
 from storycore.contrib.demo import load_demo
+from storycore.contrib.listen import listening_socket
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "embed.png"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -37,8 +38,7 @@ main{{max-width:760px;margin:0 auto;padding:1em 2em}}</style></head>
 
 
 def _serve_story(service: Service) -> tuple[uvicorn.Server, socket.socket]:
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
+    sock = listening_socket("127.0.0.1", 0)
     server = uvicorn.Server(uvicorn.Config(StorycoreASGI(service), log_level="warning"))
     threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True).start()
     while not server.started:

@@ -7,7 +7,6 @@ installs both, so CI runs them.
 from __future__ import annotations
 
 import shutil
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ import pytest
 
 from storycore import Service, Settings
 from storycore.adapters import open_store
+from storycore.contrib.listen import listening_socket
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -30,13 +30,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-
-
-def _free_socket() -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    return sock
 
 
 @dataclass
@@ -53,7 +46,7 @@ def story_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StoryServ
 
     from storycore.contrib.asgi import StorycoreASGI
 
-    sock = _free_socket()
+    sock = listening_socket("127.0.0.1", 0)
     base = f"http://127.0.0.1:{sock.getsockname()[1]}"
     db = tmp_path_factory.mktemp("browser") / "stories.db"
     service = Service(open_store(f"sqlite:///{db}"), Settings(web_url=base, password_cost=2**4))
