@@ -216,9 +216,11 @@ class SQLiteStories(StoryRepository):
         return _story(row) if row else None
 
     def slugs_like(self, author_id: str, base: str) -> set[str]:
+        # GLOB finds ``base-<digit>...``; the suffix must then be digits only (not ``-2-more``)
         rows = self._db.rows(
-            "SELECT slug FROM stories WHERE author_id = ? AND (slug = ? OR slug GLOB ?)",
-            (author_id, base, f"{base}-[0-9]*"),
+            "SELECT slug FROM stories WHERE author_id = ? AND (slug = ? OR"
+            " (slug GLOB ? AND substr(slug, ?) NOT GLOB '*[^0-9]*'))",
+            (author_id, base, f"{base}-[0-9]*", len(base) + 2),
         )
         return {row[0] for row in rows}
 

@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from storycore import Service
 from storycore.adapters import open_store
 
@@ -48,7 +50,9 @@ def _assert_complete(url: str, story_ids: list[str]) -> None:
             assert story_id in {s.sid for s in service.catalog.search(detail.title).items}
 
 
-def test_killed_writers_leave_a_sound_database_with_every_returned_story(tmp_path: Path) -> None:
+def test_killed_writers_leave_a_sound_database_with_every_returned_story(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "crash.db"
     url = f"sqlite:///{path}"
     with Service(open_store(url), _workers.SETTINGS) as service:
@@ -62,3 +66,8 @@ def test_killed_writers_leave_a_sound_database_with_every_returned_story(tmp_pat
         connection.close()
         _assert_complete(url, returned)
     assert returned, "the writer never got to create a story"
+    with capsys.disabled():
+        print(
+            f"\ncrash: {ROUNDS} writers killed with SIGKILL, {len(returned)} stories reported "
+            "created, all found complete, integrity_check ok after each kill"
+        )

@@ -1,0 +1,158 @@
+"""Records for the contract suite, with sensible defaults and consistent derived members.
+
+Every story is built through ``with_derived_members`` from the elements it is stored with, and
+every user carries the search tokens of its username and name, as the service would write them.
+Timestamps come from ``at(n)``: ``n`` minutes after a fixed moment, so order follows ``n``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from storycore.derived import with_derived_members
+from storycore.ids import new_id
+from storycore.ports import Store
+from storycore.records import (
+    AppRecord,
+    Element,
+    ElementType,
+    Status,
+    StoryRecord,
+    TokenRecord,
+    UserRecord,
+)
+from storycore.searchtext import tokens
+from storycore.timestamps import format_timestamp
+
+_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+_UNSET: Any = object()
+
+
+def at(minutes: int) -> str:
+    """A stored timestamp ``minutes`` after a fixed moment."""
+    return format_timestamp(_EPOCH + timedelta(minutes=minutes))
+
+
+def make_user(username: str, *, name: str = "", user_id: str | None = None) -> UserRecord:
+    """A user whose search tokens are its username's and name's."""
+    return UserRecord(
+        id=user_id or new_id(),
+        username=username,
+        name=name,
+        created=at(0),
+        updated=at(0),
+        search_tokens=tokens(username, name),
+    )
+
+
+def add_user(store: Store, username: str, *, name: str = "") -> UserRecord:
+    """A new user, stored."""
+    user = make_user(username, name=name)
+    store.users.add(user)
+    return user
+
+
+def renamed(user: UserRecord, name: str) -> UserRecord:
+    """``user`` with another name, and the search tokens that follow from it."""
+    return user.model_copy(
+        update={"name": name, "search_tokens": tokens(user.username, name), "updated": at(1)}
+    )
+
+
+def make_element(
+    text: str = "some text",
+    *,
+    kind: ElementType = "text",
+    permalink: str | None = None,
+    element_id: str | None = None,
+) -> Element:
+    """An element of type ``kind``: text holds ``text`` as HTML, other types as their title."""
+    data: dict[str, Any] = {"text": f"<p>{text}</p>"} if kind == "text" else {kind: {"title": text}}
+    return Element(
+        id=element_id or new_id()[:6],
+        type=kind,
+        permalink=permalink,
+        data=data,
+        added_at=at(0),
+    )
+
+
+def make_story(
+    author_id: str,
+    slug: str = "story",
+    *,
+    elements: Sequence[Element] = (),
+    story_id: str | None = None,
+    title: str | None = None,
+    status: Status = "published",
+    private: bool = False,
+    created: str | None = None,
+    updated: str | None = None,
+    published: str | None = _UNSET,
+    **members: Any,
+) -> StoryRecord:
+    """A story of ``author_id`` at ``slug``, its derived members computed from ``elements``.
+
+    A published story is published at its creation time unless ``published`` says otherwise;
+    a working one has no publication time. ``members`` sets any other record member.
+    """
+    created = created or at(0)
+    if published is _UNSET:
+        published = created if status == "published" else None
+    story = StoryRecord(
+        id=story_id or new_id(),
+        author_id=author_id,
+        title=title if title is not None else slug.replace("-", " ").title(),
+        slug=slug,
+        status=status,
+        private=private,
+        created=created,
+        updated=updated or created,
+        published=published,
+        **members,
+    )
+    return with_derived_members(story, elements)
+
+
+def add_story(
+    store: Store,
+    author_id: str,
+    slug: str = "story",
+    *,
+    elements: Sequence[Element] = (),
+    **members: Any,
+) -> StoryRecord:
+    """A new story, stored with ``elements``; the record as stored."""
+    story = make_story(author_id, slug, elements=elements, **members)
+    store.stories.add(story, elements)
+    return story
+
+
+def changed(story: StoryRecord, elements: Sequence[Element], **members: Any) -> StoryRecord:
+    """The next version of ``story`` (stored with ``elements``): ``members`` applied, version
+    and update time advanced, derived members recomputed.
+    """
+    update = {"version": story.version + 1, "updated": at(60), **members}
+    return with_derived_members(story.model_copy(update=update), elements)
+
+
+def make_app(name: str = "app", *, key_digest: str | None = None) -> AppRecord:
+    """An application with a unique (fake) key digest."""
+    return AppRecord(
+        id=new_id(), name=name, key_digest=key_digest or new_id() * 5 + "0000", created=at(0)
+    )
+
+
+def make_token(
+    user_id: str, app_id: str, *, expires: str, digest: str | None = None
+) -> TokenRecord:
+    """A token of ``user_id`` through ``app_id``, expiring at ``expires``."""
+    return TokenRecord(
+        digest=digest or new_id() * 5 + "0000",
+        user_id=user_id,
+        app_id=app_id,
+        created=at(0),
+        expires=expires,
+    )
