@@ -74,10 +74,15 @@ class SQLiteUsers(UserRepository):
             row = conn.execute("SELECT search_text FROM users WHERE id = ?", (user.id,)).fetchone()
             if row is None:
                 raise NotFound(f"there is no user {user.username!r}")
-            conn.execute(
-                "UPDATE users SET username_key = ?, search_text = ?, record = ? WHERE id = ?",
-                (username_key(user.username), text, user.model_dump_json(), user.id),
-            )
+            try:
+                conn.execute(
+                    "UPDATE users SET username_key = ?, search_text = ?, record = ? WHERE id = ?",
+                    (username_key(user.username), text, user.model_dump_json(), user.id),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise InvalidParameter(
+                    f"the username {user.username!r} is taken", field="username"
+                ) from exc
             if row[0] != text:
                 conn.execute(
                     "UPDATE story_search SET author = ? "
@@ -164,7 +169,7 @@ class SQLiteTokens(TokenRepository):
 
     def remove_expired(self, now: str) -> int:
         with self._db.write() as conn:
-            return conn.execute("DELETE FROM tokens WHERE expires < ?", (now,)).rowcount
+            return conn.execute("DELETE FROM tokens WHERE expires <= ?", (now,)).rowcount
 
 
 class SQLiteIdentities(IdentityRepository):

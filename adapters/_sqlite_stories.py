@@ -22,6 +22,7 @@ __all__ = ["SQLiteAliases", "SQLiteSearch", "SQLiteStories"]
 _COLUMN_MEMBERS = ("views", "likes", "comments", "element_comments", "popularity", "featured_at")
 _COLUMNS = "s.record, " + ", ".join(f"s.{name}" for name in _COLUMN_MEMBERS)
 _RECORD_EXCLUDE = set(_COLUMN_MEMBERS)
+BATCH = 500
 
 
 def _story(row: Sequence[Any]) -> StoryRecord:
@@ -52,49 +53,71 @@ class SQLiteStories(StoryRepository):
     # -- writes --------------------------------------------------------------------------
 
     def add(self, story: StoryRecord, elements: Sequence[Element]) -> None:
+        with self._db.write() as conn:
+            self._insert(conn, story, elements)
+
+    def add_many(self, stories: Iterable[tuple[StoryRecord, Sequence[Element]]]) -> int:
+        """One transaction for each batch of ``BATCH`` stories."""
+        count = 0
+        batch: list[tuple[StoryRecord, Sequence[Element]]] = []
+        for item in stories:
+            batch.append(item)
+            if len(batch) == BATCH:
+                count += self._add_batch(batch)
+                batch = []
+        return count + (self._add_batch(batch) if batch else 0)
+
+    def _add_batch(self, batch: Sequence[tuple[StoryRecord, Sequence[Element]]]) -> int:
+        with self._db.write() as conn:
+            for story, elements in batch:
+                self._insert(conn, story, elements)
+        return len(batch)
+
+    def _insert(
+        self, conn: sqlite3.Connection, story: StoryRecord, elements: Sequence[Element]
+    ) -> None:
+        """Insert one story inside the caller's transaction."""
         try:
-            with self._db.write() as conn:
-                cursor = conn.execute(
-                    "INSERT INTO stories (id, author_id, slug, status, private, public, version,"
-                    " created, updated, published, featured_at, title_key, record, views, likes,"
-                    " comments, element_comments, popularity)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        story.id,
-                        story.author_id,
-                        story.slug,
-                        story.status,
-                        int(story.private),
-                        _public(story),
-                        story.version,
-                        story.created,
-                        story.updated,
-                        story.published,
-                        story.featured_at,
-                        story.title_key,
-                        _record_json(story),
-                        story.views,
-                        story.likes,
-                        story.comments,
-                        story.element_comments,
-                        story.popularity,
-                    ),
-                )
-                rowid = cursor.lastrowid
-                assert rowid is not None
-                conn.execute(
-                    "DELETE FROM aliases WHERE author_id = ? AND slug = ?",
-                    (story.author_id, story.slug),
-                )
-                self._write_labels(conn, rowid, story)
-                self._write_elements(conn, rowid, elements)
-                conn.execute(
-                    "INSERT INTO story_search (rowid, story, author)"
-                    " VALUES (?, ?, (SELECT search_text FROM users WHERE id = ?))",
-                    (rowid, token_text(story.search_tokens), story.author_id),
-                )
+            cursor = conn.execute(
+                "INSERT INTO stories (id, author_id, slug, status, private, public, version,"
+                " created, updated, published, featured_at, title_key, record, views, likes,"
+                " comments, element_comments, popularity)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    story.id,
+                    story.author_id,
+                    story.slug,
+                    story.status,
+                    int(story.private),
+                    _public(story),
+                    story.version,
+                    story.created,
+                    story.updated,
+                    story.published,
+                    story.featured_at,
+                    story.title_key,
+                    _record_json(story),
+                    story.views,
+                    story.likes,
+                    story.comments,
+                    story.element_comments,
+                    story.popularity,
+                ),
+            )
         except sqlite3.IntegrityError as exc:
             raise _translate(exc, story) from exc
+        rowid = cursor.lastrowid
+        assert rowid is not None
+        conn.execute(
+            "DELETE FROM aliases WHERE author_id = ? AND slug = ?", (story.author_id, story.slug)
+        )
+        self._write_labels(conn, rowid, story)
+        self._write_elements(conn, rowid, elements)
+        conn.execute(
+            "INSERT INTO story_search (rowid, story, author)"
+            " VALUES (?, ?, (SELECT search_text FROM users WHERE id = ?))",
+            (rowid, token_text(story.search_tokens), story.author_id),
+        )
 
     def replace(
         self,

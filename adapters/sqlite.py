@@ -1,7 +1,7 @@
 """The embedded default backend: one SQLite file (or memory), on sqlite-utils.
 
 WAL journal, foreign keys, a busy timeout, write transactions taken with ``BEGIN IMMEDIATE``,
-a schema version table with forward migrations, and FTS5 (unicode61, diacritics removed)
+a schema version table with forward migrations, and FTS5 over the core's normalized tokens
 kept in step with every write in the same transaction.
 """
 

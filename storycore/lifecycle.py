@@ -21,7 +21,7 @@ from .ids import new_id
 from .pagination import PageRequest
 from .records import CreatedWith, Element, Status, StoryRecord, UserRecord
 from .shapes import SlugChanged, StoryCreated, StoryDeleted, StoryDetail, StorySummary
-from .slugs import derive_slug, next_free_slug, validate_slug
+from .slugs import derive_slug, next_free_slug, suffix_stems, validate_slug
 from .timestamps import now
 from .visibility import ANONYMOUS, Viewer, can_act_for, can_feature, counts_as_view
 
@@ -275,7 +275,11 @@ class Stories:
         limit = self._ctx.settings.limits.slug
         base = derive_slug(record.title, limit)
         for _ in range(_RETRIES):
-            taken = self._stories.slugs_like(record.author_id, base)
+            taken = {
+                slug
+                for stem in suffix_stems(base, limit)
+                for slug in self._stories.slugs_like(record.author_id, stem)
+            }
             candidate = record.model_copy(update={"slug": next_free_slug(base, taken, limit)})
             try:
                 self._stories.add(candidate, elements)

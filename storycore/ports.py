@@ -47,6 +47,18 @@ class StoryRepository(Protocol):
         """
         ...
 
+    def add_many(self, stories: Iterable[tuple[StoryRecord, Sequence[Element]]]) -> int:
+        """Store many new stories, as ``add`` does each; the bulk path of imports and loads.
+
+        Adapters may store them in fewer, larger transactions; a ``SlugTaken`` leaves the
+        stories before it stored. Returns how many were stored. This default adds one by one.
+        """
+        count = 0
+        for story, elements in stories:
+            self.add(story, elements)
+            count += 1
+        return count
+
     def get(self, story_id: str) -> StoryRecord | None:
         """The story with this id, or None."""
         ...
@@ -112,9 +124,9 @@ class StoryRepository(Protocol):
         ...
 
     def author_stats(self, author_ids: Iterable[str]) -> dict[str, AuthorStats]:
-        """Per author: public stories, total views and embed loads of all their stories, the
-        newest story's creation time, the newest feature time and the featured story ids
-        (newest feature first). Every asked author is in the answer.
+        """Per author, over their public stories only: how many, their total views and embed
+        loads, the newest one's creation time, the newest feature time and the featured story
+        ids (newest feature first). Every asked author is in the answer.
         """
         ...
 
@@ -172,7 +184,8 @@ class UserRepository(Protocol):
     def replace(self, user: UserRecord) -> None:
         """Store ``user`` over the stored user with its id, atomically with the search entries
         of the user's stories (which match the user's new ``search_tokens`` afterwards).
-        Raises ``NotFound`` when there is no such user.
+        Raises ``NotFound`` when there is no such user and ``InvalidParameter`` (field
+        ``username``) when its username is another user's; then nothing changes.
         """
         ...
 
@@ -225,7 +238,9 @@ class TokenRepository(Protocol):
         ...
 
     def remove_expired(self, now: str) -> int:
-        """Delete tokens that expired before ``now``; returns how many."""
+        """Delete tokens whose ``expires`` is ``now`` or earlier (the service refuses those);
+        returns how many.
+        """
         ...
 
 

@@ -9,7 +9,14 @@ from slugify import slugify
 
 from .errors import InvalidSlug
 
-__all__ = ["SLUG_PATTERN", "derive_slug", "is_valid_slug", "next_free_slug", "validate_slug"]
+__all__ = [
+    "SLUG_PATTERN",
+    "derive_slug",
+    "is_valid_slug",
+    "next_free_slug",
+    "suffix_stems",
+    "validate_slug",
+]
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_SLUG_LENGTH = 120
@@ -41,6 +48,17 @@ def derive_slug(title: str, max_length: int = MAX_SLUG_LENGTH) -> str:
     return slug or FALLBACK_SLUG
 
 
+def _stem(base: str, suffix: str, max_length: int) -> str:
+    return base[: max_length - len(suffix)].rstrip("-")
+
+
+def suffix_stems(base: str, max_length: int = MAX_SLUG_LENGTH) -> set[str]:
+    """Every stem ``next_free_slug`` may put before a ``-N`` suffix (up to ``-999999``), so a
+    caller can ask storage for all the slugs it must avoid.
+    """
+    return {base} | {_stem(base, "-" + "9" * digits, max_length) for digits in range(1, 7)}
+
+
 def next_free_slug(base: str, taken: Iterable[str], max_length: int = MAX_SLUG_LENGTH) -> str:
     """``base``, or ``base-2``, ``base-3``, ... : the first one not in ``taken``.
 
@@ -52,8 +70,7 @@ def next_free_slug(base: str, taken: Iterable[str], max_length: int = MAX_SLUG_L
     number = 2
     while True:
         suffix = f"-{number}"
-        stem = base[: max_length - len(suffix)].rstrip("-")
-        candidate = f"{stem}{suffix}"
+        candidate = f"{_stem(base, suffix, max_length)}{suffix}"
         if candidate not in used:
             return candidate
         number += 1

@@ -241,9 +241,7 @@ def test_replace_of_a_removed_story_raises_not_found(store: Store, author: UserR
     assert store.stories.get(story.id) is None
 
 
-def test_replace_onto_another_live_slug_raises_slug_taken(
-    store: Store, author: UserRecord
-) -> None:
+def test_replace_onto_another_live_slug_raises_slug_taken(store: Store, author: UserRecord) -> None:
     add_story(store, author.id, "taken")
     story = add_story(store, author.id, "tale")
     with pytest.raises(SlugTaken):
@@ -312,9 +310,7 @@ def test_replace_keeps_the_stored_counters_and_featured_at(
 
 def test_replace_does_not_feature_a_story(store: Store, author: UserRecord) -> None:
     story = add_story(store, author.id)
-    store.stories.replace(
-        changed(story, [], featured_at=at(9)), expected_version=story.version
-    )
+    store.stories.replace(changed(story, [], featured_at=at(9)), expected_version=story.version)
     after = store.stories.get(story.id)
     assert after is not None
     assert after.featured_at is None
@@ -338,9 +334,7 @@ def test_replace_with_no_elements_removes_them_all(store: Store, author: UserRec
 def test_replace_without_elements_keeps_them(store: Store, author: UserRecord) -> None:
     elements = [make_element("a"), make_element("b")]
     story = add_story(store, author.id, elements=elements)
-    store.stories.replace(
-        changed(story, elements, title="Retold"), expected_version=story.version
-    )
+    store.stories.replace(changed(story, elements, title="Retold"), expected_version=story.version)
     assert store.stories.elements(story.id, 0, 10) == elements
 
 

@@ -161,3 +161,11 @@ def test_a_story_remembers_the_application_that_created_it(service: Service, ali
         "appname": "Storyteller",
         "name": "Storyteller",
     }
+
+
+def test_long_titles_still_get_free_derived_slugs(service: Service, alice: Viewer) -> None:
+    title = "word " * 40  # derives a slug of the full 120 characters
+    slugs = [service.stories.create("alice", {"title": title}, viewer=alice).slug for _ in range(4)]
+    assert len(set(slugs)) == 4
+    assert all(len(slug) <= 120 for slug in slugs)
+    assert slugs[1].endswith("-2")

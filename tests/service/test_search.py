@@ -92,3 +92,8 @@ def test_q_is_required_non_blank_and_at_most_200_characters(
 def test_a_query_without_letters_or_digits_matches_nothing(service: Service, alice: Viewer) -> None:
     _publish(service, alice, title="Punctuation!")
     assert _found(service, "!!!") == []
+
+
+def test_a_word_with_a_rare_letter_is_one_word(service: Service, alice: Viewer) -> None:
+    _publish(service, alice, title="a a")  # U+19B0 is a letter to Python: "a\u19b0a" is one word
+    assert _found(service, "a\u19b0a") == []

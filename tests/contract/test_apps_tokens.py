@@ -1,0 +1,159 @@
+"""ApplicationRepository and TokenRepository."""
+
+from __future__ import annotations
+
+import pytest
+
+from storycore.errors import InvalidParameter, NotFound
+from storycore.ports import Store
+from storycore.records import AppRecord, UserRecord
+
+from ._factories import at, make_app, make_token
+
+# -- applications --------------------------------------------------------------------------
+
+
+def test_an_added_application_reads_back_equal(store: Store) -> None:
+    app = make_app("reader").model_copy(update={"href": "https://r.example", "delegation": True})
+    store.apps.add(app)
+    assert store.apps.get(app.id) == app
+
+
+def test_get_of_an_unknown_application_is_none(store: Store) -> None:
+    store.apps.add(make_app("reader"))
+    assert store.apps.get("nope") is None
+
+
+def test_an_application_name_is_unique(store: Store) -> None:
+    store.apps.add(make_app("reader"))
+    with pytest.raises(InvalidParameter) as caught:
+        store.apps.add(make_app("reader"))
+    assert caught.value.field == "name"
+
+
+def test_a_refused_application_is_not_stored(store: Store) -> None:
+    first = make_app("reader")
+    store.apps.add(first)
+    second = make_app("reader")
+    with pytest.raises(InvalidParameter):
+        store.apps.add(second)
+    assert store.apps.get(second.id) is None
+    assert store.apps.get_by_key_digest(second.key_digest) is None
+    assert store.apps.get_by_name("reader") == first
+
+
+def test_get_by_key_digest_finds_the_application(store: Store) -> None:
+    app = make_app("reader")
+    store.apps.add(app)
+    store.apps.add(make_app("writer"))
+    assert store.apps.get_by_key_digest(app.key_digest) == app
+
+
+def test_get_by_key_digest_of_an_unknown_digest_is_none(store: Store) -> None:
+    store.apps.add(make_app("reader"))
+    assert store.apps.get_by_key_digest("0" * 64) is None
+
+
+def test_get_by_name_finds_the_application(store: Store) -> None:
+    app = make_app("reader")
+    store.apps.add(app)
+    store.apps.add(make_app("writer"))
+    assert store.apps.get_by_name("reader") == app
+
+
+def test_get_by_name_of_an_unknown_name_is_none(store: Store) -> None:
+    store.apps.add(make_app("reader"))
+    assert store.apps.get_by_name("read") is None
+
+
+def test_replace_stores_the_new_application(store: Store) -> None:
+    app = make_app("reader")
+    store.apps.add(app)
+    new = app.model_copy(update={"href": "https://r.example", "delegation": True})
+    store.apps.replace(new)
+    assert store.apps.get(app.id) == new
+
+
+def test_a_replaced_key_digest_finds_the_application(store: Store) -> None:
+    app = make_app("reader")
+    store.apps.add(app)
+    new = app.model_copy(update={"key_digest": "f" * 64})
+    store.apps.replace(new)
+    assert store.apps.get_by_key_digest("f" * 64) == new
+    assert store.apps.get_by_key_digest(app.key_digest) is None
+
+
+def test_replace_of_an_unknown_application_raises_not_found(store: Store) -> None:
+    app = make_app("reader")
+    with pytest.raises(NotFound):
+        store.apps.replace(app)
+    assert store.apps.get(app.id) is None
+
+
+def test_find_orders_applications_by_name(store: Store) -> None:
+    for name in ("mango", "apple", "kiwi"):
+        store.apps.add(make_app(name))
+    assert [app.name for app in store.apps.find(0, 10)] == ["apple", "kiwi", "mango"]
+
+
+def test_find_applications_is_sliced_by_offset_and_limit(store: Store) -> None:
+    for name in ("mango", "apple", "kiwi", "lime"):
+        store.apps.add(make_app(name))
+    assert [app.name for app in store.apps.find(1, 2)] == ["kiwi", "lime"]
+    assert [app.name for app in store.apps.find(3, 2)] == ["mango"]
+    assert store.apps.find(4, 2) == []
+
+
+# -- tokens --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def app(store: Store) -> AppRecord:
+    """A stored application that tokens are issued through."""
+    app = make_app("reader")
+    store.apps.add(app)
+    return app
+
+
+def test_an_added_token_reads_back_equal(store: Store, author: UserRecord, app: AppRecord) -> None:
+    token = make_token(author.id, app.id, expires=at(60))
+    store.tokens.add(token)
+    assert store.tokens.get(token.digest) == token
+
+
+def test_get_of_an_unknown_token_is_none(store: Store, author: UserRecord, app: AppRecord) -> None:
+    store.tokens.add(make_token(author.id, app.id, expires=at(60)))
+    assert store.tokens.get("0" * 64) is None
+
+
+def test_get_answers_expired_tokens_too(store: Store, author: UserRecord, app: AppRecord) -> None:
+    token = make_token(author.id, app.id, expires=at(1))
+    store.tokens.add(token)
+    assert store.tokens.get(token.digest) == token
+
+
+def test_remove_expired_deletes_the_tokens_expired_before_now(
+    store: Store, author: UserRecord, app: AppRecord
+) -> None:
+    expired = [make_token(author.id, app.id, expires=at(n)) for n in (1, 9)]
+    for token in expired:
+        store.tokens.add(token)
+    assert store.tokens.remove_expired(at(10)) == 2
+    assert [store.tokens.get(token.digest) for token in expired] == [None, None]
+
+
+def test_remove_expired_keeps_the_tokens_that_expire_later(
+    store: Store, author: UserRecord, app: AppRecord
+) -> None:
+    live = make_token(author.id, app.id, expires=at(11))
+    store.tokens.add(live)
+    store.tokens.add(make_token(author.id, app.id, expires=at(9)))
+    store.tokens.remove_expired(at(10))
+    assert store.tokens.get(live.digest) == live
+
+
+def test_remove_expired_answers_zero_when_none_expired(
+    store: Store, author: UserRecord, app: AppRecord
+) -> None:
+    store.tokens.add(make_token(author.id, app.id, expires=at(11)))
+    assert store.tokens.remove_expired(at(10)) == 0

@@ -1,0 +1,243 @@
+"""StoryRepository counters: count_view, embeds and author_stats."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+from storycore.ports import Store
+from storycore.records import AuthorStats, EmbedCount, StoryRecord, UserRecord
+
+from ._factories import add_story, add_user, at
+
+THREADS = 4
+VIEWS_PER_THREAD = 50
+
+
+def _stored(store: Store, story: StoryRecord) -> StoryRecord:
+    found = store.stories.get(story.id)
+    assert found is not None
+    return found
+
+
+# -- count_view ----------------------------------------------------------------------------
+
+
+def test_count_view_adds_one_view_and_one_popularity_point(
+    store: Store, author: UserRecord
+) -> None:
+    story = add_story(store, author.id, views=3, popularity=13, likes=2)
+    store.stories.count_view(story.id)
+    after = _stored(store, story)
+    assert (after.views, after.popularity, after.likes) == (4, 14, 2)
+
+
+def test_count_view_changes_nothing_else(store: Store, author: UserRecord) -> None:
+    story = add_story(store, author.id)
+    store.stories.count_view(story.id)
+    assert _stored(store, story) == story.model_copy(update={"views": 1, "popularity": 1})
+
+
+def test_count_view_counts_only_that_story(store: Store, author: UserRecord) -> None:
+    seen = add_story(store, author.id, "seen")
+    unseen = add_story(store, author.id, "unseen")
+    store.stories.count_view(seen.id)
+    assert _stored(store, unseen).views == 0
+
+
+def test_count_view_without_a_page_counts_no_embed(store: Store, author: UserRecord) -> None:
+    story = add_story(store, author.id)
+    store.stories.count_view(story.id)
+    assert store.stories.embeds([story.id]) == {}
+
+
+def test_count_view_with_a_page_counts_an_embed_load_of_it(
+    store: Store, author: UserRecord
+) -> None:
+    story = add_story(store, author.id)
+    for _ in range(3):
+        store.stories.count_view(story.id, "https://page.example/a")
+    assert store.stories.embeds([story.id]) == {
+        story.id: [EmbedCount(href="https://page.example/a", views=3)]
+    }
+
+
+def test_count_view_with_a_page_also_counts_a_view(store: Store, author: UserRecord) -> None:
+    story = add_story(store, author.id)
+    store.stories.count_view(story.id, "https://page.example/a")
+    after = _stored(store, story)
+    assert (after.views, after.popularity) == (1, 1)
+
+
+def test_concurrent_views_are_all_counted(store: Store, author: UserRecord) -> None:
+    story = add_story(store, author.id)
+
+    def view(_: int) -> None:
+        for _ in range(VIEWS_PER_THREAD):
+            store.stories.count_view(story.id, "https://page.example/")
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        list(pool.map(view, range(THREADS)))
+    total = THREADS * VIEWS_PER_THREAD
+    after = _stored(store, story)
+    assert (after.views, after.popularity) == (total, total)
+    assert store.stories.embeds([story.id])[story.id] == [
+        EmbedCount(href="https://page.example/", views=total)
+    ]
+
+
+# -- embeds --------------------------------------------------------------------------------
+
+
+def test_embeds_are_ordered_by_views_then_address(store: Store, author: UserRecord) -> None:
+    story = add_story(store, author.id)
+    for href, views in [("https://c.example/", 1), ("https://b.example/", 2),
+                        ("https://d.example/", 2), ("https://a.example/", 1)]:  # fmt: skip
+        for _ in range(views):
+            store.stories.count_view(story.id, href)
+    assert store.stories.embeds([story.id])[story.id] == [
+        EmbedCount(href="https://b.example/", views=2),
+        EmbedCount(href="https://d.example/", views=2),
+        EmbedCount(href="https://a.example/", views=1),
+        EmbedCount(href="https://c.example/", views=1),
+    ]
+
+
+def test_embeds_are_kept_per_story(store: Store, author: UserRecord) -> None:
+    one = add_story(store, author.id, "one")
+    two = add_story(store, author.id, "two")
+    store.stories.count_view(one.id, "https://page.example/")
+    store.stories.count_view(two.id, "https://page.example/")
+    store.stories.count_view(two.id, "https://page.example/")
+    assert store.stories.embeds([one.id, two.id]) == {
+        one.id: [EmbedCount(href="https://page.example/", views=1)],
+        two.id: [EmbedCount(href="https://page.example/", views=2)],
+    }
+
+
+def test_embeds_answer_only_the_asked_stories(store: Store, author: UserRecord) -> None:
+    asked = add_story(store, author.id, "asked")
+    other = add_story(store, author.id, "other")
+    for story in (asked, other):
+        store.stories.count_view(story.id, "https://page.example/")
+    assert set(store.stories.embeds([asked.id])) == {asked.id}
+
+
+def test_stories_without_embeds_are_absent_from_embeds(store: Store, author: UserRecord) -> None:
+    embedded = add_story(store, author.id, "embedded")
+    plain = add_story(store, author.id, "plain")
+    store.stories.count_view(embedded.id, "https://page.example/")
+    assert set(store.stories.embeds([embedded.id, plain.id, "unknown"])) == {embedded.id}
+
+
+def test_embeds_take_any_iterable_of_ids(store: Store, author: UserRecord) -> None:
+    stories = [add_story(store, author.id, f"s{n}") for n in range(3)]
+    for story in stories:
+        store.stories.count_view(story.id, "https://page.example/")
+    assert set(store.stories.embeds(story.id for story in stories)) == {s.id for s in stories}
+
+
+def test_embeds_of_no_story_are_empty(store: Store) -> None:
+    assert store.stories.embeds([]) == {}
+
+
+# -- author_stats --------------------------------------------------------------------------
+
+
+def test_every_asked_author_is_in_author_stats(
+    store: Store, author: UserRecord, other_author: UserRecord
+) -> None:
+    add_story(store, author.id)
+    stats = store.stories.author_stats([author.id, other_author.id, "unknown"])
+    assert set(stats) == {author.id, other_author.id, "unknown"}
+    assert stats[other_author.id] == stats["unknown"] == AuthorStats()
+
+
+def test_author_stats_take_any_iterable_of_ids(
+    store: Store, author: UserRecord, other_author: UserRecord
+) -> None:
+    stats = store.stories.author_stats(user.id for user in (author, other_author))
+    assert set(stats) == {author.id, other_author.id}
+
+
+def test_author_stats_of_no_author_are_empty(store: Store) -> None:
+    assert store.stories.author_stats([]) == {}
+
+
+def test_author_stats_count_public_stories(store: Store, author: UserRecord) -> None:
+    add_story(store, author.id, "one")
+    add_story(store, author.id, "two")
+    add_story(store, author.id, "private", private=True)
+    add_story(store, author.id, "working", status="working")
+    assert store.stories.author_stats([author.id])[author.id].stories == 2
+
+
+def test_author_stats_sum_the_views_of_public_stories(store: Store, author: UserRecord) -> None:
+    add_story(store, author.id, "one", views=3)
+    counted = add_story(store, author.id, "two", views=4)
+    store.stories.count_view(counted.id)
+    add_story(store, author.id, "private", private=True, views=100)
+    add_story(store, author.id, "working", status="working", views=1000)
+    assert store.stories.author_stats([author.id])[author.id].views == 8
+
+
+def test_author_stats_sum_the_embed_loads_of_public_stories(
+    store: Store, author: UserRecord
+) -> None:
+    one = add_story(store, author.id, "one")
+    two = add_story(store, author.id, "two")
+    hidden = add_story(store, author.id, "private", private=True)
+    for story, href in [(one, "https://a.example/"), (one, "https://b.example/"),
+                        (two, "https://a.example/"), (hidden, "https://a.example/")]:  # fmt: skip
+        store.stories.count_view(story.id, href)
+    assert store.stories.author_stats([author.id])[author.id].embeds == 3
+
+
+def test_author_stats_last_story_is_the_newest_public_creation(
+    store: Store, author: UserRecord
+) -> None:
+    add_story(store, author.id, "old", created=at(1))
+    add_story(store, author.id, "new", created=at(3))
+    add_story(store, author.id, "private", created=at(5), private=True)
+    add_story(store, author.id, "working", created=at(6), status="working")
+    assert store.stories.author_stats([author.id])[author.id].last_story == at(3)
+
+
+def test_author_stats_featured_is_the_newest_feature_time(store: Store, author: UserRecord) -> None:
+    add_story(store, author.id, "old", featured_at=at(2))
+    newer = add_story(store, author.id, "new")
+    add_story(store, author.id, "plain")
+    store.stories.set_featured(newer.id, at(7))
+    assert store.stories.author_stats([author.id])[author.id].featured == at(7)
+
+
+def test_author_stats_list_featured_stories_newest_feature_first(
+    store: Store, author: UserRecord
+) -> None:
+    first = add_story(store, author.id, "first", story_id="c", featured_at=at(1))
+    add_story(store, author.id, "plain", story_id="b")
+    last = add_story(store, author.id, "last", story_id="a", featured_at=at(3))
+    middle = add_story(store, author.id, "middle", story_id="d")
+    store.stories.set_featured(middle.id, at(2))
+    stats = store.stories.author_stats([author.id])[author.id]
+    assert stats.featured_stories == [last.id, middle.id, first.id]
+
+
+def test_author_stats_list_only_public_featured_stories(store: Store, author: UserRecord) -> None:
+    shown = add_story(store, author.id, "shown", featured_at=at(1))
+    add_story(store, author.id, "private", featured_at=at(2), private=True)
+    add_story(store, author.id, "working", featured_at=at(3), status="working")
+    assert store.stories.author_stats([author.id])[author.id].featured_stories == [shown.id]
+
+
+def test_author_stats_keep_authors_apart(
+    store: Store, author: UserRecord, other_author: UserRecord
+) -> None:
+    add_story(store, author.id, "mine", views=2, created=at(1), featured_at=at(4))
+    theirs = add_story(store, other_author.id, "theirs", views=5, created=at(2))
+    store.stories.count_view(theirs.id, "https://page.example/")
+    third = add_user(store, "carol")
+    stats = store.stories.author_stats([author.id, other_author.id, third.id])
+    assert stats[other_author.id] == AuthorStats(
+        stories=1, views=6, embeds=1, last_story=at(2), featured=None, featured_stories=[]
+    )
+    assert stats[third.id] == AuthorStats()

@@ -1,0 +1,155 @@
+"""UserRepository: users, unique usernames regardless of case, and their search tokens."""
+
+from __future__ import annotations
+
+import pytest
+
+from storycore.errors import InvalidParameter, NotFound
+from storycore.ports import Store
+from storycore.records import UserRecord
+from storycore.searchtext import tokens
+
+from ._factories import add_story, add_user, at, make_user, renamed
+
+
+def _found(store: Store, query: str) -> list[str]:
+    return [story.id for story in store.search.search(tokens(query), 0, 100)]
+
+
+def test_an_added_user_reads_back_equal(store: Store) -> None:
+    user = make_user("alice", name="Alice Liddell").model_copy(
+        update={"password_hash": "scrypt$x", "plan": "enterprise", "editor": True,
+                "bio": "bio", "last_seen": at(3)}
+    )  # fmt: skip
+    store.users.add(user)
+    assert store.users.get(user.id) == user
+
+
+def test_get_of_an_unknown_id_is_none(store: Store) -> None:
+    add_user(store, "alice")
+    assert store.users.get("nope") is None
+
+
+@pytest.mark.parametrize("taken", ["alice", "ALICE", "Alice"])
+def test_a_username_is_unique_regardless_of_case(store: Store, taken: str) -> None:
+    add_user(store, "alice")
+    with pytest.raises(InvalidParameter) as caught:
+        store.users.add(make_user(taken))
+    assert caught.value.field == "username"
+
+
+def test_a_refused_user_is_not_stored(store: Store) -> None:
+    first = add_user(store, "alice")
+    second = make_user("ALICE")
+    with pytest.raises(InvalidParameter):
+        store.users.add(second)
+    assert store.users.get(second.id) is None
+    assert store.users.get_by_username("alice") == first
+    assert store.users.find(0, 10) == [first]
+
+
+@pytest.mark.parametrize("asked", ["alice", "ALICE", "aLiCe"])
+def test_get_by_username_ignores_case(store: Store, asked: str) -> None:
+    user = add_user(store, "Alice")
+    assert store.users.get_by_username(asked) == user
+
+
+def test_get_by_username_of_an_unknown_name_is_none(store: Store) -> None:
+    add_user(store, "alice")
+    assert store.users.get_by_username("alic") is None
+
+
+def test_get_many_answers_the_existing_users_by_id(store: Store) -> None:
+    alice = add_user(store, "alice")
+    bob = add_user(store, "bob")
+    add_user(store, "carol")
+    found = store.users.get_many([alice.id, bob.id, alice.id, "unknown"])
+    assert found == {alice.id: alice, bob.id: bob}
+
+
+def test_get_many_takes_any_iterable_of_ids(store: Store) -> None:
+    users = [add_user(store, name) for name in ("alice", "bob")]
+    assert store.users.get_many(user.id for user in users) == {user.id: user for user in users}
+
+
+def test_get_many_of_no_ids_is_empty(store: Store) -> None:
+    add_user(store, "alice")
+    assert store.users.get_many([]) == {}
+
+
+def test_replace_stores_the_new_record(store: Store) -> None:
+    user = add_user(store, "alice")
+    new = renamed(user, "Alice Pleasance").model_copy(update={"bio": "new", "can_feature": True})
+    store.users.replace(new)
+    assert store.users.get(user.id) == new
+
+
+def test_replace_of_an_unknown_user_raises_not_found(store: Store) -> None:
+    user = make_user("alice")
+    with pytest.raises(NotFound):
+        store.users.replace(user)
+    assert store.users.get(user.id) is None
+
+
+def test_get_by_username_follows_a_replaced_username(store: Store) -> None:
+    user = add_user(store, "alice")
+    new = user.model_copy(update={"username": "Alicia"})
+    store.users.replace(new)
+    assert store.users.get_by_username("alicia") == new
+    assert store.users.get_by_username("alice") is None
+
+
+def test_a_replaced_username_frees_the_old_one(store: Store) -> None:
+    user = add_user(store, "alice")
+    store.users.replace(user.model_copy(update={"username": "alicia"}))
+    newcomer = add_user(store, "Alice")
+    assert store.users.get_by_username("alice") == newcomer
+
+
+def test_stories_match_the_authors_new_tokens_after_replace(
+    store: Store, author: UserRecord
+) -> None:
+    story = add_story(store, author.id, title="Harbour")
+    store.users.replace(renamed(author, "Alice Pleasance"))
+    assert _found(store, "harbour pleasance") == [story.id]
+
+
+def test_stories_no_longer_match_the_authors_old_tokens_after_replace(
+    store: Store, author: UserRecord
+) -> None:
+    add_story(store, author.id, title="Harbour")
+    store.users.replace(renamed(author, "Alice Pleasance"))
+    assert _found(store, "liddell") == []
+
+
+def test_replacing_a_user_leaves_other_authors_stories(
+    store: Store, author: UserRecord, other_author: UserRecord
+) -> None:
+    theirs = add_story(store, other_author.id, title="Harbour")
+    store.users.replace(renamed(author, "Harbour Master"))
+    assert _found(store, "builder") == [theirs.id]
+    assert _found(store, "master") == []
+
+
+def test_find_orders_users_by_username_regardless_of_case(store: Store) -> None:
+    for name in ("bob", "Dave", "alice", "Carol"):
+        add_user(store, name)
+    assert [user.username for user in store.users.find(0, 10)] == [
+        "alice",
+        "bob",
+        "Carol",
+        "Dave",
+    ]
+
+
+def test_find_is_sliced_by_offset_and_limit(store: Store) -> None:
+    for name in ("bob", "Dave", "alice", "Carol", "erin"):
+        add_user(store, name)
+    assert [user.username for user in store.users.find(1, 2)] == ["bob", "Carol"]
+    assert [user.username for user in store.users.find(4, 2)] == ["erin"]
+    assert store.users.find(5, 2) == []
+
+
+def test_found_users_are_the_stored_records(store: Store) -> None:
+    user = add_user(store, "alice", name="Alice")
+    assert store.users.find(0, 10) == [user]
