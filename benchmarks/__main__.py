@@ -1,84 +1,119 @@
-"""``python -m benchmarks [--stories N]``: load a data set into SQLite and time reads.
+"""``python -m benchmarks``: storycore against its floor, in one run, on one SQLite file.
 
-Prints the load rate and, for each operation, p50 and p95 latency in milliseconds. The data
-set is seeded, so two runs measure the same thing.
+    python -m benchmarks --stories 10000              # library-level operations
+    python -m benchmarks --stories 100000 --http      # and HTTP through uvicorn, with wrk
+    python -m benchmarks --scaling 10000,100000       # how the operations grow
+    python -m benchmarks --stories 100000 --memory    # peak RSS of ``storycore export``
+
+Prints Markdown tables. Never part of the test suite.
 """
 
 from __future__ import annotations
 
 import argparse
 import platform
-import statistics
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from storycore import Service, Settings
 from storycore.adapters import open_store
 
 from .data import DataSet
+from .floors import Floor
+from .load import load
+from .operations import Operation, operations
+
+WEB_URL = "http://127.0.0.1:8000"
 
 
-def _percentiles(samples: list[float]) -> tuple[float, float]:
-    ordered = sorted(samples)
-    return statistics.median(ordered), ordered[int(len(ordered) * 0.95) - 1]
-
-
-def _time(operation: Callable[[int], object], repeat: int) -> tuple[float, float]:
+def _time(call: object, repeat: int) -> tuple[float, float, float]:
+    """Throughput (operations a second), p50 and p95 latency in milliseconds."""
     samples = []
     for i in range(repeat):
         start = time.perf_counter()
-        operation(i)
-        samples.append((time.perf_counter() - start) * 1000)
-    return _percentiles(samples)
+        call(i)  # type: ignore[operator]
+        samples.append(time.perf_counter() - start)
+    ordered = sorted(samples)
+    return (
+        repeat / sum(samples),
+        ordered[len(ordered) // 2] * 1000,
+        ordered[max(0, int(len(ordered) * 0.95) - 1)] * 1000,
+    )
+
+
+def _check(operation: Operation) -> None:
+    for i in range(5):
+        ours, floor = operation.storycore(i), operation.floor(i)
+        if ours != floor:
+            raise SystemExit(f"{operation.name}: storycore and the floor answer differently")
+
+
+def prepare(stories: int, elements: int = 20) -> tuple[Service, Floor, DataSet, float, Path]:
+    """A loaded store, its floor, the data set and the load time."""
+    data = DataSet(stories=stories, authors=min(500, max(1, stories // 20)), elements=elements)
+    path = Path(tempfile.mkdtemp(prefix="storycore-bench-")) / "bench.db"
+    service = Service(open_store(f"sqlite:///{path}"), Settings(web_url=WEB_URL, password_cost=16))
+    seconds = load(service, data)
+    service.accounts.create_user("bench_editor", editor=True)
+    return service, Floor(str(path), WEB_URL), data, seconds, path
+
+
+def measure(
+    service: Service, floor: Floor, data: DataSet, repeat: int
+) -> list[tuple[str, tuple[float, float, float], tuple[float, float, float]]]:
+    rows = []
+    for operation in operations(service, floor, data):
+        if operation.same_answer:
+            _check(operation)
+        ours = _time(operation.storycore, operation.repeat or repeat)
+        theirs = _time(operation.floor, operation.repeat or repeat)
+        rows.append((operation.name, ours, theirs))
+    return rows
+
+
+def _table(rows: list[tuple[str, tuple[float, float, float], tuple[float, float, float]]]) -> str:
+    lines = [
+        "| operation | storycore ops/s | p50 ms | p95 ms | floor ops/s | p50 ms | p95 ms | ratio |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, (ops, p50, p95), (fops, fp50, fp95) in rows:
+        lines.append(
+            f"| {name} | {ops:,.0f} | {p50:.2f} | {p95:.2f} | {fops:,.0f} | {fp50:.2f} | {fp95:.2f} | {ops / fops:.2f} |"
+        )
+    return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
     parser.add_argument("--stories", type=int, default=10_000)
-    parser.add_argument("--repeat", type=int, default=200)
+    parser.add_argument("--elements", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=300)
+    parser.add_argument("--http", action="store_true", help="also HTTP through uvicorn with wrk")
+    parser.add_argument("--memory", action="store_true", help="peak RSS of storycore export")
+    parser.add_argument("--scaling", help="comma-separated story counts, e.g. 10000,100000")
     args = parser.parse_args()
+    print(
+        f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}"
+    )
 
-    data = DataSet(stories=args.stories, authors=min(500, max(1, args.stories // 20)))
-    path = Path(tempfile.mkdtemp()) / "bench.db"
-    service = Service(open_store(f"sqlite:///{path}"), Settings(password_cost=2**4))
-    for name in data.author_names():
-        service.accounts.create_user(name)
-    editor = service.accounts.create_user("loader", editor=True)
-    loader = service.accounts.as_user(editor.username)
+    counts = [int(c) for c in args.scaling.split(",")] if args.scaling else [args.stories]
+    for count in counts:
+        service, floor, data, seconds, path = prepare(count, args.elements)
+        print(f"\n## {count:,} stories of {args.elements} elements, {data.authors} authors")
+        print(f"\nloaded through add_many in {seconds:.1f} s: {count / seconds:,.0f} stories/s\n")
+        print(_table(measure(service, floor, data, args.repeat)))
+        if args.http:
+            from .http_load import http_table
 
-    start = time.perf_counter()
-    slugs: list[tuple[str, str]] = []
-    for author, story, publish in data.story_inputs():
-        created = service.stories.create(author, story, viewer=loader, publish=publish)
-        if publish and not story["private"]:
-            slugs.append((author, created.slug))
-    load_seconds = time.perf_counter() - start
+            print("\n" + http_table(service, path))
+        if args.memory:
+            from .memory import export_peak_rss
 
-    words = data.vocabulary()
-    common = words[len(words) // 2]
-    rows: list[tuple[str, tuple[float, float]]] = [
-        ("read a story (page 1 of elements)", _time(
-            lambda i: service.stories.read(*slugs[i % len(slugs)]), args.repeat)),
-        ("latest, page 1", _time(lambda i: service.catalog.latest(), args.repeat)),
-        ("latest, page 200", _time(lambda i: service.catalog.latest(page=200), args.repeat)),
-        ("by tag", _time(lambda i: service.catalog.stories(tag=words[i % 200]), args.repeat)),
-        ("a user's list", _time(
-            lambda i: service.catalog.user(data.author_names()[i % data.authors]), args.repeat)),
-        ("search, one word", _time(lambda i: service.catalog.search(words[i]), args.repeat)),
-        ("search, two words", _time(
-            lambda i: service.catalog.search(f"{words[i]} {common}"), args.repeat)),
-    ]  # fmt: skip
-
-    print(f"machine: {platform.machine()}, {platform.python_implementation()} "
-          f"{platform.python_version()}, SQLite file {path}")  # fmt: skip
-    print(f"loaded {args.stories} stories of {data.elements} elements in {load_seconds:.1f} s "
-          f"({args.stories / load_seconds:.0f} stories/s)")  # fmt: skip
-    print(f"{'operation':<36} {'p50 ms':>8} {'p95 ms':>8}")
-    for name, (p50, p95) in rows:
-        print(f"{name:<36} {p50:>8.2f} {p95:>8.2f}")
-    service.close()
+            print(
+                f"\npeak RSS of `storycore export` over {count:,} stories: {export_peak_rss(path):.0f} MB"
+            )
+        service.close()
 
 
 if __name__ == "__main__":

@@ -98,24 +98,14 @@ class Stories:
         draft = parse_story(story, self._ctx.settings.limits)
         created = now()
         elements = self._elements(draft, previous=[], at=created) or []
-        status: Status = "published" if publish else "working"
-        record = StoryRecord(
-            id=new_id(),
-            author_id=author.id,
-            title=draft.title or "",
-            slug=draft.slug or "",
-            description=draft.description,
-            thumbnail=draft.thumbnail,
-            status=status,
-            private=bool(draft.private),
-            created=created,
-            updated=created,
-            published=created if publish else None,
-            topics=draft.topics or [],
-            hashtags=draft.hashtags or [],
+        record = new_story_record(
+            author.id,
+            draft,
+            elements,
+            publish=publish,
+            at=created,
             created_with=_created_with(viewer),
         )
-        record = with_derived_members(record, elements)
         if draft.slug is not None:
             self._add(record, elements)
         else:
@@ -322,6 +312,39 @@ class Stories:
         return PageRequest.parse(
             page, per_page, default_per_page=limits.per_page_default, max_per_page=limits.per_page
         )
+
+
+def new_story_record(
+    author_id: str,
+    draft: StoryDraft,
+    elements: Sequence[Element],
+    *,
+    publish: bool,
+    at: str,
+    created_with: CreatedWith | None = None,
+) -> StoryRecord:
+    """The record of a story created from ``draft`` at ``at``, derived members included.
+
+    Without a slug in the draft its slug is empty: the caller chooses a free one.
+    """
+    status: Status = "published" if publish else "working"
+    record = StoryRecord(
+        id=new_id(),
+        author_id=author_id,
+        title=draft.title or "",
+        slug=draft.slug or "",
+        description=draft.description,
+        thumbnail=draft.thumbnail,
+        status=status,
+        private=bool(draft.private),
+        created=at,
+        updated=at,
+        published=at if publish else None,
+        topics=draft.topics or [],
+        hashtags=draft.hashtags or [],
+        created_with=created_with or CreatedWith(),
+    )
+    return with_derived_members(record, elements)
 
 
 def _created_with(viewer: Viewer) -> CreatedWith:

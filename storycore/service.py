@@ -45,10 +45,11 @@ class Service:
     ) -> None:
         self.settings = settings or Settings()
         self.store = store
+        self.resolver = resolver or OfflineResolver(self.settings)
         context = Context(
             store=store,
             settings=self.settings,
-            resolver=resolver or OfflineResolver(self.settings),
+            resolver=self.resolver,
             presenter=Presenter(self.settings.web_url),
         )
         self.accounts = Accounts(context)

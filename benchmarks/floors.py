@@ -1,0 +1,249 @@
+"""The floor: the fastest hand-written code for the same answers, on the same SQLite file.
+
+Raw ``sqlite3`` queries, the stored JSON passed through as ``orjson.Fragment`` wherever the
+answer holds it unchanged, and ``orjson`` for the rest. Each read returns the very bytes
+storycore's HTTP layer sends (``tests`` of the harness compare them), so the ratio of the two
+throughputs measures storycore's own cost.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import orjson
+
+__all__ = ["Floor"]
+
+Fragment = orjson.Fragment
+_SUMMARY = (
+    "id",
+    "title",
+    "slug",
+    "description",
+    "thumbnail",
+    "created",
+    "updated",
+    "status",
+    "private",
+)
+
+
+def _summary(story: dict[str, Any], author: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": story["id"],
+        "title": story["title"],
+        "slug": story["slug"],
+        "description": story["description"] or "",
+        "thumbnail": story["thumbnail"] or story["cover"],
+        "created": story["created"],
+        "updated": story["updated"],
+        "status": story["status"],
+        "private": story["private"],
+        "author": _profile(author),
+    }
+
+
+def _profile(user: dict[str, Any]) -> dict[str, Any]:
+    return {k: user[k] for k in ("username", "name", "bio", "location", "website", "avatar")}
+
+
+def _answer(content: Any) -> bytes:
+    return orjson.dumps({"content": content, "code": 200})
+
+
+class Floor:
+    """Hand-written queries over one storycore SQLite file."""
+
+    def __init__(self, path: str, web_url: str) -> None:
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.web_url = web_url
+        self._users: dict[str, dict[str, Any]] = {}
+
+    def _user(self, user_id: str) -> dict[str, Any]:
+        row = self.db.execute("SELECT record FROM users WHERE id = ?", (user_id,)).fetchone()
+        return orjson.loads(row[0])  # type: ignore[no-any-return]
+
+    def read_story(self, username: str, slug: str) -> bytes:
+        user_row = self.db.execute(
+            "SELECT id, record FROM users WHERE username_key = ?", (username.lower(),)
+        ).fetchone()
+        row = self.db.execute(
+            "SELECT rowid, record, public FROM stories WHERE author_id = ? AND slug = ?",
+            (user_row[0], slug),
+        ).fetchone()
+        assert row[2] == 1
+        elements = self.db.execute(
+            "SELECT record FROM elements WHERE story_rowid = ? ORDER BY position LIMIT 21",
+            (row[0],),
+        ).fetchall()
+        self.db.execute("BEGIN IMMEDIATE")
+        self.db.execute(
+            "UPDATE stories SET views = views + 1, popularity = popularity + 1 WHERE rowid = ?",
+            (row[0],),
+        )
+        self.db.execute("COMMIT")
+        content = _summary(orjson.loads(row[1]), orjson.loads(user_row[1]))
+        content.update(page=1, per_page=20, elements=[Fragment(e[0]) for e in elements[:20]])
+        return _answer(content)
+
+    def _list(self, where: str, params: tuple[Any, ...], page: int) -> bytes:
+        # the author's record is looked up for the page's rows only, not joined for the scan
+        rows = self.db.execute(
+            "SELECT s.record, (SELECT u.record FROM users u WHERE u.id = s.author_id)"
+            f" FROM stories s WHERE {where} ORDER BY s.published DESC, s.id DESC LIMIT 21 OFFSET ?",
+            (*params, (page - 1) * 20),
+        ).fetchall()
+        stories = [_summary(orjson.loads(s), orjson.loads(u)) for s, u in rows[:20]]
+        return _answer({"page": page, "per_page": 20, "stories": stories})
+
+    def latest(self, page: int) -> bytes:
+        return self._list("s.public = 1", (), page)
+
+    def by_tag(self, tag: str) -> bytes:
+        return self._list(
+            "s.public = 1 AND s.rowid IN (SELECT story_rowid FROM story_tags WHERE tag = ?)",
+            (tag,),
+            1,
+        )
+
+    def user_list(self, username: str) -> bytes:
+        user_id = self.db.execute(
+            "SELECT id FROM users WHERE username_key = ?", (username.lower(),)
+        ).fetchone()[0]
+        return self._list("s.public = 1 AND s.author_id = ?", (user_id,), 1)
+
+    def search(self, words: list[str]) -> bytes:
+        rows = self.db.execute(
+            "WITH hits AS (SELECT s.rowid AS hit, s.published AS p, s.id AS i"
+            " FROM story_search f JOIN stories s ON s.rowid = f.rowid"
+            " WHERE story_search MATCH ? AND s.public = 1 ORDER BY p DESC, i DESC LIMIT 21)"
+            " SELECT s.record, s.views, s.likes, s.comments, s.element_comments, s.popularity,"
+            " s.author_id FROM hits JOIN stories s ON s.rowid = hits.hit"
+            " ORDER BY hits.p DESC, hits.i DESC",
+            (" AND ".join(f'"{w}"' for w in words),),
+        ).fetchall()[:20]
+        authors = {a: self._user(a) for a in {r[6] for r in rows}}
+        stats = self._author_stats(list(authors))
+        embeds = self._embeds([orjson.loads(r[0])["id"] for r in rows]) if rows else {}
+        stories = [self._full(row, authors[row[6]], stats[row[6]], embeds) for row in rows]
+        return _answer({"page": 1, "per_page": 20, "stories": stories})
+
+    def _author_stats(self, ids: list[str]) -> dict[str, dict[str, Any]]:
+        marks = ",".join("?" * len(ids))
+        stats = {i: {"stories": 0, "views": 0, "embeds": 0, "last": None, "featured": None,
+                     "ids": []} for i in ids}  # fmt: skip
+        for author, count, views, last, featured in self.db.execute(
+            "SELECT author_id, COUNT(*), SUM(views), MAX(created), MAX(featured_at) FROM stories"
+            f" WHERE public = 1 AND author_id IN ({marks}) GROUP BY author_id",
+            ids,
+        ):
+            stats[author].update(stories=count, views=views, last=last, featured=featured)
+        for author, embeds in self.db.execute(
+            "SELECT s.author_id, SUM(e.views) FROM embeds e JOIN stories s ON s.rowid ="
+            f" e.story_rowid WHERE s.public = 1 AND s.author_id IN ({marks}) GROUP BY s.author_id",
+            ids,
+        ):
+            stats[author]["embeds"] = embeds
+        for author, story_id in self.db.execute(
+            "SELECT author_id, id FROM stories WHERE public = 1 AND featured_at IS NOT NULL"
+            f" AND author_id IN ({marks}) ORDER BY featured_at DESC, id DESC",
+            ids,
+        ):
+            stats[author]["ids"].append(story_id)
+        return stats
+
+    def _embeds(self, story_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+        found: dict[str, list[dict[str, Any]]] = {}
+        for story_id, href, views in self.db.execute(
+            "SELECT s.id, e.href, e.views FROM embeds e JOIN stories s ON s.rowid = e.story_rowid"
+            f" WHERE s.id IN ({','.join('?' * len(story_ids))}) ORDER BY s.id, e.views DESC, e.href",
+            story_ids,
+        ):
+            found.setdefault(story_id, []).append({"href": href, "views": views})
+        return found
+
+    def _full(
+        self,
+        row: tuple[Any, ...],
+        user: dict[str, Any],
+        stats: dict[str, Any],
+        embeds: dict[str, list[dict[str, Any]]],
+    ) -> dict[str, Any]:
+        story = orjson.loads(row[0])
+        username = user["username"]
+        return {
+            "sid": story["id"],
+            "title": story["title"],
+            "slug": story["slug"],
+            "status": story["status"],
+            "version": story["version"],
+            "permalink": f"{self.web_url}/{username}/{story['slug']}",
+            "shortlink": f"{self.web_url}/s/{story['id']}",
+            "description": story["description"],
+            "thumbnail": story["thumbnail"] or story["cover"],
+            "date": {"created": story["created"], "modified": story["updated"],
+                     "published": story["published"]},
+            "private": story["private"],
+            "topics": story["topics"],
+            "siteposts": [],
+            "meta": {"quoted": story["quoted"], "hashtags": story["tags"],
+                     "created_with": story["created_with"]},
+            "stats": {"popularity": row[5], "views": row[1], "likes": row[2], "comments": row[3],
+                      "elementComments": row[4], "embeds": embeds.get(story["id"], []),
+                      "elements": story["element_counts"]},
+            "modified": story["modified"],
+            "deleted": False,
+            "author": {
+                "username": username, "_access": 1 if user["editor"] else 0, "name": user["name"],
+                "bio": user["bio"], "location": user["location"], "website": user["website"],
+                "avatar": user["avatar"], "permalink": f"{self.web_url}/{username}",
+                "lang": user["lang"], "settings": user["settings"],
+                "stats": {"views": stats["views"], "subscriptions": 0, "subscribers": 0,
+                          "stories": stats["stories"], "embeds": stats["embeds"]},
+                "date": {"updated": user["updated"], "last_story": stats["last"],
+                         "last_seen": user["last_seen"], "last_email": None,
+                         "featured": stats["featured"], "created": user["created"]},
+                "coverPhoto": user["cover_photo"], "canFeatureStories": user["can_feature"],
+                "featuredStories": stats["ids"],
+            },
+            "canEdit": False,
+        }  # fmt: skip
+
+    # -- writes: the same rows, prepared beforehand; only the SQL is timed ----------------------
+
+    def insert_story(self, rows: dict[str, Any]) -> None:
+        """Insert one prepared story (as ``prepare_story`` returns) in one transaction."""
+        self.db.execute("BEGIN IMMEDIATE")
+        cursor = self.db.execute(
+            "INSERT INTO stories (id, author_id, slug, status, private, public, version, created,"
+            " updated, published, featured_at, title_key, record) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            rows["story"],
+        )
+        rowid = cursor.lastrowid
+        self.db.executemany(
+            "INSERT INTO elements (story_rowid, position, permalink, record) VALUES (?,?,?,?)",
+            [(rowid, *element) for element in rows["elements"]],
+        )
+        self.db.executemany(
+            "INSERT INTO story_tags (tag, story_rowid) VALUES (?, ?)",
+            [(tag, rowid) for tag in rows["tags"]],
+        )
+        self.db.execute(
+            "INSERT INTO story_search (rowid, story, author) VALUES (?, ?, ?)",
+            (rowid, rows["tokens"], rows["author_tokens"]),
+        )
+        self.db.execute("COMMIT")
+
+    def update_story(self, story_id: str, version: int, record: bytes, tokens: str) -> None:
+        """Replace one story's record at ``version`` and its search entry, in one transaction."""
+        self.db.execute("BEGIN IMMEDIATE")
+        row = self.db.execute(
+            "SELECT rowid FROM stories WHERE id = ? AND version = ?", (story_id, version)
+        ).fetchone()
+        self.db.execute(
+            "UPDATE stories SET record = ?, version = ?, updated = ? WHERE rowid = ?",
+            (record, version + 1, "2026-01-01T00:00:00.000Z", row[0]),
+        )
+        self.db.execute("UPDATE story_search SET story = ? WHERE rowid = ?", (tokens, row[0]))
+        self.db.execute("COMMIT")

@@ -1,0 +1,148 @@
+"""Each measured operation twice: through storycore, and by the floor (``floors.py``).
+
+storycore's side ends where its HTTP layer would: the answer as JSON bytes. Reads must give the
+floor's exact bytes; ``check`` verifies that before anything is timed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from storycore import ANONYMOUS, Service
+from storycore.http.call import dump
+from storycore.searchtext import query_tokens, token_text
+
+from .data import DataSet
+from .floors import Floor
+
+__all__ = ["Operation", "operations"]
+
+_COUNTERS = {"views", "likes", "comments", "element_comments", "popularity", "featured_at"}
+
+
+@dataclass
+class Operation:
+    """One operation: storycore's call and the floor's, each taking the iteration number."""
+
+    name: str
+    storycore: Callable[[int], Any]
+    floor: Callable[[int], Any]
+    same_answer: bool = True
+    repeat: int = 0  # 0: the harness's default
+
+
+def _answer(content: Any) -> bytes:
+    return orjson.dumps({"content": dump(content), "code": 200})
+
+
+def _page(page: Any, key: str = "stories") -> bytes:
+    return orjson.dumps(
+        {
+            "content": {"page": page.page, "per_page": page.per_page, key: dump(page.items)},
+            "code": 200,
+        }
+    )
+
+
+def operations(service: Service, floor: Floor, data: DataSet) -> list[Operation]:
+    """The operations of the benchmark issue, over a loaded data set."""
+    public = [
+        (s.author.username, s.slug) for p in (1, 2, 3) for s in service.catalog.latest(page=p).items
+    ]
+    words = data.vocabulary()
+    tags = [t for t in words[:200] if service.catalog.stories(tag=t).items][:50]
+    common = words[len(words) // 2]
+    authors = data.author_names()
+    editor = service.accounts.as_user("bench_editor")
+    counter = itertools.count()
+    stories = list(itertools.islice(data.story_inputs(), 64))
+
+    def create(i: int) -> Any:
+        author, story, _ = stories[i % len(stories)]
+        return service.stories.create(
+            author, {**story, "slug": f"bench-{next(counter)}"}, viewer=editor, publish=True
+        )
+
+    prepared = [_prepare(service, floor, story, n) for n, (_, story, _) in enumerate(stories)]
+
+    def floor_create(i: int) -> None:
+        rows = prepared[i % len(prepared)]
+        floor.insert_story({**rows, "story": (f"f{next(counter):011d}", *rows["story"][1:2],
+                            f"floor-{next(counter)}", *rows["story"][3:])})  # fmt: skip
+
+    targets = [(a, slug) for a, slug in public[:20]]
+    versions = {
+        target: service.stories.open(*target, count_view=False).version for target in targets
+    }
+
+    def save(i: int) -> Any:
+        target = targets[i % len(targets)]
+        done = service.stories.save(*target, {"description": f"edit {i}"}, viewer=editor)
+        versions[target] += 1
+        return done
+
+    def floor_save(i: int) -> None:
+        story = service.store.stories.get_by_slug(
+            service.store.users.get_by_username(targets[i % len(targets)][0]).id,  # type: ignore[union-attr]
+            targets[i % len(targets)][1],
+        )
+        assert story is not None
+        changed = story.model_copy(update={"version": story.version + 1, "description": f"f{i}"})
+        record = changed.model_dump_json(exclude=_COUNTERS).encode()
+        floor.update_story(story.id, story.version, record, token_text(story.search_tokens))
+        versions[targets[i % len(targets)]] += 1
+
+    def publish(i: int) -> Any:
+        return service.stories.publish(*targets[i % len(targets)], viewer=editor)
+
+    return [
+        Operation("read a story (page 1 of its elements)",
+                  lambda i: _answer(service.stories.read(*public[i % len(public)], viewer=ANONYMOUS)),
+                  lambda i: floor.read_story(*public[i % len(public)])),
+        Operation("latest, page 1", lambda i: _page(service.catalog.latest()), lambda i: floor.latest(1)),
+        Operation("latest, page 200", lambda i: _page(service.catalog.latest(page=200)),
+                  lambda i: floor.latest(200)),
+        Operation("list by tag", lambda i: _page(service.catalog.stories(tag=tags[i % len(tags)])),
+                  lambda i: floor.by_tag(tags[i % len(tags)])),
+        Operation("a user's list", lambda i: _page(service.catalog.user(authors[i % len(authors)])),
+                  lambda i: floor.user_list(authors[i % len(authors)])),
+        Operation("search, one word", lambda i: _page(service.catalog.search(words[i % 3000])),
+                  lambda i: floor.search(query_tokens(words[i % 3000]))),
+        Operation("search, two words",
+                  lambda i: _page(service.catalog.search(f"{words[i % 3000]} {common}")),
+                  lambda i: floor.search(query_tokens(f"{words[i % 3000]} {common}"))),
+        Operation("create a 20-element story", create, floor_create, same_answer=False),
+        Operation("save", save, floor_save, same_answer=False),
+        Operation("publish", publish, floor_save, same_answer=False),
+    ]  # fmt: skip
+
+
+def _prepare(service: Service, floor: Floor, story: dict[str, Any], n: int) -> dict[str, Any]:
+    """The rows a hand-written create would write for ``story`` (computed before timing)."""
+    from storycore.drafts import parse_story
+    from storycore.elements import normalize_elements
+    from storycore.lifecycle import new_story_record
+
+    author = service.store.users.get_by_username("author0000")
+    assert author is not None
+    draft = parse_story(story, service.settings.limits)
+    elements = normalize_elements(draft.elements or [], path="story.elements",
+                                  limits=service.settings.limits, resolver=service.resolver,
+                                  previous=[], now="2026-01-01T00:00:00.000Z")  # fmt: skip
+    record = new_story_record(
+        author.id, draft, elements, publish=True, at="2026-01-01T00:00:00.000Z"
+    )
+    return {
+        "story": (record.id, author.id, f"prepared-{n}", record.status, int(record.private),
+                  int(record.is_public), 1, record.created, record.updated, record.published, None,
+                  record.title_key, record.model_dump_json(exclude=_COUNTERS)),
+        "elements": [(p, e.permalink, e.model_dump_json()) for p, e in enumerate(elements)],
+        "tags": record.tags,
+        "tokens": token_text(record.search_tokens),
+        "author_tokens": token_text(author.search_tokens),
+    }  # fmt: skip
