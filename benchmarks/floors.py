@@ -157,7 +157,8 @@ class Floor:
         found: dict[str, list[dict[str, Any]]] = {}
         for story_id, href, views in self.db.execute(
             "SELECT s.id, e.href, e.views FROM embeds e JOIN stories s ON s.rowid = e.story_rowid"
-            f" WHERE s.id IN ({','.join('?' * len(story_ids))}) ORDER BY s.id, e.views DESC, e.href",
+            f" WHERE s.id IN ({','.join('?' * len(story_ids))})"
+            " ORDER BY s.id, e.views DESC, e.href",
             story_ids,
         ):
             found.setdefault(story_id, []).append({"href": href, "views": views})
@@ -217,7 +218,8 @@ class Floor:
         self.db.execute("BEGIN IMMEDIATE")
         cursor = self.db.execute(
             "INSERT INTO stories (id, author_id, slug, status, private, public, version, created,"
-            " updated, published, featured_at, title_key, record) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " updated, published, featured_at, title_key, record)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
             rows["story"],
         )
         rowid = cursor.lastrowid

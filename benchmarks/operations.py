@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from storycore import ANONYMOUS, Service
+from storycore import Service
 from storycore.http.call import dump
 from storycore.searchtext import query_tokens, token_text
 
@@ -102,9 +102,10 @@ def operations(service: Service, floor: Floor, data: DataSet) -> list[Operation]
 
     return [
         Operation("read a story (page 1 of its elements)",
-                  lambda i: _answer(service.stories.read(*public[i % len(public)], viewer=ANONYMOUS)),
+                  lambda i: _answer(service.stories.read(*public[i % len(public)])),
                   lambda i: floor.read_story(*public[i % len(public)])),
-        Operation("latest, page 1", lambda i: _page(service.catalog.latest()), lambda i: floor.latest(1)),
+        Operation("latest, page 1", lambda i: _page(service.catalog.latest()),
+                  lambda i: floor.latest(1)),
         Operation("latest, page 200", lambda i: _page(service.catalog.latest(page=200)),
                   lambda i: floor.latest(200)),
         Operation("list by tag", lambda i: _page(service.catalog.stories(tag=tags[i % len(tags)])),
