@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 
+import orjson
+
 from storycore.errors import Conflict, InvalidParameter, NotFound
 from storycore.ports import (
     ApplicationRepository,
@@ -12,7 +14,7 @@ from storycore.ports import (
     TokenRepository,
     UserRepository,
 )
-from storycore.records import AppRecord, TokenRecord, UserRecord
+from storycore.records import AppRecord, TokenRecord, UserRecord, trusted_user
 from storycore.searchtext import token_text
 from storycore.usernames import username_key
 
@@ -22,7 +24,7 @@ __all__ = ["SQLiteApplications", "SQLiteIdentities", "SQLiteTokens", "SQLiteUser
 
 
 def _user(record: str) -> UserRecord:
-    return UserRecord.model_validate_json(record)
+    return trusted_user(orjson.loads(record))
 
 
 def insert_user(conn: sqlite3.Connection, user: UserRecord) -> None:

@@ -119,14 +119,10 @@ CREATE TABLE identities (
 # and nothing else: unicode61 treated 21 rare letters as separators. ``ascii`` keeps every
 # non-ASCII character inside its token and our ASCII characters are all letters and digits.
 _V3 = """
+CREATE VIRTUAL TABLE story_search_v3 USING fts5(story, author, tokenize = 'ascii');
+INSERT INTO story_search_v3 (rowid, story, author) SELECT rowid, story, author FROM story_search;
 DROP TABLE story_search;
-CREATE VIRTUAL TABLE story_search USING fts5(story, author, tokenize = 'ascii');
-INSERT INTO story_search (rowid, story, author)
-    SELECT s.rowid,
-           (SELECT coalesce(group_concat(t.value, ' '), '')
-              FROM json_each(s.record, '$.search_tokens') AS t),
-           u.search_text
-      FROM stories AS s JOIN users AS u ON u.id = s.author_id;
+ALTER TABLE story_search_v3 RENAME TO story_search;
 """
 
 MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)

@@ -11,7 +11,14 @@ import orjson
 from storycore.errors import NotFound, SlugTaken, VersionConflict
 from storycore.ports import AliasRepository, SearchIndex, StoryRepository
 from storycore.queries import StoryQuery
-from storycore.records import AuthorStats, Element, EmbedCount, StoryRecord
+from storycore.records import (
+    AuthorStats,
+    Element,
+    EmbedCount,
+    StoryRecord,
+    trusted_element,
+    trusted_story,
+)
 from storycore.searchtext import token_text
 
 from ._sqlite_connection import Connection
@@ -21,14 +28,21 @@ __all__ = ["SQLiteAliases", "SQLiteSearch", "SQLiteStories"]
 # Counters and featured_at live in their own columns (updated in place); the rest in ``record``.
 _COLUMN_MEMBERS = ("views", "likes", "comments", "element_comments", "popularity", "featured_at")
 _COLUMNS = "s.record, " + ", ".join(f"s.{name}" for name in _COLUMN_MEMBERS)
-_RECORD_EXCLUDE = set(_COLUMN_MEMBERS)
+# The search tokens live in ``story_search`` only: kept out of ``record``, every read is lighter.
+_RECORD_EXCLUDE = {*_COLUMN_MEMBERS, "search_tokens"}
 BATCH = 500
 
 
 def _story(row: Sequence[Any]) -> StoryRecord:
     data = orjson.loads(row[0])
-    data.update(zip(_COLUMN_MEMBERS, row[1:], strict=True))
-    return StoryRecord.model_validate(data)
+    data.update(zip(_COLUMN_MEMBERS, row[1 : 1 + len(_COLUMN_MEMBERS)], strict=True))
+    if len(row) > 1 + len(_COLUMN_MEMBERS):  # the search text, where the query asked for it
+        data["search_tokens"] = (row[-1] or "").split()
+    return trusted_story(data)
+
+
+# a whole story: its columns and, from the search index, its tokens
+_WHOLE = f"SELECT {_COLUMNS}, f.story FROM stories s LEFT JOIN story_search f ON f.rowid = s.rowid"
 
 
 def _record_json(story: StoryRecord) -> str:
@@ -228,14 +242,11 @@ class SQLiteStories(StoryRepository):
     # -- reads ---------------------------------------------------------------------------
 
     def get(self, story_id: str) -> StoryRecord | None:
-        row = self._db.row(f"SELECT {_COLUMNS} FROM stories s WHERE s.id = ?", (story_id,))
+        row = self._db.row(f"{_WHOLE} WHERE s.id = ?", (story_id,))
         return _story(row) if row else None
 
     def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
-        row = self._db.row(
-            f"SELECT {_COLUMNS} FROM stories s WHERE s.author_id = ? AND s.slug = ?",
-            (author_id, slug),
-        )
+        row = self._db.row(f"{_WHOLE} WHERE s.author_id = ? AND s.slug = ?", (author_id, slug))
         return _story(row) if row else None
 
     def slugs_like(self, author_id: str, base: str) -> set[str]:
@@ -253,7 +264,7 @@ class SQLiteStories(StoryRepository):
             " WHERE s.id = ? ORDER BY e.position LIMIT ? OFFSET ?",
             (story_id, limit, offset),
         )
-        return [Element.model_validate_json(row[0]) for row in rows]
+        return [trusted_element(orjson.loads(row[0])) for row in rows]
 
     def find(self, query: StoryQuery) -> list[StoryRecord]:
         where: list[str] = []
@@ -335,14 +346,14 @@ class SQLiteStories(StoryRepository):
         after = ""
         while True:
             row = self._db.row(
-                f"SELECT {_COLUMNS}, s.id FROM stories s WHERE s.id > ? ORDER BY s.id LIMIT 1",
-                (after,),
+                "SELECT s.id FROM stories s WHERE s.id > ? ORDER BY s.id LIMIT 1", (after,)
             )
             if row is None:
                 return
-            story = _story(row[:-1])
-            after = row[-1]
-            yield story, self.elements(story.id, 0, 2**31)
+            after = row[0]
+            story = self.get(after)
+            if story is not None:  # removed meanwhile
+                yield story, self.elements(story.id, 0, 2**31)
 
 
 class SQLiteAliases(AliasRepository):

@@ -106,7 +106,11 @@ class StoryRepository(Protocol):
         ...
 
     def find(self, query: StoryQuery) -> list[StoryRecord]:
-        """The stories matching ``query``, in its total order, sliced by offset and limit."""
+        """The stories matching ``query``, in its total order, sliced by offset and limit.
+
+        Their ``search_tokens`` may be left empty: lists never need them, and leaving them in
+        the index makes lists cheaper. ``get``, ``get_by_slug`` and ``iter_all`` include them.
+        """
         ...
 
     def count_view(self, story_id: str, embed_href: str | None = None) -> None:
@@ -155,6 +159,7 @@ class SearchIndex(Protocol):
         when it is one of the story's ``search_tokens`` or of its author's ``search_tokens``;
         different words may match in different places. Order: ``published`` descending, then
         id descending. Kept in step with every story and user write, in the same transaction.
+        The records' ``search_tokens`` may be left empty, as for ``find``.
         """
         ...
 

@@ -6,7 +6,10 @@ its shortlink ``{web_url}/s/{id}``, an author's permalink ``{web_url}/{username}
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from .records import AuthorStats, Element, EmbedCount, StoryRecord, UserRecord
 from .shapes import (
@@ -26,6 +29,15 @@ from .shapes import (
 
 __all__ = ["Presenter"]
 
+S = TypeVar("S", bound=BaseModel)
+
+
+def _trusted(shape: type[S], members: Mapping[str, Any]) -> S:
+    """``shape`` from members computed from stored records, which were validated when they
+    were written: validating them again on every read would only cost time.
+    """
+    return shape.model_construct(**members)
+
 
 class Presenter:
     """Builds shapes for one ``web_url``."""
@@ -44,7 +56,7 @@ class Presenter:
     @staticmethod
     def profile(user: UserRecord) -> UserProfile:
         """User profile, public shape."""
-        return UserProfile(
+        return UserProfile.model_construct(
             username=user.username,
             name=user.name,
             bio=user.bio,
@@ -69,12 +81,12 @@ class Presenter:
 
     def created(self, story: StoryRecord) -> StoryCreated:
         """The create result."""
-        return StoryCreated.model_validate(self._summary_members(story))
+        return _trusted(StoryCreated, self._summary_members(story))
 
     def summary(self, story: StoryRecord, author: UserRecord) -> StorySummary:
         """A list item."""
-        return StorySummary.model_validate(
-            {**self._summary_members(story), "author": self.profile(author)}
+        return _trusted(
+            StorySummary, {**self._summary_members(story), "author": self.profile(author)}
         )
 
     def detail(
@@ -87,14 +99,15 @@ class Presenter:
         elements: Sequence[Element],
     ) -> StoryDetail:
         """A story with one page of its elements."""
-        return StoryDetail.model_validate(
+        return _trusted(
+            StoryDetail,
             {
                 **self._summary_members(story),
                 "author": self.profile(author),
                 "page": page,
                 "per_page": per_page,
                 "elements": list(elements),
-            }
+            },
         )
 
     def _full_members(
@@ -110,16 +123,16 @@ class Presenter:
             "shortlink": self.shortlink(story.id),
             "description": story.description,
             "thumbnail": story.thumbnail or story.cover,
-            "date": StoryDates(
+            "date": StoryDates.model_construct(
                 created=story.created, modified=story.updated, published=story.published
             ),
             "private": story.private,
             "topics": story.topics,
             "siteposts": [],
-            "meta": StoryMeta(
+            "meta": StoryMeta.model_construct(
                 quoted=story.quoted, hashtags=story.tags, created_with=story.created_with
             ),
-            "stats": StoryStats(
+            "stats": StoryStats.model_construct(
                 popularity=story.popularity,
                 views=story.views,
                 likes=story.likes,
@@ -134,7 +147,8 @@ class Presenter:
 
     def author_full(self, user: UserRecord, stats: AuthorStats) -> AuthorFull:
         """The full author shape. ``_access`` is 1 for editors and 0 otherwise."""
-        return AuthorFull.model_validate(
+        return _trusted(
+            AuthorFull,
             {
                 "username": user.username,
                 "_access": 1 if user.editor else 0,
@@ -146,14 +160,14 @@ class Presenter:
                 "permalink": f"{self.web_url}/{user.username}",
                 "lang": user.lang,
                 "settings": user.settings,
-                "stats": AuthorStatsShape(
+                "stats": AuthorStatsShape.model_construct(
                     views=stats.views,
                     subscriptions=0,
                     subscribers=0,
                     stories=stats.stories,
                     embeds=stats.embeds,
                 ),
-                "date": AuthorDates(
+                "date": AuthorDates.model_construct(
                     updated=user.updated,
                     last_story=stats.last_story,
                     last_seen=user.last_seen,
@@ -164,7 +178,7 @@ class Presenter:
                 "coverPhoto": user.cover_photo,
                 "canFeatureStories": user.can_feature,
                 "featuredStories": stats.featured_stories,
-            }
+            },
         )
 
     def search_item(
@@ -177,18 +191,23 @@ class Presenter:
         can_edit: bool,
     ) -> SearchItem:
         """A search result."""
-        return SearchItem.model_validate(
+        return _trusted(
+            SearchItem,
             {
                 **self._full_members(story, author.username, embeds),
                 "author": self.author_full(author, stats),
                 "canEdit": can_edit,
-            }
+            },
         )
 
     def slug_changed(
         self, story: StoryRecord, author: UserRecord, embeds: Sequence[EmbedCount]
     ) -> SlugChanged:
         """The slug-change result."""
-        return SlugChanged.model_validate(
-            {**self._full_members(story, author.username, embeds), "not_indexed": story.not_indexed}
+        return _trusted(
+            SlugChanged,
+            {
+                **self._full_members(story, author.username, embeds),
+                "not_indexed": story.not_indexed,
+            },
         )

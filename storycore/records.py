@@ -28,6 +28,9 @@ __all__ = [
     "TokenRecord",
     "UserRecord",
     "UserSettings",
+    "trusted_element",
+    "trusted_story",
+    "trusted_user",
 ]
 
 Status = Literal["working", "published"]
@@ -228,3 +231,39 @@ class TokenRecord(_Record):
     app_id: str
     created: str
     expires: str
+
+
+def trusted_element(data: dict[str, Any]) -> Element:
+    """An element rebuilt from storage without validating it again (it was, when written)."""
+    source, attribution = data.get("source"), data.get("attribution")
+    return Element.model_construct(
+        **{
+            **data,
+            "source": Source.model_construct(**source) if source else None,
+            "attribution": Attribution.model_construct(**attribution) if attribution else None,
+        }
+    )
+
+
+def trusted_story(data: dict[str, Any]) -> StoryRecord:
+    """A story rebuilt from storage without validating it again (it was, when written)."""
+    return StoryRecord.model_construct(
+        **{
+            **data,
+            "quoted": [Quoted.model_construct(**q) for q in data.get("quoted", ())],
+            "created_with": CreatedWith.model_construct(**data.get("created_with", {})),
+        }
+    )
+
+
+def trusted_user(data: dict[str, Any]) -> UserRecord:
+    """A user rebuilt from storage without validating it again (it was, when written)."""
+    settings = dict(data.get("settings") or {})
+    settings["notifications"] = Notifications.model_construct(**settings.get("notifications", {}))
+    return UserRecord.model_construct(
+        **{
+            **data,
+            "settings": UserSettings.model_construct(**settings),
+            "cover_photo": CoverPhoto.model_construct(**data.get("cover_photo", {})),
+        }
+    )

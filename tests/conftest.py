@@ -7,8 +7,7 @@ once per backend, unchanged. Tests never branch on the backend.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -19,30 +18,39 @@ from storycore.ports import Store
 # scrypt at a low cost keeps the suite fast; the hash format and checks are the same.
 TEST_SETTINGS = Settings(password_cost=2**4)
 
-STORE_FIXTURES = [
-    pytest.param("sqlite_file_store", marks=pytest.mark.sqlite, id="sqlite-file"),
-    pytest.param("sqlite_memory_store", marks=pytest.mark.sqlite, id="sqlite-memory"),
+# Every storage the suite runs on: (id, URL template, mark). ``{dir}`` is a fresh temporary
+# directory, so each store opened from a template is a new, empty one.
+STORES = [
+    pytest.param("sqlite:///{dir}/stories.db", marks=pytest.mark.sqlite, id="sqlite-file"),
+    pytest.param("sqlite://", marks=pytest.mark.sqlite, id="sqlite-memory"),
 ]
 
+StoreFactory = Callable[[], Store]
+
+
+@pytest.fixture(params=STORES)
+def store_factory(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[StoreFactory]:
+    """Opens fresh, empty stores of each adapter in turn; closes them all after the test."""
+    template: str = request.param
+    opened: list[Store] = []
+
+    def open_fresh() -> Store:
+        directory = tmp_path_factory.mktemp("store")
+        store = open_store(template.format(dir=directory))
+        opened.append(store)
+        return store
+
+    yield open_fresh
+    for store in opened:
+        store.close()
+
 
 @pytest.fixture
-def sqlite_file_store(tmp_path: Path) -> Iterator[Store]:
-    store = open_store(f"sqlite:///{tmp_path / 'stories.db'}")
-    yield store
-    store.close()
-
-
-@pytest.fixture
-def sqlite_memory_store() -> Iterator[Store]:
-    store = open_store("sqlite://")
-    yield store
-    store.close()
-
-
-@pytest.fixture(params=STORE_FIXTURES)
-def store(request: pytest.FixtureRequest) -> Store:
+def store(store_factory: StoreFactory) -> Store:
     """A fresh, empty store of each adapter in turn."""
-    return request.getfixturevalue(request.param)  # type: ignore[no-any-return]
+    return store_factory()
 
 
 @pytest.fixture

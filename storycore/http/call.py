@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, quote, urlencode
 
 from pydantic import BaseModel
 
@@ -65,7 +65,9 @@ class Call:
         query = self.request.query_string.decode("utf-8", "replace")
         pairs = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k != "page"]
         pairs.append(("page", str(number)))
-        return f"{self.request.root_path}{self.request.path}?{urlencode(pairs)}"
+        # the path arrives decoded; a header holds only ASCII, so it goes back percent-encoded
+        path = quote(f"{self.request.root_path}{self.request.path}", safe="/!$&'()*+,;=:@")
+        return f"{path}?{urlencode(pairs)}"
 
     def listing(self, page: Page[Any], key: str) -> HttpResponse:
         """A list answer: ``page``, ``per_page`` and the items under ``key``, with ``Link``."""

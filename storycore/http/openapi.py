@@ -78,7 +78,9 @@ def _content_schema(route: Route) -> dict[str, Any]:
 
 
 def _errors(route: Route) -> dict[str, Any]:
-    statuses = sorted({*route.errors, 405, 413, 500})
+    # a route that reads credentials refuses malformed ones (e.g. control characters)
+    reads_credentials = {400} if route.template not in _NO_USER_TOKEN else set()
+    statuses = sorted({*route.errors, *reads_credentials, 405, 413, 500})
     return {
         str(status): {
             "description": " or ".join(_ERROR_TYPES.get(status, ["error"])),

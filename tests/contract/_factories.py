@@ -156,3 +156,13 @@ def make_token(
         created=at(0),
         expires=expires,
     )
+
+
+def without_tokens(story: StoryRecord | None) -> StoryRecord | None:
+    """``story`` as lists and search may return it: its search tokens may stay in the index."""
+    return story.model_copy(update={"search_tokens": []}) if story else None
+
+
+def listed(stories: Sequence[StoryRecord]) -> list[StoryRecord | None]:
+    """Stories found by ``find`` or ``search``, compared without their search tokens."""
+    return [without_tokens(story) for story in stories]

@@ -10,7 +10,7 @@ from storycore.ports import Store
 from storycore.queries import SORT_KEYS, SortField, StoryQuery
 from storycore.records import Status, UserRecord
 
-from ._factories import add_story, at, changed, make_element
+from ._factories import add_story, at, changed, listed, make_element
 
 SORTS: list[SortField] = [*SORT_KEYS.values(), "featured_at"]
 EVERY_STATUS: tuple[Status, ...] = ("working", "published")
@@ -296,4 +296,4 @@ def test_limit_caps_the_answer(store: Store, author: UserRecord) -> None:
 
 def test_found_stories_are_the_stored_records(store: Store, author: UserRecord) -> None:
     story = add_story(store, author.id, elements=[make_element("x")], views=4, featured_at=at(1))
-    assert store.stories.find(StoryQuery(offset=0, limit=10)) == [story]
+    assert listed(store.stories.find(StoryQuery(offset=0, limit=10))) == listed([story])

@@ -8,7 +8,7 @@ from storycore.ports import Store
 from storycore.records import UserRecord
 from storycore.searchtext import tokens
 
-from ._factories import add_story, at, changed, make_element
+from ._factories import add_story, at, changed, listed, make_element
 
 
 def _found(store: Store, query: str, offset: int = 0, limit: int = 100) -> list[str]:
@@ -119,7 +119,9 @@ def test_results_are_sliced_by_offset_and_limit(store: Store, author: UserRecord
 def test_found_stories_are_the_stored_records(store: Store, author: UserRecord) -> None:
     story = add_story(store, author.id, title="Harbour", views=4, featured_at=at(1))
     store.stories.count_view(story.id)
-    assert store.search.search(["harbour"], 0, 10) == [store.stories.get(story.id)]
+    stored = store.stories.get(story.id)
+    assert stored is not None
+    assert listed(store.search.search(["harbour"], 0, 10)) == listed([stored])
 
 
 def test_search_follows_a_replaced_story(store: Store, author: UserRecord) -> None:

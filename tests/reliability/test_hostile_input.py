@@ -180,6 +180,21 @@ def test_cr_and_lf_never_reach_a_location_header(api: Api) -> None:
         )
 
 
+def test_link_headers_stay_ascii_for_any_path(api: Api) -> None:
+    for n in range(3):
+        api.service.stories.create(
+            "alice",
+            {"title": f"Topic {n}", "topics": ["\u0100 \u00e9t\u00e9"]},
+            viewer=api.service.accounts.as_user("alice"),
+            publish=True,
+        )
+    response = api.get("/v1/stories/browse/topic/\u0100 \u00e9t\u00e9", b"per_page=1&page=2")
+    link = dict(response.headers)["Link"]
+    assert response.status == 200
+    assert link.isascii()
+    assert "/v1/stories/browse/topic/%C4%80%20%C3%A9t%C3%A9?" in link
+
+
 HOSTILE = '"><script>alert(1)</script><img src=x onerror=alert(2)> </script><!-- \u2028'
 
 
