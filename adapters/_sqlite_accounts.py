@@ -8,6 +8,7 @@ from collections.abc import Iterable
 import orjson
 
 from storycore.errors import Conflict, InvalidParameter, NotFound
+from storycore.heads import ProfileFields
 from storycore.ports import (
     ApplicationRepository,
     IdentityRepository,
@@ -21,6 +22,9 @@ from storycore.usernames import username_key
 from ._sqlite_connection import Connection
 
 __all__ = ["SQLiteApplications", "SQLiteIdentities", "SQLiteTokens", "SQLiteUsers"]
+
+
+_PROFILE_COLUMNS = ", ".join(f"json_extract(record, '$.{name}')" for name in ProfileFields._fields)
 
 
 def _user(record: str) -> UserRecord:
@@ -69,6 +73,16 @@ class SQLiteUsers(UserRepository):
         rows = self._db.rows(f"SELECT record FROM users WHERE id IN ({marks})", ids)
         users = (_user(row[0]) for row in rows)
         return {user.id: user for user in users}
+
+    def profiles(self, user_ids: Iterable[str]) -> dict[str, ProfileFields]:
+        ids = list(set(user_ids))
+        if not ids:
+            return {}
+        rows = self._db.rows(
+            f"SELECT id, {_PROFILE_COLUMNS} FROM users WHERE id IN ({','.join('?' * len(ids))})",
+            ids,
+        )
+        return {row[0]: ProfileFields(*row[1:]) for row in rows}
 
     def replace(self, user: UserRecord) -> None:
         text = token_text(user.search_tokens)

@@ -9,6 +9,7 @@ from typing import Any
 import orjson
 
 from storycore.errors import NotFound, SlugTaken, VersionConflict
+from storycore.heads import StoryHead
 from storycore.ports import AliasRepository, SearchIndex, StoryRepository
 from storycore.queries import StoryQuery
 from storycore.records import (
@@ -39,6 +40,18 @@ def _story(row: Sequence[Any]) -> StoryRecord:
     if len(row) > 1 + len(_COLUMN_MEMBERS):  # the search text, where the query asked for it
         data["search_tokens"] = (row[-1] or "").split()
     return trusted_story(data)
+
+
+# a story's head, read without decoding its record in Python
+_HEAD_COLUMNS = (
+    "s.id, s.author_id, json_extract(s.record, '$.title'), s.slug,"
+    " json_extract(s.record, '$.description'), json_extract(s.record, '$.thumbnail'),"
+    " json_extract(s.record, '$.cover'), s.created, s.updated, s.status, s.private"
+)
+
+
+def _head(row: tuple[Any, ...]) -> StoryHead:
+    return StoryHead._make((*row[:-1], bool(row[-1])))  # ``private`` is stored as 0 or 1
 
 
 # a whole story: its columns and, from the search index, its tokens
@@ -266,7 +279,7 @@ class SQLiteStories(StoryRepository):
         )
         return [trusted_element(orjson.loads(row[0])) for row in rows]
 
-    def find(self, query: StoryQuery) -> list[StoryRecord]:
+    def _find(self, query: StoryQuery, columns: str) -> list[tuple[Any, ...]]:
         where: list[str] = []
         params: list[Any] = []
         if query.statuses == ("published",) and not query.include_private:
@@ -293,10 +306,16 @@ class SQLiteStories(StoryRepository):
             where.append("s.featured_at IS NOT NULL")
         direction = "DESC" if query.descending else "ASC"
         sql = (
-            f"SELECT {_COLUMNS} FROM stories s WHERE {' AND '.join(where)}"
+            f"SELECT {columns} FROM stories s WHERE {' AND '.join(where)}"
             f" ORDER BY s.{query.sort} {direction}, s.id {direction} LIMIT ? OFFSET ?"
         )
-        return [_story(row) for row in self._db.rows(sql, [*params, query.limit, query.offset])]
+        return self._db.rows(sql, [*params, query.limit, query.offset])
+
+    def find(self, query: StoryQuery) -> list[StoryRecord]:
+        return [_story(row) for row in self._find(query, _COLUMNS)]
+
+    def find_heads(self, query: StoryQuery) -> list[StoryHead]:
+        return [_head(row) for row in self._find(query, _HEAD_COLUMNS)]
 
     def embeds(self, story_ids: Iterable[str]) -> dict[str, list[EmbedCount]]:
         ids = list(set(story_ids))

@@ -72,6 +72,11 @@ def measure(
     return rows
 
 
+def _public_story(service: Service) -> tuple[str, str]:
+    story = service.catalog.latest().items[0]
+    return story.author.username, story.slug
+
+
 def _table(rows: list[tuple[str, tuple[float, float, float], tuple[float, float, float]]]) -> str:
     lines = [
         "| operation | storycore ops/s | p50 ms | p95 ms | floor ops/s | p50 ms | p95 ms | ratio |",
@@ -90,6 +95,7 @@ def main() -> None:
     parser.add_argument("--elements", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=300)
     parser.add_argument("--http", action="store_true", help="also HTTP through uvicorn with wrk")
+    parser.add_argument("--http-seconds", type=int, default=10, help="wrk duration per run")
     parser.add_argument("--memory", action="store_true", help="peak RSS of storycore export")
     parser.add_argument("--scaling", help="comma-separated story counts, e.g. 10000,100000")
     args = parser.parse_args()
@@ -105,11 +111,12 @@ def main() -> None:
         if args.http:
             from .http_load import http_table
 
-            print("\n" + http_table(service, path))
+            story = _public_story(service)
+            print("\n" + http_table(f"sqlite:///{path}", story, args.http_seconds))
         if args.memory:
             from .memory import export_peak_rss
 
-            peak = export_peak_rss(path)
+            peak = export_peak_rss(f"sqlite:///{path}")
             print(f"\npeak RSS of `storycore export` over {count:,} stories: {peak:.0f} MB")
         service.close()
 

@@ -13,6 +13,7 @@ from ._context import Context
 from .addresses import validate_url
 from .errors import InvalidParameter
 from .hashtags import normalize_tag
+from .heads import StoryHead
 from .pagination import PageRequest, page_of
 from .queries import SortField, StoryQuery, parse_order, parse_sort
 from .records import Status, StoryRecord
@@ -224,12 +225,12 @@ class Catalog:
             statuses=tuple(statuses),
             **filters,
         )
-        records = self._ctx.store.stories.find(query)
-        return page_of(request, records, self._summaries)
+        heads = self._ctx.store.stories.find_heads(query)
+        return page_of(request, heads, self._summaries)
 
-    def _summaries(self, records: Sequence[StoryRecord]) -> list[StorySummary]:
-        authors = self._ctx.store.users.get_many({r.author_id for r in records})
-        return [self._ctx.presenter.summary(r, authors[r.author_id]) for r in records]
+    def _summaries(self, heads: Sequence[StoryHead]) -> list[StorySummary]:
+        authors = self._ctx.store.users.profiles({h.author_id for h in heads})
+        return [self._ctx.presenter.summary(h, authors[h.author_id]) for h in heads]
 
     def _permalink_target(self, permalink: str) -> tuple[str, str] | None:
         """The (author id, slug) a permalink of this service names, or None."""

@@ -72,7 +72,8 @@ def page_of(
     """The page shown for items fetched with ``request.probe_limit``; ``present`` turns the
     items of the page (not the probe) into what the page shows.
     """
-    return Page[T](
+    # unparametrized: ``Page[T]`` would build a generic subclass on every call
+    return Page(
         page=request.page,
         per_page=request.per_page,
         items=present(fetched[: request.per_page]),

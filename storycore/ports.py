@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol, runtime_checkable
 
+from .heads import ProfileFields, StoryHead
 from .queries import StoryQuery
 from .records import (
     AppRecord,
@@ -113,6 +114,12 @@ class StoryRepository(Protocol):
         """
         ...
 
+    def find_heads(self, query: StoryQuery) -> list[StoryHead]:
+        """What ``find`` finds, as heads: what a list shows. This default derives them from
+        whole records; adapters may read them without decoding records.
+        """
+        return [StoryHead.of(story) for story in self.find(query)]
+
     def count_view(self, story_id: str, embed_href: str | None = None) -> None:
         """Add one view (and one popularity point), atomically, without reading first.
 
@@ -185,6 +192,12 @@ class UserRepository(Protocol):
     def get_many(self, user_ids: Iterable[str]) -> dict[str, UserRecord]:
         """The users with these ids that exist, by id."""
         ...
+
+    def profiles(self, user_ids: Iterable[str]) -> dict[str, ProfileFields]:
+        """The public profile members of the users with these ids that exist, by id. This
+        default derives them from whole records; adapters may read them without decoding.
+        """
+        return {uid: ProfileFields.of(user) for uid, user in self.get_many(user_ids).items()}
 
     def replace(self, user: UserRecord) -> None:
         """Store ``user`` over the stored user with its id, atomically with the search entries

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from .heads import ProfileFields, StoryHead
 from .records import AuthorStats, Element, EmbedCount, StoryRecord, UserRecord
 from .shapes import (
     AuthorDates,
@@ -26,6 +27,7 @@ from .shapes import (
     StorySummary,
     UserProfile,
 )
+from .trusted import construct_trusted
 
 __all__ = ["Presenter"]
 
@@ -36,7 +38,7 @@ def _trusted(shape: type[S], members: Mapping[str, Any]) -> S:
     """``shape`` from members computed from stored records, which were validated when they
     were written: validating them again on every read would only cost time.
     """
-    return shape.model_construct(**members)
+    return construct_trusted(shape, dict(members))
 
 
 class Presenter:
@@ -54,19 +56,22 @@ class Presenter:
         return f"{self.web_url}/s/{story_id}"
 
     @staticmethod
-    def profile(user: UserRecord) -> UserProfile:
+    def profile(user: UserRecord | ProfileFields) -> UserProfile:
         """User profile, public shape."""
-        return UserProfile.model_construct(
-            username=user.username,
-            name=user.name,
-            bio=user.bio,
-            location=user.location,
-            website=user.website,
-            avatar=user.avatar,
+        return construct_trusted(
+            UserProfile,
+            {
+                "username": user.username,
+                "name": user.name,
+                "bio": user.bio,
+                "location": user.location,
+                "website": user.website,
+                "avatar": user.avatar,
+            },
         )
 
     @staticmethod
-    def _summary_members(story: StoryRecord) -> dict[str, object]:
+    def _summary_members(story: StoryRecord | StoryHead) -> dict[str, object]:
         return {
             "id": story.id,
             "title": story.title,
@@ -83,7 +88,9 @@ class Presenter:
         """The create result."""
         return _trusted(StoryCreated, self._summary_members(story))
 
-    def summary(self, story: StoryRecord, author: UserRecord) -> StorySummary:
+    def summary(
+        self, story: StoryRecord | StoryHead, author: UserRecord | ProfileFields
+    ) -> StorySummary:
         """A list item."""
         return _trusted(
             StorySummary, {**self._summary_members(story), "author": self.profile(author)}
@@ -151,7 +158,7 @@ class Presenter:
             AuthorFull,
             {
                 "username": user.username,
-                "_access": 1 if user.editor else 0,
+                "access": 1 if user.editor else 0,
                 "name": user.name,
                 "bio": user.bio,
                 "location": user.location,

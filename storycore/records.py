@@ -10,6 +10,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .trusted import construct_trusted
+
 __all__ = [
     "ELEMENT_TYPES",
     "AppRecord",
@@ -236,34 +238,37 @@ class TokenRecord(_Record):
 def trusted_element(data: dict[str, Any]) -> Element:
     """An element rebuilt from storage without validating it again (it was, when written)."""
     source, attribution = data.get("source"), data.get("attribution")
-    return Element.model_construct(
-        **{
+    return construct_trusted(
+        Element,
+        {
             **data,
-            "source": Source.model_construct(**source) if source else None,
-            "attribution": Attribution.model_construct(**attribution) if attribution else None,
-        }
+            "source": construct_trusted(Source, source) if source else None,
+            "attribution": construct_trusted(Attribution, attribution) if attribution else None,
+        },
     )
 
 
 def trusted_story(data: dict[str, Any]) -> StoryRecord:
     """A story rebuilt from storage without validating it again (it was, when written)."""
-    return StoryRecord.model_construct(
-        **{
+    return construct_trusted(
+        StoryRecord,
+        {
             **data,
-            "quoted": [Quoted.model_construct(**q) for q in data.get("quoted", ())],
-            "created_with": CreatedWith.model_construct(**data.get("created_with", {})),
-        }
+            "quoted": [construct_trusted(Quoted, q) for q in data.get("quoted", ())],
+            "created_with": construct_trusted(CreatedWith, data.get("created_with", {})),
+        },
     )
 
 
 def trusted_user(data: dict[str, Any]) -> UserRecord:
     """A user rebuilt from storage without validating it again (it was, when written)."""
     settings = dict(data.get("settings") or {})
-    settings["notifications"] = Notifications.model_construct(**settings.get("notifications", {}))
-    return UserRecord.model_construct(
-        **{
+    settings["notifications"] = construct_trusted(Notifications, settings.get("notifications", {}))
+    return construct_trusted(
+        UserRecord,
+        {
             **data,
-            "settings": UserSettings.model_construct(**settings),
-            "cover_photo": CoverPhoto.model_construct(**data.get("cover_photo", {})),
-        }
+            "settings": construct_trusted(UserSettings, settings),
+            "cover_photo": construct_trusted(CoverPhoto, data.get("cover_photo", {})),
+        },
     )

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from storycore.heads import StoryHead
 from storycore.ports import Store
 from storycore.queries import SORT_KEYS, SortField, StoryQuery
 from storycore.records import Status, UserRecord
@@ -28,6 +29,20 @@ def _sorted_by(field: SortField, rank: int) -> dict[str, Any]:
     if field == "title_key":
         return {"title": f"Title {'abcdefgh'[rank]}"}
     return {field: at(rank)}
+
+
+def test_find_heads_are_the_heads_of_what_find_finds(store: Store, author: UserRecord) -> None:
+    add_story(store, author.id, "plain")
+    add_story(
+        store, author.id, "described", description="D \u00e9", thumbnail="https://a.example/t.png"
+    )
+    add_story(store, author.id, "covered", cover="https://a.example/c.png", title='"Quoted"')
+    add_story(store, author.id, "private", private=True)
+    query = StoryQuery(offset=0, limit=100, include_private=True)
+    heads = store.stories.find_heads(query)
+    assert heads == [StoryHead.of(story) for story in store.stories.find(query)]
+    assert len(heads) == 4
+    assert all(type(head.private) is bool for head in heads)
 
 
 # -- visibility ----------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from storycore.errors import InvalidParameter, NotFound
+from storycore.heads import ProfileFields
 from storycore.ports import Store
 from storycore.records import UserRecord
 from storycore.searchtext import tokens
@@ -75,6 +76,18 @@ def test_get_many_takes_any_iterable_of_ids(store: Store) -> None:
 def test_get_many_of_no_ids_is_empty(store: Store) -> None:
     add_user(store, "alice")
     assert store.users.get_many([]) == {}
+
+
+def test_profiles_answer_the_profile_members_of_existing_users_by_id(store: Store) -> None:
+    alice = add_user(store, "alice", name="Alice \u00c9t\u00e9")
+    bob = add_user(store, "bob")
+    found = store.users.profiles([alice.id, bob.id, "unknown"])
+    assert found == {alice.id: ProfileFields.of(alice), bob.id: ProfileFields.of(bob)}
+
+
+def test_profiles_of_no_ids_is_empty(store: Store) -> None:
+    add_user(store, "alice")
+    assert store.users.profiles([]) == {}
 
 
 def test_replace_stores_the_new_record(store: Store) -> None:

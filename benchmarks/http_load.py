@@ -1,0 +1,104 @@
+"""HTTP throughput: storycore's ASGI app under uvicorn against the bare floor, driven by wrk.
+
+Both servers run as separate processes started the same way (uvicorn, one worker, the same
+pre-bound socket, access log off); wrk runs on loopback for a bounded time. The floor answers
+the exact bytes storycore answered for the same path, recorded just before.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+__all__ = ["http_table"]
+
+_SERVE = "from storycore.contrib.cli import main; main()"
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+@contextmanager
+def _server(command: list[str]) -> Iterator[str]:
+    """Starts a server that prints ``listening on ADDRESS``; yields the address."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        if not line.startswith("listening on "):
+            raise SystemExit(f"server did not start: {line!r}")
+        yield line.removeprefix("listening on ").strip()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def _record(address: str, paths: list[str]) -> dict[str, list[object]]:
+    answers: dict[str, list[object]] = {}
+    for path in paths:
+        with urllib.request.urlopen(address + path) as response:
+            skip = ("date", "server")
+            headers = [(k, v) for k, v in response.getheaders() if k.lower() not in skip]
+            body = response.read()
+        answers[path] = [response.status, headers, base64.b64encode(body).decode()]
+    return answers
+
+
+def _milliseconds(text: str) -> float:
+    number, unit = re.fullmatch(r"([\d.]+)(us|ms|s)", text).groups()  # type: ignore[union-attr]
+    return float(number) * _UNITS[unit]
+
+
+def _wrk(url: str, seconds: int, connections: int) -> tuple[float, float, float]:
+    """Requests a second, p50 and p99 latency in milliseconds."""
+    out = subprocess.run(
+        ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", url],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    if "Non-2xx" in out or "Socket errors" in out:
+        raise SystemExit(f"wrk saw errors against {url}:\n{out}")
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p50 = _milliseconds(re.search(r"50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    p99 = _milliseconds(re.search(r"99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    return rate, p50, p99
+
+
+def http_table(db_url: str, story: tuple[str, str], seconds: int = 10, connections: int = 8) -> str:
+    """A Markdown table of GET a story and GET a list, storycore against the bare app."""
+    if shutil.which("wrk") is None:
+        return "HTTP: skipped, `wrk` is not installed (apt-get install wrk)"
+    paths = {
+        "GET a story": f"/v1/stories/{story[0]}/{story[1]}",
+        "GET a list (latest)": "/v1/stories/latest",
+    }
+    serve = [sys.executable, "-c", _SERVE, "--db", db_url, "serve", "--port", "0"]
+    rows = []
+    with _server(serve) as address:
+        answers = _record(address, list(paths.values()))
+        ours = {name: _wrk(address + path, seconds, connections) for name, path in paths.items()}
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        json.dump(answers, file)
+    bare = [sys.executable, "-m", "benchmarks.bare_server", file.name]
+    with _server(bare) as address:
+        floor = {name: _wrk(address + path, seconds, connections) for name, path in paths.items()}
+    Path(file.name).unlink()
+    lines = [
+        f"HTTP through uvicorn, wrk -t1 -c{connections} -d{seconds}s on loopback:",
+        "",
+        "| request | storycore req/s | p50 ms | p99 ms | bare req/s | p50 ms | p99 ms | ratio |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name in paths:
+        (rate, p50, p99), (frate, fp50, fp99) = ours[name], floor[name]
+        rows.append(
+            f"| {name} | {rate:,.0f} | {p50:.2f} | {p99:.2f} | {frate:,.0f} | {fp50:.2f} "
+            f"| {fp99:.2f} | {rate / frate:.2f} |"
+        )
+    return "\n".join(lines + rows)

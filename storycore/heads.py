@@ -1,0 +1,62 @@
+"""What a list reads of stories and authors: the few members a list item shows.
+
+Lists never need whole records. Adapters may read heads straight from storage (the SQLite
+adapter does, without decoding records); the ports' defaults derive them from records.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .records import Status, StoryRecord, UserRecord
+
+__all__ = ["ProfileFields", "StoryHead"]
+
+
+class StoryHead(NamedTuple):
+    """A story's summary members (interface 2.3) and its author's id."""
+
+    id: str
+    author_id: str
+    title: str
+    slug: str
+    description: str | None
+    thumbnail: str | None
+    cover: str
+    created: str
+    updated: str
+    status: Status
+    private: bool
+
+    @classmethod
+    def of(cls, story: StoryRecord) -> StoryHead:
+        """The head of a whole record."""
+        return cls(
+            story.id,
+            story.author_id,
+            story.title,
+            story.slug,
+            story.description,
+            story.thumbnail,
+            story.cover,
+            story.created,
+            story.updated,
+            story.status,
+            story.private,
+        )
+
+
+class ProfileFields(NamedTuple):
+    """A user's public profile members (interface 2.2)."""
+
+    username: str
+    name: str
+    bio: str
+    location: str
+    website: str
+    avatar: str
+
+    @classmethod
+    def of(cls, user: UserRecord) -> ProfileFields:
+        """The profile members of a whole record."""
+        return cls(user.username, user.name, user.bio, user.location, user.website, user.avatar)
