@@ -57,6 +57,7 @@ class Floor:
 
     def __init__(self, path: str, web_url: str) -> None:
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA synchronous = NORMAL")  # the durability storycore's writes have
         self.web_url = web_url
         self._users: dict[str, dict[str, Any]] = {}
 

@@ -76,7 +76,7 @@ def http_table(db_url: str, story: tuple[str, str], seconds: int = 10, connectio
         return "HTTP: skipped, `wrk` is not installed (apt-get install wrk)"
     paths = {
         "GET a story": f"/v1/stories/{story[0]}/{story[1]}",
-        "GET a list (latest)": "/v1/stories/latest",
+        "GET a list (latest)": "/v1/stories/browse/latest",
     }
     serve = [sys.executable, "-c", _SERVE, "--db", db_url, "serve", "--port", "0"]
     rows = []

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 from .errors import InvalidParameter
 
 __all__ = ["is_http_url", "validate_url"]
 
+# for str patterns, ``\s`` is every character ``str.isspace`` accepts
+_SPACE_OR_CONTROL = re.compile(r"[\s\x00-\x1f\x7f]")
+
 
 def is_http_url(value: str) -> bool:
     """Whether ``value`` is an absolute http or https address with a host and no white space."""
-    if not value or any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in value):
+    if not value or _SPACE_OR_CONTROL.search(value):
         return False
     try:
         parts = urlsplit(value)

@@ -130,23 +130,28 @@ class Presenter:
             "shortlink": self.shortlink(story.id),
             "description": story.description,
             "thumbnail": story.thumbnail or story.cover,
-            "date": StoryDates.model_construct(
-                created=story.created, modified=story.updated, published=story.published
+            "date": _trusted(
+                StoryDates,
+                dict(created=story.created, modified=story.updated, published=story.published),
             ),
             "private": story.private,
             "topics": story.topics,
             "siteposts": [],
-            "meta": StoryMeta.model_construct(
-                quoted=story.quoted, hashtags=story.tags, created_with=story.created_with
+            "meta": _trusted(
+                StoryMeta,
+                dict(quoted=story.quoted, hashtags=story.tags, created_with=story.created_with),
             ),
-            "stats": StoryStats.model_construct(
-                popularity=story.popularity,
-                views=story.views,
-                likes=story.likes,
-                comments=story.comments,
-                elementComments=story.element_comments,
-                embeds=list(embeds),
-                elements=story.element_counts,
+            "stats": _trusted(
+                StoryStats,
+                dict(
+                    popularity=story.popularity,
+                    views=story.views,
+                    likes=story.likes,
+                    comments=story.comments,
+                    elementComments=story.element_comments,
+                    embeds=list(embeds),
+                    elements=story.element_counts,
+                ),
             ),
             "modified": story.modified,
             "deleted": False,
@@ -167,20 +172,26 @@ class Presenter:
                 "permalink": f"{self.web_url}/{user.username}",
                 "lang": user.lang,
                 "settings": user.settings,
-                "stats": AuthorStatsShape.model_construct(
-                    views=stats.views,
-                    subscriptions=0,
-                    subscribers=0,
-                    stories=stats.stories,
-                    embeds=stats.embeds,
+                "stats": _trusted(
+                    AuthorStatsShape,
+                    dict(
+                        views=stats.views,
+                        subscriptions=0,
+                        subscribers=0,
+                        stories=stats.stories,
+                        embeds=stats.embeds,
+                    ),
                 ),
-                "date": AuthorDates.model_construct(
-                    updated=user.updated,
-                    last_story=stats.last_story,
-                    last_seen=user.last_seen,
-                    last_email=None,
-                    featured=stats.featured,
-                    created=user.created,
+                "date": _trusted(
+                    AuthorDates,
+                    dict(
+                        updated=user.updated,
+                        last_story=stats.last_story,
+                        last_seen=user.last_seen,
+                        last_email=None,
+                        featured=stats.featured,
+                        created=user.created,
+                    ),
                 ),
                 "coverPhoto": user.cover_photo,
                 "canFeatureStories": user.can_feature,

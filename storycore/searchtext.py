@@ -18,6 +18,8 @@ _WORD = re.compile(r"[^\W_]+")
 
 def fold(text: str) -> str:
     """``text`` without accents, case-folded: the form in which words are compared."""
+    if text.isascii():  # nothing to decompose or fold beyond case: the common case, fast
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return unicodedata.normalize("NFKC", stripped.casefold())
