@@ -9,9 +9,11 @@ from urllib.parse import quote
 
 from .messages import HttpRequest, HttpResponse, json_response
 
-__all__ = ["redirect"]
+__all__ = ["PLAIN", "redirect"]
 
 _SAFE = "".join(c for c in string.punctuation if c not in '"<>\\^`{|}') + "%"
+# a redirect without a JSON body still states its (empty) body's type, as PEP 3333 asks
+PLAIN = ("Content-Type", "text/plain; charset=utf-8")
 
 
 def redirect(request: HttpRequest, path: str, body: object = None) -> HttpResponse:
@@ -20,5 +22,5 @@ def redirect(request: HttpRequest, path: str, body: object = None) -> HttpRespon
     if request.query_string:
         location += "?" + quote(request.query_string, safe=_SAFE)
     if body is None:
-        return HttpResponse(301, [("Location", location)])
+        return HttpResponse(301, [PLAIN, ("Location", location)])
     return json_response(body, 301, [("Location", location)])

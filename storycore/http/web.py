@@ -15,7 +15,7 @@ from ..embed import not_found_script
 from ..errors import MethodNotAllowed, NotFound, StoryMoved
 from ..service import Service
 from .messages import HttpRequest, HttpResponse
-from .redirects import redirect
+from .redirects import PLAIN, redirect
 
 __all__ = ["handle_web"]
 
@@ -44,7 +44,8 @@ def _cached(
     etag = f'"{hashlib.sha256(data).hexdigest()[:32]}"'
     headers = [*headers, ("ETag", etag)]
     if etag in (request.header("if-none-match") or "").replace(" ", "").split(","):
-        return HttpResponse(304, headers)
+        # a 304 has no content, so it names no content type (RFC 9110 15.4.5, PEP 3333)
+        return HttpResponse(304, [h for h in headers if h[0] != "Content-Type"])
     return HttpResponse(status, headers, data)
 
 
@@ -73,7 +74,7 @@ def _page(service: Service, request: HttpRequest, username: str, slug: str) -> H
 
 
 def _shortlink(service: Service, request: HttpRequest, code: str) -> HttpResponse:
-    return HttpResponse(301, [("Location", service.embeds.shortlink(code))])
+    return HttpResponse(301, [PLAIN, ("Location", service.embeds.shortlink(code))])
 
 
 def handle_web(service: Service, request: HttpRequest) -> HttpResponse:

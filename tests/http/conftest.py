@@ -1,0 +1,154 @@
+"""Fixtures of the HTTP suite: a small world on an in-memory store, and a client per binding.
+
+``client`` is parametrized over the two bindings (ASGI and WSGI), so every test that asks for it
+runs once per binding, unchanged; ``mounted`` is the same under a path prefix. The store kind
+does not matter to the HTTP layer, so the world lives on ``sqlite://`` (in memory) for speed.
+
+The world: alice (the owner of every story), bob (another user), ed (an editor) and cora (may
+feature stories); one application with a key and a token for each user; a partner application
+with a delegation grant and a fake identity provider. alice has a published public story
+``open`` (featured, with elements), a working story ``draft`` and a published private ``secret``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import orjson
+import pytest
+
+from storycore import Service
+from storycore.adapters import open_store
+from storycore.identity import ProviderAnswer
+from tests.conftest import TEST_SETTINGS
+
+from ._clients import BINDINGS, Client
+
+PROVIDER = "https://id.example/1.1/account/verify_credentials.json"
+PREFIX = "/stories-api"
+OPEN_ELEMENTS = [
+    "https://socialA.example/bob/status/1",
+    "https://img.example/harbour.jpg",
+    {"type": "text", "data": {"text": "<p>Fog over the #harbour</p>"}},
+]
+
+# who calls, by the names of the permission table (decisions section 5)
+ACTORS = {
+    "anonymous": None,
+    "app-only": "",
+    "owner": "alice",
+    "other user": "bob",
+    "editor": "ed",
+    "featurer": "cora",
+}
+
+
+@dataclass
+class FakeProvider:
+    """An identity provider answering in process: ``answer`` is returned, or raised."""
+
+    answer: ProviderAnswer | Exception | None = field(
+        default_factory=lambda: ProviderAnswer(
+            200, orjson.dumps({"id_str": "42", "screen_name": "far_away", "name": "Far Away"})
+        )
+    )
+
+    def get(
+        self, url: str, authorization: str, *, timeout: float, max_bytes: int
+    ) -> ProviderAnswer | None:
+        if isinstance(self.answer, Exception):
+            raise self.answer
+        return self.answer
+
+
+@dataclass
+class World:
+    service: Service
+    api_key: str
+    partner_key: str
+    provider: FakeProvider
+    tokens: dict[str, str]
+
+    def credentials(self, username: str | None) -> dict[str, str]:
+        """The authentication parameters of a user; ``""`` the api key alone, None nothing."""
+        if username is None:
+            return {}
+        if not username:
+            return {"api_key": self.api_key}
+        return {"api_key": self.api_key, "username": username, "_token": self.tokens[username]}
+
+    def actor(self, name: str) -> dict[str, str]:
+        """The credentials of an actor of the permission table."""
+        return self.credentials(ACTORS[name])
+
+    def publish(self, *titles: str, username: str = "alice", **members: object) -> list[str]:
+        """Published public stories with these titles, oldest first; their slugs."""
+        viewer = self.service.accounts.as_user(username)
+        return [
+            self.service.stories.create(
+                username, {"title": title, **members}, viewer=viewer, publish=True
+            ).slug
+            for title in titles
+        ]
+
+
+@pytest.fixture
+def world() -> Iterator[World]:
+    settings = TEST_SETTINGS.model_copy(
+        update={"delegation_providers": (PROVIDER,), "delegation_rate_limit": 3}
+    )
+    provider = FakeProvider()
+    service = Service(open_store("sqlite://"), settings, provider_client=provider)
+    accounts = service.accounts
+    accounts.create_user("alice", "alice-pw", name="Alice Liddell", plan="enterprise")
+    accounts.create_user("bob", "bob-pw", name="Bob Builder")
+    accounts.create_user("ed", "ed-pw", name="Ed Itor", editor=True)
+    accounts.create_user("cora", "cora-pw", name="Cora", can_feature=True)
+    api_key = accounts.create_app("tests").api_key
+    partner_key = accounts.create_app("partner", delegation=True).api_key
+    tokens = {
+        name: accounts.authenticate(api_key, name, f"{name}-pw").token
+        for name in ("alice", "bob", "ed", "cora")
+    }
+    alice = accounts.as_user("alice")
+    stories = service.stories
+    stories.create(
+        "alice",
+        {
+            "title": "Harbour at dawn",
+            "slug": "open",
+            "description": "Notes from the quay",
+            "elements": OPEN_ELEMENTS,
+            "topics": ["harbour"],
+            "hashtags": ["sea"],
+        },
+        viewer=alice,
+        publish=True,
+    )
+    stories.create("alice", {"title": "Unfinished", "slug": "draft"}, viewer=alice)
+    stories.create(
+        "alice",
+        {"title": "Diary", "slug": "secret", "private": True},
+        viewer=alice,
+        publish=True,
+    )
+    stories.feature("alice", "open", viewer=accounts.as_user("cora"))
+    yield World(service, api_key, partner_key, provider, tokens)
+    service.close()
+
+
+@pytest.fixture(params=sorted(BINDINGS))
+def client(request: pytest.FixtureRequest, world: World) -> Iterator[Client]:
+    """The world's service through each binding in turn."""
+    opened = BINDINGS[request.param](world.service, "")
+    yield opened
+    opened.close()
+
+
+@pytest.fixture(params=sorted(BINDINGS))
+def mounted(request: pytest.FixtureRequest, world: World) -> Iterator[Client]:
+    """The world's service through each binding in turn, mounted under ``PREFIX``."""
+    opened = BINDINGS[request.param](world.service, PREFIX)
+    yield opened
+    opened.close()

@@ -1,0 +1,68 @@
+"""The one settings object: every limit of decisions section 11 with its decided default, all
+configurable; tokens expire after 30 days (section 5); image extensions (section 13)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pydantic
+import pytest
+
+from storycore.settings import Limits, Settings
+
+
+@pytest.mark.parametrize(
+    ("limit", "value"),
+    [
+        ("request_body", 1024 * 1024),
+        ("title", 200),
+        ("description", 2000),
+        ("elements", 1000),
+        ("text_element", 20000),
+        ("address", 2048),
+        ("query", 200),
+        ("per_page", 100),
+        ("per_page_default", 20),
+        ("slug", 120),
+    ],
+)
+def test_each_limit_defaults_to_the_decided_value(limit: str, value: int) -> None:
+    assert getattr(Settings().limits, limit) == value
+
+
+def test_limits_are_configurable_one_by_one() -> None:
+    limits = Settings(limits=Limits(title=80)).limits
+    assert (limits.title, limits.description) == (80, 2000)
+
+
+def test_settings_are_frozen() -> None:
+    with pytest.raises(pydantic.ValidationError):
+        Settings().limits.title = 5  # type: ignore[misc]
+
+
+def test_tokens_expire_after_30_days_by_default() -> None:
+    assert Settings().token_lifetime == timedelta(days=30)
+
+
+def test_image_extensions_are_the_documented_defaults() -> None:
+    assert set(Settings().image_extensions) == {
+        ".jpg",
+        ".jpeg",
+        ".png",
+        ".gif",
+        ".webp",
+        ".avif",
+        ".svg",
+    }
+
+
+def test_the_default_networks_are_socialA_and_socialB() -> None:
+    assert [network.name for network in Settings().networks] == ["socialA", "socialB"]
+
+
+def test_no_delegation_provider_is_allowed_by_default() -> None:
+    assert Settings().delegation_providers == ()
+
+
+def test_a_provider_has_five_seconds_to_answer() -> None:
+    assert Settings().provider_timeout == 5.0
