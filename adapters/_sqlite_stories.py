@@ -17,6 +17,7 @@ from storycore.records import (
     Element,
     EmbedCount,
     StoryRecord,
+    element_document,
     trusted_element,
     trusted_story,
 )
@@ -220,7 +221,7 @@ class SQLiteStories(StoryRepository):
         conn.executemany(
             "INSERT INTO elements (story_rowid, position, permalink, record) VALUES (?, ?, ?, ?)",
             [
-                (rowid, position, element.permalink, element.model_dump_json())
+                (rowid, position, element.permalink, element_document(element))
                 for position, element in enumerate(elements)
             ],
         )
@@ -271,13 +272,17 @@ class SQLiteStories(StoryRepository):
         )
         return {row[0] for row in rows}
 
-    def elements(self, story_id: str, offset: int, limit: int) -> list[Element]:
+    def element_documents(self, story_id: str, offset: int, limit: int) -> list[str]:
         rows = self._db.rows(
             "SELECT e.record FROM elements e JOIN stories s ON s.rowid = e.story_rowid"
             " WHERE s.id = ? ORDER BY e.position LIMIT ? OFFSET ?",
             (story_id, limit, offset),
         )
-        return [trusted_element(orjson.loads(row[0])) for row in rows]
+        return [row[0] for row in rows]
+
+    def elements(self, story_id: str, offset: int, limit: int) -> list[Element]:
+        documents = self.element_documents(story_id, offset, limit)
+        return [trusted_element(orjson.loads(document)) for document in documents]
 
     def _find(self, query: StoryQuery, columns: str) -> list[tuple[Any, ...]]:
         where: list[str] = []

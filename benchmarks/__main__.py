@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import platform
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -26,8 +27,11 @@ from .operations import Operation, operations
 
 WEB_URL = "http://127.0.0.1:8000"
 
+Timing = tuple[float, float, float]  # operations a second, p50 ms, p95 ms
+Row = tuple[str, Timing, Timing]  # operation, storycore's timing, the floor's
 
-def _time(call: object, repeat: int) -> tuple[float, float, float]:
+
+def _time(call: object, repeat: int) -> Timing:
     """Throughput (operations a second), p50 and p95 latency in milliseconds."""
     samples = []
     for i in range(repeat):
@@ -59,9 +63,7 @@ def prepare(stories: int, elements: int = 20) -> tuple[Service, Floor, DataSet, 
     return service, Floor(str(path), WEB_URL), data, seconds, path
 
 
-def measure(
-    service: Service, floor: Floor, data: DataSet, repeat: int
-) -> list[tuple[str, tuple[float, float, float], tuple[float, float, float]]]:
+def measure(service: Service, floor: Floor, data: DataSet, repeat: int) -> list[Row]:
     rows = []
     for operation in operations(service, floor, data):
         if operation.same_answer:
@@ -77,7 +79,22 @@ def _public_story(service: Service) -> tuple[str, str]:
     return story.author.username, story.slug
 
 
-def _table(rows: list[tuple[str, tuple[float, float, float], tuple[float, float, float]]]) -> str:
+def _growth_table(growth: dict[int, list[Row]]) -> str:
+    """storycore's p50 at each size, and the largest size's p50 over the smallest's."""
+    counts = sorted(growth)
+    header = " | ".join(f"p50 ms at {count:,}" for count in counts)
+    lines = [
+        f"| operation | {header} | growth {counts[-1]:,} / {counts[0]:,} |",
+        "|---|" + "---:|" * (len(counts) + 1),
+    ]
+    for index, (name, *_) in enumerate(growth[counts[0]]):
+        p50s = [growth[count][index][1][1] for count in counts]
+        cells = " | ".join(f"{p50:.2f}" for p50 in p50s)
+        lines.append(f"| {name} | {cells} | {p50s[-1] / p50s[0]:.2f} |")
+    return "\n".join(lines)
+
+
+def _table(rows: list[Row]) -> str:
     lines = [
         "| operation | storycore ops/s | p50 ms | p95 ms | floor ops/s | p50 ms | p95 ms | ratio |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",
@@ -103,11 +120,13 @@ def main() -> None:
     print(f"machine: {platform.machine()}, {python}")
 
     counts = [int(c) for c in args.scaling.split(",")] if args.scaling else [args.stories]
+    growth: dict[int, list[Row]] = {}
     for count in counts:
         service, floor, data, seconds, path = prepare(count, args.elements)
         print(f"\n## {count:,} stories of {args.elements} elements, {data.authors} authors")
         print(f"\nloaded through add_many in {seconds:.1f} s: {count / seconds:,.0f} stories/s\n")
-        print(_table(measure(service, floor, data, args.repeat)))
+        growth[count] = measure(service, floor, data, args.repeat)
+        print(_table(growth[count]))
         if args.http:
             from .http_load import http_table
 
@@ -119,6 +138,9 @@ def main() -> None:
             peak = export_peak_rss(f"sqlite:///{path}")
             print(f"\npeak RSS of `storycore export` over {count:,} stories: {peak:.0f} MB")
         service.close()
+        shutil.rmtree(path.parent)
+    if len(counts) > 1:
+        print("\n" + _growth_table(growth))
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from pathlib import Path
 __all__ = ["http_table"]
 
 _SERVE = "from storycore.contrib.cli import main; main()"
-_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}
 
 
 @contextmanager
@@ -52,7 +52,10 @@ def _record(address: str, paths: list[str]) -> dict[str, list[object]]:
 
 
 def _milliseconds(text: str) -> float:
-    number, unit = re.fullmatch(r"([\d.]+)(us|ms|s)", text).groups()  # type: ignore[union-attr]
+    found = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text)
+    if found is None:
+        raise SystemExit(f"cannot read the latency {text!r} in wrk's report")
+    number, unit = found.groups()
     return float(number) * _UNITS[unit]
 
 

@@ -33,11 +33,16 @@ _RETRIES = 8
 
 @dataclass(frozen=True, slots=True)
 class StoryReading:
-    """A story read: its detail, its version (for ``ETag``) and whether more elements follow."""
+    """A story read: its detail, its version (for ``ETag``) and whether more elements follow.
+
+    Read ``as_documents``, the detail's ``elements`` are empty and the page's elements are in
+    ``element_documents`` as JSON (what an answer that is serialized anyway needs).
+    """
 
     detail: StoryDetail
     version: int
     has_next: bool
+    element_documents: tuple[str, ...] = ()
 
 
 class Stories:
@@ -58,17 +63,24 @@ class Stories:
         page: int | str | None = None,
         per_page: int | str | None = None,
         count_view: bool = True,
+        as_documents: bool = False,
     ) -> StoryReading:
         """Read a story with one page of its elements. A read of a published story by anyone
         but its author counts as a view. A retired slug raises ``StoryMoved``.
         """
         request = self._page(page, per_page)
         author, story = self._ctx.visible_story(viewer, username, slug, follow_alias=True)
-        elements = self._stories.elements(story.id, request.offset, request.probe_limit)
+        window = (story.id, request.offset, request.probe_limit)
+        documents = self._stories.element_documents(*window) if as_documents else []
+        elements = [] if as_documents else self._stories.elements(*window)
         if count_view and counts_as_view(viewer, story):
             self._stories.count_view(story.id)
-        detail = self._detail(story, author, request, elements)
-        return StoryReading(detail, story.version, len(elements) > request.per_page)
+        return StoryReading(
+            self._detail(story, author, request, elements),
+            story.version,
+            len(documents) + len(elements) > request.per_page,
+            tuple(documents[: request.per_page]),
+        )
 
     def read(
         self,

@@ -20,6 +20,7 @@ from .records import (
     StoryRecord,
     TokenRecord,
     UserRecord,
+    element_document,
 )
 
 __all__ = [
@@ -105,6 +106,13 @@ class StoryRepository(Protocol):
     def elements(self, story_id: str, offset: int, limit: int) -> list[Element]:
         """A slice of the story's elements, in story order."""
         ...
+
+    def element_documents(self, story_id: str, offset: int, limit: int) -> list[str]:
+        """What ``elements`` answers, each as its JSON document (``element_document``): for
+        answers serialized anyway, which need no models. This default dumps the models;
+        adapters that store the documents may answer them as stored.
+        """
+        return [element_document(e) for e in self.elements(story_id, offset, limit)]
 
     def find(self, query: StoryQuery) -> list[StoryRecord]:
         """The stories matching ``query``, in its total order, sliced by offset and limit.

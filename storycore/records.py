@@ -30,6 +30,7 @@ __all__ = [
     "TokenRecord",
     "UserRecord",
     "UserSettings",
+    "element_document",
     "trusted_element",
     "trusted_story",
     "trusted_user",
@@ -233,6 +234,11 @@ class TokenRecord(_Record):
     app_id: str
     created: str
     expires: str
+
+
+def element_document(element: Element) -> str:
+    """An element as JSON: the element shape of answers, and the form adapters store."""
+    return element.model_dump_json()
 
 
 def trusted_element(data: dict[str, Any]) -> Element:

@@ -7,15 +7,17 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode
 
+import orjson
 from pydantic import BaseModel
 
+from ..lifecycle import StoryReading
 from ..service import Service
 from ..shapes import Page
 from ..visibility import Viewer
 from .messages import HttpRequest, HttpResponse, json_response
 from .params import Params
 
-__all__ = ["Call"]
+__all__ = ["Call", "dump", "reading_content"]
 
 
 def dump(value: Any) -> Any:
@@ -25,6 +27,15 @@ def dump(value: Any) -> Any:
     if isinstance(value, list):
         return [dump(item) for item in value]
     return value
+
+
+def reading_content(reading: StoryReading) -> Any:
+    """A story read ``as_documents`` as JSON-ready data: its stored element documents go into
+    the answer as they are, without being parsed and dumped again.
+    """
+    content = dump(reading.detail)
+    content["elements"] = [orjson.Fragment(document) for document in reading.element_documents]
+    return content
 
 
 @dataclass

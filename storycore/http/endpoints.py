@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import InvalidParameter, NotImplementedFormat
-from .call import Call
+from .call import Call, reading_content
 from .messages import HttpResponse, json_response
 
 __all__: list[str] = []  # the route table (``api.py``) is the public face of these
@@ -119,13 +119,14 @@ def read_story(call: Call) -> HttpResponse:
         viewer=call.viewer(),
         page=call.params.page("page"),
         per_page=call.params.page("per_page"),
+        as_documents=True,
     )
     etag = f'"{reading.detail.id}-{reading.version}"'
     headers = [("ETag", etag), ("Cache-Control", "no-cache")]
     headers += call.link_headers(reading.detail.page, reading.has_next)
     if etag in (call.request.header("if-none-match") or "").replace(" ", "").split(","):
         return HttpResponse(304, headers)
-    return call.ok(reading.detail, headers)
+    return call.ok(reading_content(reading), headers)
 
 
 def create_story(call: Call) -> HttpResponse:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
 from storycore.errors import NotFound, SlugTaken, VersionConflict
@@ -16,7 +17,7 @@ from storycore.ports import (
     UserRepository,
 )
 from storycore.queries import StoryQuery
-from storycore.records import UserRecord
+from storycore.records import UserRecord, element_document
 
 from ._factories import add_story, at, changed, listed, make_element, make_story
 
@@ -80,6 +81,23 @@ def test_elements_are_sliced_by_offset_and_limit(store: Store, author: UserRecor
     assert store.stories.elements(story.id, 1, 3) == elements[1:4]
     assert store.stories.elements(story.id, 4, 3) == elements[4:]
     assert store.stories.elements(story.id, 5, 3) == []
+
+
+def test_element_documents_are_the_elements_as_json_sliced_alike(
+    store: Store, author: UserRecord
+) -> None:
+    elements = [
+        make_element(f"\u00e9l\u00e9ment {n} \u2028 </script>", kind=kind)
+        for n, kind in enumerate(("text", "quote", "link", "video"))
+    ]
+    story = add_story(store, author.id, elements=elements)
+    documents = store.stories.element_documents(story.id, 1, 2)
+    assert [orjson.loads(d) for d in documents] == [
+        e.model_dump(mode="json") for e in elements[1:3]
+    ]
+    assert [element_document(e) for e in store.stories.elements(story.id, 1, 2)] == [
+        str(d) for d in documents
+    ]
 
 
 def test_add_stores_counters_and_featured_at_as_given(store: Store, author: UserRecord) -> None:
