@@ -45,9 +45,12 @@ class Connection:
             )
             row = self.conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
             current = row[0] or 0
-            for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
-                for statement in _statements(script):
-                    self.conn.execute(statement)
+            for number, migration in enumerate(MIGRATIONS[current:], start=current + 1):
+                if isinstance(migration, str):
+                    for statement in _statements(migration):
+                        self.conn.execute(statement)
+                else:
+                    migration(self.conn)
                 self.conn.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
 
     @contextmanager

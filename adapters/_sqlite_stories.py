@@ -29,13 +29,13 @@ __all__ = ["SQLiteAliases", "SQLiteSearch", "SQLiteStories"]
 
 # Counters and featured_at live in their own columns (updated in place); the rest in ``record``.
 _COLUMN_MEMBERS = ("views", "likes", "comments", "element_comments", "popularity", "featured_at")
-_COLUMNS = "s.record, " + ", ".join(f"s.{name}" for name in _COLUMN_MEMBERS)
+COLUMNS = "s.record, " + ", ".join(f"s.{name}" for name in _COLUMN_MEMBERS)
 # The search tokens live in ``story_search`` only: kept out of ``record``, every read is lighter.
 _RECORD_EXCLUDE = {*_COLUMN_MEMBERS, "search_tokens"}
 BATCH = 500
 
 
-def _story(row: Sequence[Any]) -> StoryRecord:
+def story_from_row(row: Sequence[Any]) -> StoryRecord:
     data = orjson.loads(row[0])
     data.update(zip(_COLUMN_MEMBERS, row[1 : 1 + len(_COLUMN_MEMBERS)], strict=True))
     if len(row) > 1 + len(_COLUMN_MEMBERS):  # the search text, where the query asked for it
@@ -56,10 +56,10 @@ def _head(row: tuple[Any, ...]) -> StoryHead:
 
 
 # a whole story: its columns and, from the search index, its tokens
-_WHOLE = f"SELECT {_COLUMNS}, f.story FROM stories s LEFT JOIN story_search f ON f.rowid = s.rowid"
+_WHOLE = f"SELECT {COLUMNS}, f.story FROM stories s LEFT JOIN story_search f ON f.rowid = s.rowid"
 
 
-def _record_json(story: StoryRecord) -> str:
+def record_json(story: StoryRecord) -> str:
     return story.model_dump_json(exclude=_RECORD_EXCLUDE)
 
 
@@ -124,7 +124,7 @@ class SQLiteStories(StoryRepository):
                     story.published,
                     story.featured_at,
                     story.title_key,
-                    _record_json(story),
+                    record_json(story),
                     story.views,
                     story.likes,
                     story.comments,
@@ -139,7 +139,7 @@ class SQLiteStories(StoryRepository):
         conn.execute(
             "DELETE FROM aliases WHERE author_id = ? AND slug = ?", (story.author_id, story.slug)
         )
-        self._write_labels(conn, rowid, story)
+        self.write_labels(conn, rowid, story)
         self._write_elements(conn, rowid, elements)
         conn.execute(
             "INSERT INTO story_search (rowid, story, author)"
@@ -179,7 +179,7 @@ class SQLiteStories(StoryRepository):
                         story.updated,
                         story.published,
                         story.title_key,
-                        _record_json(story),
+                        record_json(story),
                         rowid,
                     ),
                 )
@@ -192,9 +192,7 @@ class SQLiteStories(StoryRepository):
                         "INSERT INTO aliases (author_id, slug, story_rowid) VALUES (?, ?, ?)",
                         (story.author_id, old_slug, rowid),
                     )
-                conn.execute("DELETE FROM story_tags WHERE story_rowid = ?", (rowid,))
-                conn.execute("DELETE FROM story_topics WHERE story_rowid = ?", (rowid,))
-                self._write_labels(conn, rowid, story)
+                self.write_labels(conn, rowid, story)
                 if elements is not None:
                     conn.execute("DELETE FROM elements WHERE story_rowid = ?", (rowid,))
                     self._write_elements(conn, rowid, elements)
@@ -206,15 +204,20 @@ class SQLiteStories(StoryRepository):
             raise _translate(exc, story) from exc
 
     @staticmethod
-    def _write_labels(conn: sqlite3.Connection, rowid: int, story: StoryRecord) -> None:
-        conn.executemany(
-            "INSERT OR IGNORE INTO story_tags (tag, story_rowid) VALUES (?, ?)",
-            [(tag, rowid) for tag in story.tags],
-        )
-        conn.executemany(
-            "INSERT OR IGNORE INTO story_topics (topic, story_rowid) VALUES (?, ?)",
-            [(topic, rowid) for topic in story.topic_keys],
-        )
+    def write_labels(conn: sqlite3.Connection, rowid: int, story: StoryRecord) -> None:
+        """Replace the story's tag and topic rows inside the caller's transaction."""
+        # each label row copies the story's sort key, so a label's public list is one index walk
+        keys = (rowid, _public(story), story.published, story.id)
+        for table, column, values in (
+            ("story_tags", "tag", story.tags),
+            ("story_topics", "topic", story.topic_keys),
+        ):
+            conn.execute(f"DELETE FROM {table} WHERE story_rowid = ?", (rowid,))
+            conn.executemany(
+                f"INSERT OR IGNORE INTO {table}"
+                f" ({column}, story_rowid, public, published, story_id) VALUES (?, ?, ?, ?, ?)",
+                [(value, *keys) for value in values],
+            )
 
     @staticmethod
     def _write_elements(conn: sqlite3.Connection, rowid: int, elements: Sequence[Element]) -> None:
@@ -257,11 +260,11 @@ class SQLiteStories(StoryRepository):
 
     def get(self, story_id: str) -> StoryRecord | None:
         row = self._db.row(f"{_WHOLE} WHERE s.id = ?", (story_id,))
-        return _story(row) if row else None
+        return story_from_row(row) if row else None
 
     def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
         row = self._db.row(f"{_WHOLE} WHERE s.author_id = ? AND s.slug = ?", (author_id, slug))
-        return _story(row) if row else None
+        return story_from_row(row) if row else None
 
     def slugs_like(self, author_id: str, base: str) -> set[str]:
         # GLOB finds ``base-<digit>...``; the suffix must then be digits only (not ``-2-more``)
@@ -285,25 +288,48 @@ class SQLiteStories(StoryRepository):
         return [trusted_element(orjson.loads(document)) for document in documents]
 
     def _find(self, query: StoryQuery, columns: str) -> list[tuple[Any, ...]]:
+        public_only = query.statuses == ("published",) and not query.include_private
+        labels = [
+            ("story_tags", "tag", query.tag),
+            ("story_topics", "topic", query.topic),
+        ]
+        # a public list of one tag or topic in publication order walks that label's own index
+        walked = next(
+            (label for label in labels if label[2] is not None),
+            None,
+        ) if public_only and query.sort == "published" else None  # fmt: skip
         where: list[str] = []
         params: list[Any] = []
-        if query.statuses == ("published",) and not query.include_private:
+        if walked is not None:
+            table, column, value = walked
+            source = f"{table} l JOIN stories s ON s.rowid = l.story_rowid"
+            where.append(f"l.{column} = ? AND l.public = 1")
+            params.append(value)
+            order = "l.published {0}, l.story_id {0}"
+        else:
+            source = "stories s"
+            order = f"s.{query.sort} {{0}}, s.id {{0}}"
+        if public_only:
             where.append("s.public = 1")  # the literal form that selects the partial indexes
         else:
             where.append(f"s.status IN ({','.join('?' * len(query.statuses))})")
             params.extend(query.statuses)
             if not query.include_private:
                 where.append("s.private = 0")
-        for condition, value in (
+        conditions = [
             ("s.author_id = ?", query.author_id),
             ("s.slug = ?", query.slug),
-            ("s.rowid IN (SELECT story_rowid FROM story_tags WHERE tag = ?)", query.tag),
-            ("s.rowid IN (SELECT story_rowid FROM story_topics WHERE topic = ?)", query.topic),
+            *(
+                (f"s.rowid IN (SELECT story_rowid FROM {table} WHERE {column} = ?)", value)
+                for table, column, value in labels
+                if (table, column, value) != walked
+            ),
             (
                 "s.rowid IN (SELECT story_rowid FROM elements WHERE permalink = ?)",
                 query.containing_element,
             ),
-        ):
+        ]
+        for condition, value in conditions:
             if value is not None:
                 where.append(condition)
                 params.append(value)
@@ -311,13 +337,13 @@ class SQLiteStories(StoryRepository):
             where.append("s.featured_at IS NOT NULL")
         direction = "DESC" if query.descending else "ASC"
         sql = (
-            f"SELECT {columns} FROM stories s WHERE {' AND '.join(where)}"
-            f" ORDER BY s.{query.sort} {direction}, s.id {direction} LIMIT ? OFFSET ?"
+            f"SELECT {columns} FROM {source} WHERE {' AND '.join(where)}"
+            f" ORDER BY {order.format(direction)} LIMIT ? OFFSET ?"
         )
         return self._db.rows(sql, [*params, query.limit, query.offset])
 
     def find(self, query: StoryQuery) -> list[StoryRecord]:
-        return [_story(row) for row in self._find(query, _COLUMNS)]
+        return [story_from_row(row) for row in self._find(query, COLUMNS)]
 
     def find_heads(self, query: StoryQuery) -> list[StoryHead]:
         return [_head(row) for row in self._find(query, _HEAD_COLUMNS)]
@@ -411,11 +437,11 @@ class SQLiteSearch(SearchIndex):
             " FROM story_search f JOIN stories s ON s.rowid = f.rowid"
             " WHERE story_search MATCH ? AND s.public = 1"
             " ORDER BY s.published DESC, s.id DESC LIMIT ? OFFSET ?)"
-            f" SELECT {_COLUMNS} FROM hits JOIN stories s ON s.rowid = hits.hit"
+            f" SELECT {COLUMNS} FROM hits JOIN stories s ON s.rowid = hits.hit"
             " ORDER BY hits.published DESC, hits.id DESC",
             (_match_expression(words), limit, offset),
         )
-        return [_story(row) for row in rows]
+        return [story_from_row(row) for row in rows]
 
 
 def _translate(exc: sqlite3.IntegrityError, story: StoryRecord) -> Exception:

@@ -123,7 +123,9 @@ def operations(service: Service, floor: Floor, data: DataSet) -> list[Operation]
         Operation("search, two words",
                   lambda i: _page(service.catalog.search(f"{words[i % 3000]} {common}")),
                   lambda i: floor.search(query_tokens(f"{words[i % 3000]} {common}"))),
-        Operation("create a 20-element story", create, floor_create, same_answer=False),
+        Operation(
+            f"create a {data.elements}-element story", create, floor_create, same_answer=False
+        ),
         Operation("save", save, floor_save, same_answer=False),
         Operation("publish", publish, floor_save, same_answer=False),
     ]  # fmt: skip

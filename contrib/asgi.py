@@ -69,7 +69,8 @@ class StorycoreASGI:
         """The request body, or None as soon as it is known to be over the limit."""
         limit = self.app.body_limit
         declared = dict(headers).get("content-length", "")
-        if declared.isdigit() and int(declared) > limit:
+        # isdigit alone also takes "²", which int() refuses
+        if declared.isascii() and declared.isdigit() and int(declared) > limit:
             return None
         body = bytearray()
         while True:

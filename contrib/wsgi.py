@@ -39,7 +39,8 @@ class StorycoreWSGI:
 
     def _respond(self, environ: dict[str, Any]) -> HttpResponse:
         length_text = environ.get("CONTENT_LENGTH") or "0"
-        length = int(length_text) if length_text.isdigit() else 0
+        # isdigit alone also takes "²", which int() refuses
+        length = int(length_text) if length_text.isascii() and length_text.isdigit() else 0
         if length > self.app.body_limit:
             return self.app.too_large()
         body = environ["wsgi.input"].read(length) if length else b""

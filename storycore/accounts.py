@@ -15,12 +15,12 @@ from typing import Any, cast
 from ._context import Context
 from .addresses import validate_url
 from .credentials import digest, hash_password, new_secret, same_digest, verify_password
+from .derived import user_search_tokens
 from .errors import Forbidden, InvalidParameter, NotFound, Unauthorized
 from .fields import Members, decode_object
 from .ids import new_id
 from .pagination import PageRequest, page_of
 from .records import AppRecord, Plan, TokenRecord, UserRecord
-from .searchtext import tokens
 from .shapes import Page, TokenGrant, UserProfile
 from .timestamps import format_timestamp, now
 from .usernames import username_key, validate_username
@@ -87,7 +87,7 @@ class Accounts:
             updated=created,
             **profile,
         )
-        user.search_tokens = tokens(user.username, user.name)
+        user.search_tokens = user_search_tokens(user)
         self._users.add(user)
         return self._ctx.presenter.profile(user)
 
@@ -222,7 +222,7 @@ class Accounts:
             )
         changes = self._profile_members(data, path="user")
         updated = target.model_copy(update={**changes, "updated": now()})
-        updated.search_tokens = tokens(updated.username, updated.name)
+        updated.search_tokens = user_search_tokens(updated)
         self._users.replace(updated)
         return self._ctx.presenter.profile(updated)
 

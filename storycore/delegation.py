@@ -15,6 +15,7 @@ from typing import Any
 
 from ._context import Context
 from .accounts import Accounts
+from .derived import user_search_tokens
 from .drafts import parse_story
 from .elements import normalize_elements
 from .errors import Conflict, Forbidden, InvalidParameter, ProviderUnavailable, Unauthorized
@@ -23,7 +24,6 @@ from .ids import new_id
 from .lifecycle import Stories
 from .ratelimit import RateLimiter
 from .records import UserRecord
-from .searchtext import tokens
 from .shapes import DelegatedCreated
 from .timestamps import now
 from .usernames import RESERVED_USERNAMES, username_key
@@ -141,7 +141,7 @@ class Delegation:
                 created=created,
                 updated=created,
             )
-            user.search_tokens = tokens(user.username, user.name)
+            user.search_tokens = user_search_tokens(user)
             try:
                 self._ctx.store.identities.add_user(provider, identity.id, user)
             except (InvalidParameter, Conflict):
@@ -155,6 +155,6 @@ class Delegation:
         updated = user.model_copy(
             update={"name": identity.name, "avatar": identity.avatar, "updated": now()}
         )
-        updated.search_tokens = tokens(updated.username, updated.name)
+        updated.search_tokens = user_search_tokens(updated)
         self._ctx.store.users.replace(updated)
         return updated

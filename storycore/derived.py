@@ -1,7 +1,8 @@
 """The members of a story that follow from the others (decisions section 6).
 
 They are computed on every write, so reads and lists never recompute them: the cover image,
-``meta.hashtags``, ``meta.quoted``, ``stats.elements``, the search tokens and sort keys.
+``meta.hashtags``, ``meta.quoted``, ``stats.elements``, the search tokens and sort keys; and a
+user's search tokens.
 """
 
 from __future__ import annotations
@@ -10,11 +11,11 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .hashtags import extract_hashtags, normalize_tag
-from .records import ELEMENT_TYPES, Element, Quoted, StoryRecord
+from .records import ELEMENT_TYPES, Element, Quoted, StoryRecord, UserRecord
 from .sanitize import plain_text
 from .searchtext import fold, tokens
 
-__all__ = ["element_words", "with_derived_members"]
+__all__ = ["element_words", "user_search_tokens", "with_derived_members"]
 
 
 def element_words(element: Element) -> list[str]:
@@ -72,3 +73,8 @@ def with_derived_members(story: StoryRecord, elements: Sequence[Element]) -> Sto
             "title_key": fold(story.title),
         }
     )
+
+
+def user_search_tokens(user: UserRecord) -> list[str]:
+    """The tokens a search matches against a user and every story of theirs: username and name."""
+    return tokens(user.username, user.name)

@@ -23,7 +23,7 @@ from .timestamps import parse_timestamp
 
 __all__ = ["normalize_elements"]
 
-_ELEMENT_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+_ELEMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # with fullmatch: ``$`` takes a final newline
 _SHORT_TEXT = 2000
 
 
@@ -81,7 +81,7 @@ def _element_object(members: Members, limits: Limits, now: str) -> Element:
             field=members.field("type"),
         )
     element_id = members.string("id") or ""
-    if element_id and not _ELEMENT_ID.match(element_id):
+    if element_id and not _ELEMENT_ID.fullmatch(element_id):
         raise InvalidParameter(
             f"{members.field('id')} must be 1 to 32 letters, digits, - or _",
             field=members.field("id"),

@@ -11,8 +11,8 @@ _HASHTAG = re.compile(r"(?<![\w&])#(\w{1,100})")
 
 
 def normalize_tag(tag: str) -> str:
-    """A tag as stored and compared: stripped, without a leading ``#``, lowercase."""
-    return tag.strip().lstrip("#").lower()
+    """A tag as stored and compared: without a leading ``#`` and surrounding space, lowercase."""
+    return tag.strip().lstrip("#").strip().lower()
 
 
 def extract_hashtags(explicit: Iterable[str], *texts: str) -> list[str]:

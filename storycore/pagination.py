@@ -61,7 +61,9 @@ def _integer(value: int | str | None, field: str, default: int) -> int:
     if isinstance(value, int):
         return value
     text = value.strip()
-    if not text.isascii() or not text.lstrip("-").isdigit() or len(text) > 12:
+    # one optional minus sign: the range check then names the limit for a negative number
+    digits = text.removeprefix("-")
+    if not text.isascii() or not digits.isdigit() or len(text) > 12:
         raise InvalidParameter(f"{field} must be an integer", field=field)
     return int(text)
 

@@ -10,20 +10,37 @@ from html import unescape
 
 import nh3
 
+from .addresses import is_http_url
+
 __all__ = ["plain_text", "sanitize_html"]
 
 _TAGS = {"p", "br", "b", "strong", "i", "em", "a", "ul", "ol", "li", "blockquote"}
-_ATTRIBUTES = {"a": {"href"}}
+# "*" names the attributes allowed on every tag: none (nh3 would keep ``title`` and ``lang``)
+_ATTRIBUTES: dict[str, set[str]] = {"a": {"href"}, "*": set()}
 _SCHEMES = {"http", "https"}
 _TAG = re.compile(r"<[^>]*>")
+_HTML_SPACE = " \t\n\f\r"  # what a browser strips from both ends of an href
+
+
+def _absolute_links_only(tag: str, attribute: str, value: str) -> str | None:
+    """An ``href`` survives only as an absolute http(s) address, the rule of every address the
+    service stores: nh3 alone passes relative ones (``/x``, ``//host/x``), which would resolve
+    against whatever page embeds the story. None drops the attribute, keeping the link's text.
+    """
+    if attribute != "href":
+        return value
+    address = value.strip(_HTML_SPACE)
+    return address if is_http_url(address) else None
 
 
 def sanitize_html(html: str) -> str:
-    """``html`` cut down to the allowlist: http(s) links only, no scripts, styles or handlers."""
+    """``html`` cut down to the allowlist: absolute http(s) links only, no other attribute, no
+    scripts, styles or handlers."""
     return nh3.clean(
         html,
         tags=_TAGS,
         attributes=_ATTRIBUTES,
+        attribute_filter=_absolute_links_only,
         url_schemes=_SCHEMES,
         link_rel="noopener noreferrer nofollow",
         strip_comments=True,

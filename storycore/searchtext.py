@@ -1,28 +1,68 @@
 """Search semantics (decisions section 8): what a word is, and how words are compared.
 
-A word is a run of letters and digits. Words are compared ignoring case and accents, so text is
-reduced to normalized tokens (NFKD, combining marks dropped, case-folded). Stories and queries go
-through the same function, and a story matches when every query token is one of its tokens.
+A word is a letter or digit followed by letters, digits and combining marks; anything else
+(spaces, punctuation, an underscore) separates words. Marks belong to the word because in most
+scripts of South and South-East Asia they spell it: ``हिन्दी`` holds vowel signs and a virama,
+and is one word, not ``ह`` and ``नद``.
+
+Words are compared ignoring case and accents, so text is reduced to normalized tokens: NFKD,
+case-folded, accents dropped, NFKC. An accent is a combining mark on a letter of an alphabet
+whose marks are optional diacritics: Latin, Greek and Cyrillic accents (``é`` matches ``e``),
+and the vowel points of Hebrew and Arabic. After any other character a mark is kept, as part of
+the spelling (Devanagari vowel signs, Tamil and Khmer viramas, Thai tone marks, the voicing mark
+of kana). A letter's alphabet is the first word of its Unicode name (``LATIN SMALL LETTER E``).
+
+Stories and queries go through the same function, and a story matches when every query token is
+one of its tokens. A token never holds a space or ASCII punctuation, so a full-text index may
+store tokens joined by spaces and split on spaces alone.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable
 
+from ._marks import mark_ranges
+
 __all__ = ["fold", "query_tokens", "token_text", "tokens"]
 
-_WORD = re.compile(r"[^\W_]+")
+_ASCII_WORD = re.compile(r"[a-z0-9]+")  # a word of folded ASCII text
+_ACCENTED_ALPHABETS = ("LATIN ", "GREEK ", "CYRILLIC ", "HEBREW ", "ARABIC ")
+
+
+@functools.cache
+def _word() -> re.Pattern[str]:
+    return re.compile(rf"[^\W_](?:[^\W_]|[{mark_ranges()}])*")
+
+
+@functools.lru_cache(maxsize=4096)
+def _takes_accents(letter: str) -> bool:
+    """Whether the marks on ``letter`` are accents (dropped), not part of the spelling (kept)."""
+    return letter.isalpha() and unicodedata.name(letter, "").startswith(_ACCENTED_ALPHABETS)
+
+
+def _without_accents(decomposed: str) -> str:
+    kept: list[str] = []
+    base = ""
+    for char in decomposed:
+        if unicodedata.category(char)[0] == "M":
+            if _takes_accents(base):
+                continue
+        else:
+            base = char
+        kept.append(char)
+    return "".join(kept)
 
 
 def fold(text: str) -> str:
     """``text`` without accents, case-folded: the form in which words are compared."""
     if text.isascii():  # nothing to decompose or fold beyond case: the common case, fast
         return text.lower()
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return unicodedata.normalize("NFKC", stripped.casefold())
+    # folded before the accents go, so the marks are judged by the letters that stay
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold())
+    return unicodedata.normalize("NFKC", _without_accents(folded))
 
 
 def tokens(*texts: str) -> list[str]:
@@ -30,8 +70,10 @@ def tokens(*texts: str) -> list[str]:
     seen: dict[str, None] = {}
     for text in texts:
         if text:
-            for word in _WORD.findall(fold(text)):
-                seen.setdefault(word, None)
+            folded = fold(text)
+            word = _ASCII_WORD if folded.isascii() else _word()
+            for found in word.findall(folded):
+                seen.setdefault(found, None)
     return list(seen)
 
 

@@ -13,21 +13,27 @@ __all__ = ["Limits", "Network", "Settings"]
 
 
 class Limits(BaseModel):
-    """Sizes beyond which input is refused with ``invalid_parameter`` (or 413 for the body)."""
+    """Sizes beyond which input is refused with ``invalid_parameter`` (or 413 for the body).
+
+    Every limit is at least 1, and the slug limit at least 8; smaller values are refused when
+    the settings are built, not met later as slugs that break their own rule.
+    """
 
     model_config = ConfigDict(frozen=True)
 
-    request_body: int = 1024 * 1024
-    title: int = 200
-    description: int = 2000
-    elements: int = 1000
-    text_element: int = 20000
-    address: int = 2048
-    query: int = 200
-    per_page: int = 100
-    per_page_default: int = 20
-    slug: int = 120
-    profile_field: int = 2000
+    request_body: int = Field(default=1024 * 1024, ge=1)
+    title: int = Field(default=200, ge=1)
+    description: int = Field(default=2000, ge=1)
+    elements: int = Field(default=1000, ge=1)
+    text_element: int = Field(default=20000, ge=1)
+    address: int = Field(default=2048, ge=1)
+    query: int = Field(default=200, ge=1)
+    per_page: int = Field(default=100, ge=1)
+    per_page_default: int = Field(default=20, ge=1)
+    # room for a one-character stem and the longest ``-N`` suffix (``x-999999``), and for the
+    # fallback slug ``story``: below that, derived and suffixed slugs would break the slug rule
+    slug: int = Field(default=120, ge=8)
+    profile_field: int = Field(default=2000, ge=1)
 
 
 class Network(BaseModel):

@@ -18,14 +18,16 @@ __all__ = [
     "validate_slug",
 ]
 
-SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+# ``\A`` and ``\Z``, not ``^`` and ``$`` (which accepts a final newline), so a host application
+# using the pattern with ``match``, ``search`` or ``fullmatch`` applies the rule exactly
+SLUG_PATTERN = re.compile(r"\A[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 MAX_SLUG_LENGTH = 120
 FALLBACK_SLUG = "story"
 
 
 def is_valid_slug(slug: str, max_length: int = MAX_SLUG_LENGTH) -> bool:
     """Whether ``slug`` is lowercase ASCII words joined by single hyphens, within the length."""
-    return 0 < len(slug) <= max_length and SLUG_PATTERN.match(slug) is not None
+    return 0 < len(slug) <= max_length and SLUG_PATTERN.fullmatch(slug) is not None
 
 
 def validate_slug(slug: str, field: str = "slug", max_length: int = MAX_SLUG_LENGTH) -> str:

@@ -10,15 +10,22 @@ from datetime import UTC, datetime
 
 __all__ = ["format_timestamp", "now", "parse_timestamp"]
 
-_SHAPE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$")
+# ASCII digits only, matched whole (``$`` would also take a final newline)
+_SHAPE = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})"
+)
 
 
 def format_timestamp(moment: datetime) -> str:
-    """``2026-11-22T10:15:30.123Z`` for an aware datetime (naive ones are taken as UTC)."""
+    """``2026-11-22T10:15:30.123Z`` for an aware datetime (naive ones are taken as UTC).
+
+    The year always has four digits (``0999``): ``strftime("%Y")`` does not pad it everywhere.
+    Raises ``OverflowError`` when the time in UTC falls outside years 1 to 9999.
+    """
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     moment = moment.astimezone(UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    return f"{moment.year:04d}-{moment:%m-%dT%H:%M:%S}.{moment.microsecond // 1000:03d}Z"
 
 
 def now() -> str:
@@ -28,9 +35,9 @@ def now() -> str:
 
 def parse_timestamp(text: str) -> str | None:
     """The normalized form of an ISO 8601 timestamp with a zone, or None when it is not one."""
-    if not _SHAPE.match(text):
+    if not _SHAPE.fullmatch(text):
         return None
     try:
         return format_timestamp(datetime.fromisoformat(text.replace("Z", "+00:00")))
-    except ValueError:
+    except (ValueError, OverflowError):  # no such date, or out of range once moved to UTC
         return None

@@ -8,7 +8,8 @@ from .errors import InvalidParameter
 
 __all__ = ["RESERVED_USERNAMES", "USERNAME_PATTERN", "username_key", "validate_username"]
 
-USERNAME_PATTERN = re.compile(r"^[A-Za-z0-9_]{1,30}$")
+# ``\A`` and ``\Z``: ``$`` would also match before a final newline
+USERNAME_PATTERN = re.compile(r"\A[A-Za-z0-9_]{1,30}\Z")
 
 RESERVED_USERNAMES = frozenset(
     {
@@ -34,7 +35,7 @@ def username_key(username: str) -> str:
 
 def validate_username(username: str, field: str = "username") -> str:
     """``username`` itself, or ``InvalidParameter`` when it breaks the rule or is reserved."""
-    if not USERNAME_PATTERN.match(username):
+    if not USERNAME_PATTERN.fullmatch(username):
         raise InvalidParameter("a username is 1 to 30 letters, digits or underscores", field=field)
     if username_key(username) in RESERVED_USERNAMES:
         raise InvalidParameter(f"the username {username!r} is reserved", field=field)

@@ -15,8 +15,11 @@ def _database_at(path: Path, version: int) -> None:
     """A database whose schema stops at ``version``, made as that version made it."""
     connection = sqlite3.connect(path)
     connection.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-    for number, script in enumerate(MIGRATIONS[:version], start=1):
-        connection.executescript(script)
+    for number, migration in enumerate(MIGRATIONS[:version], start=1):
+        if isinstance(migration, str):
+            connection.executescript(migration)
+        else:
+            migration(connection)
         connection.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
     connection.commit()
     connection.close()
@@ -52,3 +55,22 @@ def test_migrating_twice_changes_nothing(tmp_path: Path) -> None:
     open_store(url).close()
     rows = sqlite3.connect(tmp_path / "twice.db").execute("SELECT version FROM schema_version")
     assert [row[0] for row in rows] == list(range(1, len(MIGRATIONS) + 1))
+
+
+def test_migrating_recomputes_the_search_tokens_and_tags_of_earlier_rules(tmp_path: Path) -> None:
+    path = tmp_path / "rules.db"
+    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+        service.accounts.create_user("alice")
+        alice = service.accounts.as_user("alice")
+        story = {"title": "हिन्दी", "hashtags": ["foo"]}
+        service.stories.create("alice", story, viewer=alice, publish=True)
+    connection = sqlite3.connect(path)  # what the rules before version 5 wrote
+    connection.execute("UPDATE story_search SET story = 'ह नद foo'")
+    connection.execute("UPDATE story_tags SET tag = ' foo'")
+    connection.commit()
+    connection.close()
+    _rewind(path, to=4)
+    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+        assert [s.title for s in service.catalog.search("हिन्दी").items] == ["हिन्दी"]
+        assert service.catalog.search("नद").items == []
+        assert [s.title for s in service.catalog.stories(tag="foo").items] == ["हिन्दी"]

@@ -19,12 +19,6 @@ def test_a_tag_is_compared_lowercase_without_hash_or_spaces(tag: str) -> None:
     assert normalize_tag(tag) == "python"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="normalize_tag strips spaces before removing '#', not after: "
-    "normalize_tag('# foo') == ' foo', so the explicit hashtag '# foo' is stored with a "
-    "leading space and the tag filter 'foo' does not find it",
-)
 def test_a_tag_with_a_space_after_its_hash_is_normalized_without_it() -> None:
     assert normalize_tag("# foo") == "foo"
 

@@ -69,12 +69,6 @@ def test_token_text_joins_tokens_with_spaces() -> None:
     assert token_text(["a", "b"]) == "a b"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a spacing vowel sign (category Mc, e.g. U+093F DEVANAGARI VOWEL SIGN I) is neither "
-    "stripped nor a word character, so it splits words: tokens('हिन्दी') == ['ह', 'नद'], and a "
-    "search for 'ह' finds a story titled 'हिन्दी' (also Tamil, Myanmar, Khmer, ...)",
-)
 @pytest.mark.parametrize("word", ["हिन्दी", "தமிழ்", "မြန်မာ"])
 def test_a_word_with_spacing_vowel_signs_is_one_word(word: str) -> None:
     assert len(tokens(word)) == 1

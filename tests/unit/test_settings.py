@@ -9,6 +9,7 @@ import pydantic
 import pytest
 
 from storycore.settings import Limits, Settings
+from storycore.slugs import derive_slug, is_valid_slug, next_free_slug
 
 
 @pytest.mark.parametrize(
@@ -33,6 +34,19 @@ def test_each_limit_defaults_to_the_decided_value(limit: str, value: int) -> Non
 def test_limits_are_configurable_one_by_one() -> None:
     limits = Settings(limits=Limits(title=80)).limits
     assert (limits.title, limits.description) == (80, 2000)
+
+
+@pytest.mark.parametrize(("limit", "value"), [("title", 0), ("per_page", -1), ("slug", 7)])
+def test_a_limit_too_small_to_keep_the_rules_is_refused(limit: str, value: int) -> None:
+    with pytest.raises(pydantic.ValidationError):
+        Limits(**{limit: value})
+
+
+def test_the_smallest_slug_limit_still_gives_valid_suffixed_slugs() -> None:
+    limit = Limits(slug=8).slug
+    base = derive_slug("A very long title", limit)
+    taken = {base, *(f"{base[:6]}-{n}" for n in range(2, 10))}
+    assert is_valid_slug(next_free_slug(base, taken, limit), limit)
 
 
 def test_settings_are_frozen() -> None:

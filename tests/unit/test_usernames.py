@@ -32,12 +32,6 @@ def test_a_username_breaking_the_rule_is_invalid_parameter(username: str) -> Non
     assert (caught.value.type, caught.value.field) == ("invalid_parameter", "username")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="USERNAME_PATTERN ends in '$', which also matches before a final newline: "
-    "validate_username('alice\\n') returns 'alice\\n', and accounts.create_user('alice\\n', ...) "
-    "creates that user (use re.fullmatch or '\\Z')",
-)
 def test_a_username_with_a_trailing_newline_is_invalid_parameter() -> None:
     with pytest.raises(InvalidParameter):
         validate_username("alice\n")
