@@ -231,7 +231,7 @@ class MongoStories(StoryRepository):
         return story_record(found) if found else None
 
     def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
-        found = self._stories.find_one({"author_id": author_id, "slug": slug}, STORY)
+        found = self._stories.find_one({"author_id": author_id, "slug": slug}, LISTED)
         return story_record(found) if found else None
 
     def slugs_like(self, author_id: str, base: str) -> set[str]:

@@ -263,7 +263,10 @@ class SQLiteStories(StoryRepository):
         return story_from_row(row) if row else None
 
     def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
-        row = self._db.row(f"{_WHOLE} WHERE s.author_id = ? AND s.slug = ?", (author_id, slug))
+        row = self._db.row(
+            f"SELECT {COLUMNS} FROM stories s WHERE s.author_id = ? AND s.slug = ?",
+            (author_id, slug),
+        )
         return story_from_row(row) if row else None
 
     def slugs_like(self, author_id: str, base: str) -> set[str]:

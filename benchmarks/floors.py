@@ -88,11 +88,12 @@ class Floor:
         content.update(page=1, per_page=20, elements=[Fragment(e[0]) for e in elements[:20]])
         return _answer(content)
 
-    def _list(self, where: str, params: tuple[Any, ...], page: int) -> bytes:
+    def _list(self, where: str, params: tuple[Any, ...], page: int, source: str = "") -> bytes:
         # the author's record is looked up for the page's rows only, not joined for the scan
+        order = "l.published DESC, l.story_id DESC" if source else "s.published DESC, s.id DESC"
         rows = self.db.execute(
             "SELECT s.record, (SELECT u.record FROM users u WHERE u.id = s.author_id)"
-            f" FROM stories s WHERE {where} ORDER BY s.published DESC, s.id DESC LIMIT 21 OFFSET ?",
+            f" FROM {source}stories s WHERE {where} ORDER BY {order} LIMIT 21 OFFSET ?",
             (*params, (page - 1) * 20),
         ).fetchall()
         stories = [_summary(orjson.loads(s), orjson.loads(u)) for s, u in rows[:20]]
@@ -102,10 +103,12 @@ class Floor:
         return self._list("s.public = 1", (), page)
 
     def by_tag(self, tag: str) -> bytes:
+        # the tag's rows carry the sort key: one walk of the tag's partial index
         return self._list(
-            "s.public = 1 AND s.rowid IN (SELECT story_rowid FROM story_tags WHERE tag = ?)",
+            "l.tag = ? AND l.public = 1 AND s.rowid = l.story_rowid",
             (tag,),
             1,
+            source="story_tags l, ",
         )
 
     def user_list(self, username: str) -> bytes:
@@ -228,10 +231,16 @@ class Floor:
             "INSERT INTO elements (story_rowid, position, permalink, record) VALUES (?,?,?,?)",
             [(rowid, *element) for element in rows["elements"]],
         )
-        self.db.executemany(
-            "INSERT INTO story_tags (tag, story_rowid) VALUES (?, ?)",
-            [(tag, rowid) for tag in rows["tags"]],
-        )
+        story_id, public, published = rows["story"][0], rows["story"][5], rows["story"][9]
+        for table, column, key in (
+            ("story_tags", "tag", "tags"),
+            ("story_topics", "topic", "topics"),
+        ):
+            self.db.executemany(
+                f"INSERT INTO {table} ({column}, story_rowid, public, published, story_id)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(label, rowid, public, published, story_id) for label in rows[key]],
+            )
         self.db.execute(
             "INSERT INTO story_search (rowid, story, author) VALUES (?, ?, ?)",
             (rowid, rows["tokens"], rows["author_tokens"]),

@@ -152,6 +152,7 @@ def _prepare(service: Service, floor: Floor, story: dict[str, Any], n: int) -> d
                   record.title_key, record.model_dump_json(exclude=_COUNTERS)),
         "elements": [(p, e.permalink, e.model_dump_json()) for p, e in enumerate(elements)],
         "tags": record.tags,
+        "topics": record.topic_keys,
         "tokens": token_text(record.search_tokens),
         "author_tokens": token_text(author.search_tokens),
     }  # fmt: skip

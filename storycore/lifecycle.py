@@ -225,13 +225,20 @@ class Stories:
                     f"the story is at version {current.version}, not {version}", field="version"
                 )
             at = now()
-            previous = self._stories.elements(current.id, 0, self._ctx.settings.limits.elements)
-            elements = self._elements(draft, previous=previous, at=at)
+            request = self._page(None, None)
             status_changes = transition(current, at)
-            if status_changes is None and not _has_members(draft):
-                return self._detail(current, author, self._page(None, None), previous)
-            changed = _apply(current, draft).model_copy(update=status_changes or {})
-            changed = with_derived_members(changed, elements if elements is not None else previous)
+            if _has_members(draft):
+                previous = self._stories.elements(current.id, 0, self._ctx.settings.limits.elements)
+                elements = self._elements(draft, previous=previous, at=at)
+                shown = elements if elements is not None else previous
+                changed = _apply(current, draft).model_copy(update=status_changes or {})
+                changed = with_derived_members(changed, shown)
+            else:  # a status change alone: the derived members stay, one page of elements is shown
+                elements = None
+                shown = self._stories.elements(current.id, request.offset, request.per_page)
+                if status_changes is None:
+                    return self._detail(current, author, request, shown)
+                changed = current.model_copy(update=status_changes)
             changed.updated = at
             try:
                 stored = self._replace(current, changed, elements, slug_field="story.slug")
@@ -239,12 +246,7 @@ class Stories:
                 if version is not None or attempt == _RETRIES - 1:
                     raise
                 continue
-            return self._detail(
-                stored,
-                author,
-                self._page(None, None),
-                elements if elements is not None else previous,
-            )
+            return self._detail(stored, author, request, shown)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _replace(

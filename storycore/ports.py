@@ -66,7 +66,11 @@ class StoryRepository(Protocol):
         ...
 
     def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
-        """The author's story that lives at ``slug`` now (aliases are not followed), or None."""
+        """The author's story that lives at ``slug`` now (aliases are not followed), or None.
+
+        Its ``search_tokens`` may be left empty, as for ``find``: this is the read path of every
+        story page, and nothing read there needs them. A change starts from ``get``.
+        """
         ...
 
     def slugs_like(self, author_id: str, base: str) -> set[str]:
@@ -118,7 +122,7 @@ class StoryRepository(Protocol):
         """The stories matching ``query``, in its total order, sliced by offset and limit.
 
         Their ``search_tokens`` may be left empty: lists never need them, and leaving them in
-        the index makes lists cheaper. ``get``, ``get_by_slug`` and ``iter_all`` include them.
+        the index makes lists cheaper. ``get`` and ``iter_all`` include them.
         """
         ...
 

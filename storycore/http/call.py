@@ -21,19 +21,21 @@ __all__ = ["Call", "dump", "reading_content"]
 
 
 def dump(value: Any) -> Any:
-    """Shapes as JSON-ready data, with the interface's names."""
+    """Shapes ready for ``orjson.dumps``, with the interface's names: each model as a fragment
+    of the JSON pydantic writes for it, which costs less than Python data orjson writes again.
+    """
     if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", by_alias=True)
+        return orjson.Fragment(value.model_dump_json(by_alias=True))
     if isinstance(value, list):
         return [dump(item) for item in value]
     return value
 
 
 def reading_content(reading: StoryReading) -> Any:
-    """A story read ``as_documents`` as JSON-ready data: its stored element documents go into
-    the answer as they are, without being parsed and dumped again.
+    """A story read ``as_documents``, ready for ``orjson.dumps``: its stored element documents
+    go into the answer as they are, without being parsed and dumped again.
     """
-    content = dump(reading.detail)
+    content = reading.detail.model_dump(mode="json", by_alias=True)
     content["elements"] = [orjson.Fragment(document) for document in reading.element_documents]
     return content
 

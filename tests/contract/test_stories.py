@@ -19,7 +19,15 @@ from storycore.ports import (
 from storycore.queries import StoryQuery
 from storycore.records import UserRecord, element_document
 
-from ._factories import add_story, at, changed, listed, make_element, make_story
+from ._factories import (
+    add_story,
+    at,
+    changed,
+    listed,
+    make_element,
+    make_story,
+    without_tokens,
+)
 
 
 def _everything(author_id: str) -> StoryQuery:
@@ -62,7 +70,7 @@ def test_an_added_story_reads_back_equal_by_id(store: Store, author: UserRecord)
 
 def test_an_added_story_reads_back_equal_by_slug(store: Store, author: UserRecord) -> None:
     story = add_story(store, author.id, "tale", status="working", private=True)
-    assert store.stories.get_by_slug(author.id, "tale") == story
+    assert store.stories.get_by_slug(author.id, "tale") == without_tokens(story)
 
 
 def test_elements_read_back_in_story_order(store: Store, author: UserRecord) -> None:
@@ -145,7 +153,7 @@ def test_an_add_refused_for_its_slug_stores_nothing(store: Store, author: UserRe
     with pytest.raises(SlugTaken):
         store.stories.add(second, [element])
     assert store.stories.get(second.id) is None
-    assert store.stories.get_by_slug(author.id, "tale") == first
+    assert store.stories.get_by_slug(author.id, "tale") == without_tokens(first)
     assert store.stories.elements(second.id, 0, 10) == []
     assert listed(store.stories.find(_everything(author.id))) == listed([first])
     assert store.search.search(["zebra"], 0, 10) == []
@@ -156,8 +164,8 @@ def test_two_authors_may_use_the_same_slug(
 ) -> None:
     mine = add_story(store, author.id, "tale")
     theirs = add_story(store, other_author.id, "tale")
-    assert store.stories.get_by_slug(author.id, "tale") == mine
-    assert store.stories.get_by_slug(other_author.id, "tale") == theirs
+    assert store.stories.get_by_slug(author.id, "tale") == without_tokens(mine)
+    assert store.stories.get_by_slug(other_author.id, "tale") == without_tokens(theirs)
 
 
 # -- slugs_like ----------------------------------------------------------------------------
@@ -276,8 +284,8 @@ def test_a_slug_change_refused_for_its_slug_changes_nothing(
     with pytest.raises(SlugTaken):
         store.stories.replace(new, expected_version=story.version, elements=[make_element("x")])
     assert store.stories.get(story.id) == story
-    assert store.stories.get_by_slug(author.id, "tale") == story
-    assert store.stories.get_by_slug(author.id, "taken") == other
+    assert store.stories.get_by_slug(author.id, "tale") == without_tokens(story)
+    assert store.stories.get_by_slug(author.id, "taken") == without_tokens(other)
     assert store.stories.elements(story.id, 0, 10) == elements
     assert store.aliases.resolve(author.id, "tale") is None
 
@@ -289,7 +297,7 @@ def test_replace_may_move_onto_another_authors_slug(
     story = add_story(store, author.id, "tale")
     new = changed(story, [], slug="taken")
     store.stories.replace(new, expected_version=story.version)
-    assert store.stories.get_by_slug(author.id, "taken") == new
+    assert store.stories.get_by_slug(author.id, "taken") == without_tokens(new)
 
 
 def test_replace_keeps_the_stored_counters_and_featured_at(
@@ -412,7 +420,7 @@ def test_a_removed_storys_slug_is_free_again(store: Store, author: UserRecord) -
     gone = add_story(store, author.id, "tale")
     store.stories.remove(gone.id)
     new = add_story(store, author.id, "tale")
-    assert store.stories.get_by_slug(author.id, "tale") == new
+    assert store.stories.get_by_slug(author.id, "tale") == without_tokens(new)
 
 
 # -- set_featured --------------------------------------------------------------------------

@@ -97,3 +97,15 @@ def test_a_query_without_letters_or_digits_matches_nothing(service: Service, ali
 def test_a_word_with_a_rare_letter_is_one_word(service: Service, alice: Viewer) -> None:
     _publish(service, alice, title="a a")  # U+19B0 is a letter to Python: "a\u19b0a" is one word
     assert _found(service, "a\u19b0a") == []
+
+
+def test_a_story_stays_findable_through_status_and_slug_changes(
+    service: Service, alice: Viewer
+) -> None:
+    slug = service.stories.create("alice", {"title": "Lighthouse keeper"}, viewer=alice).slug
+    service.stories.publish("alice", slug, viewer=alice)
+    assert _found(service, "lighthouse") == [slug]
+    service.stories.unpublish("alice", slug, viewer=alice)
+    service.stories.publish("alice", slug, viewer=alice)
+    service.stories.change_slug("alice", slug, "keeper", viewer=alice)
+    assert _found(service, "lighthouse keeper") == ["keeper"]
