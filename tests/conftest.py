@@ -1,97 +1,54 @@
 """Fixtures shared by every test.
 
-``store`` is the one storage fixture: it is parametrized over every adapter, each param naming
-the fixture that opens that adapter, so every test that asks for ``store`` (or ``service``) runs
-once per backend, unchanged. Tests never branch on the backend.
+The storage fixtures are the testing kit's (``storycore.testing.plugin``, loaded through its
+entry point): every test that asks for ``store_factory``, ``store`` or ``service`` runs once per
+URL of the ``storycore_store_urls`` ini value in ``pyproject.toml`` (a SQLite file, SQLite in
+memory, MongoDB through mongomock), unchanged, with the marker of its backend (``-m sqlite``,
+``-m mongodb``). Tests never branch on the backend. A real MongoDB joins when
+STORYCORE_TEST_MONGODB_URI names a server (``mongodb://host:port``, no database: the kit makes
+one per store and drops it after).
 """
 
 from __future__ import annotations
 
 import os
-import uuid
-from collections.abc import Callable, Iterator
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
 from storycore import Service, Settings, Viewer
-from storycore.adapters import open_store
-from storycore.ports import Store
 
 # scrypt at a low cost keeps the suite fast; the hash format and checks are the same.
 TEST_SETTINGS = Settings(password_cost=2**4)
 
-# Every storage the suite runs on: (id, URL template, mark). ``{dir}`` is a fresh temporary
-# directory and ``{name}`` a fresh database name, so each store opened from a template is a
-# new, empty one. A real MongoDB joins when STORYCORE_TEST_MONGODB_URI names a server
-# (``mongodb://host:port``, no database: the suite makes one per store and drops it after).
 _MONGODB_URI = os.environ.get("STORYCORE_TEST_MONGODB_URI", "")
-_NO_MONGODB = "set STORYCORE_TEST_MONGODB_URI=mongodb://host:port to run on a real MongoDB"
+_BACKEND_MARKS = {
+    "sqlite": pytest.mark.sqlite,
+    "mongomock": pytest.mark.mongodb,
+    "mongodb": pytest.mark.mongodb,
+}
 
 
-def _with_database_name(uri: str) -> str:
-    """``uri`` with the template field ``{name}`` as its database."""
-    parts = urlsplit(uri)
-    return urlunsplit(parts._replace(path="/{name}"))
+def pytest_configure(config: pytest.Config) -> None:
+    if _MONGODB_URI:
+        parts = urlsplit(_MONGODB_URI)
+        config.addinivalue_line("storycore_store_urls", urlunsplit(parts._replace(path="/{name}")))
 
 
-STORES = [
-    pytest.param("sqlite:///{dir}/stories.db", marks=pytest.mark.sqlite, id="sqlite-file"),
-    pytest.param("sqlite://", marks=pytest.mark.sqlite, id="sqlite-memory"),
-    pytest.param("mongomock://{name}", marks=pytest.mark.mongodb, id="mongomock"),
-    pytest.param(
-        _with_database_name(_MONGODB_URI) if _MONGODB_URI else "",
-        marks=[pytest.mark.mongodb, pytest.mark.skipif(not _MONGODB_URI, reason=_NO_MONGODB)],
-        id="mongodb",
-    ),
-]
-
-StoreFactory = Callable[[], Store]
-
-
-@pytest.fixture(params=STORES)
-def store_factory(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[StoreFactory]:
-    """Opens fresh, empty stores of each adapter in turn; closes them all after the test."""
-    template: str = request.param
-    opened: list[Store] = []
-    urls: list[str] = []
-
-    def open_fresh() -> Store:
-        directory = tmp_path_factory.mktemp("store")
-        url = template.format(dir=directory, name=f"storycore_test_{uuid.uuid4().hex[:16]}")
-        store = open_store(url)
-        opened.append(store)
-        urls.append(url)
-        return store
-
-    yield open_fresh
-    for store in opened:
-        store.close()
-    for url in urls:
-        _drop_server_database(url)
-
-
-def _drop_server_database(url: str) -> None:
-    """Drop a database the suite made on a real MongoDB (other stores go by themselves)."""
-    if url.startswith("mongodb://"):
-        import pymongo
-
-        with pymongo.MongoClient(url, serverSelectionTimeoutMS=5000) as client:
-            client.drop_database(client.get_default_database())
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each run of a storage test with its backend, before ``-m`` selects."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        url = callspec.params.get("storycore_store_url") if callspec else None
+        if url:
+            item.add_marker(_BACKEND_MARKS[url.split(":", 1)[0]])
 
 
 @pytest.fixture
-def store(store_factory: StoreFactory) -> Store:
-    """A fresh, empty store of each adapter in turn."""
-    return store_factory()
-
-
-@pytest.fixture
-def service(store: Store) -> Service:
-    """A service over a fresh store."""
-    return Service(store, TEST_SETTINGS)
+def storycore_settings() -> Settings:
+    """The settings of the kit's ``service``: ``TEST_SETTINGS``."""
+    return TEST_SETTINGS
 
 
 @pytest.fixture

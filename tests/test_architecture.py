@@ -1,4 +1,5 @@
-"""The core depends on nothing outward: no adapter, no binding, no driver, no web framework."""
+"""The core depends on nothing outward: no adapter, no binding, no driver, no web framework, and
+not the testing kit (hypothesis is imported only inside ``storycore.testing``)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,10 @@ FORBIDDEN = {
     "werkzeug",
     "uvicorn",
     "httpx",
+    "hypothesis",
+    "pytest",
+    "testing",
+    "storycore.testing",
 }
 
 
@@ -62,8 +67,8 @@ def test_importing_the_core_loads_no_adapter_or_driver() -> None:
     code = (
         "import sys, storycore\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in "
-        "{'sqlite_utils', 'pymongo', 'mongomock', 'sqlite3'} "
-        "or m.startswith(('storycore.adapters', 'storycore.contrib'))]\n"
+        "{'sqlite_utils', 'pymongo', 'mongomock', 'sqlite3', 'hypothesis', 'httpx', 'pytest'} "
+        "or m.startswith(('storycore.adapters', 'storycore.contrib', 'storycore.testing'))]\n"
         "print(bad)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -10,6 +10,7 @@ INSTALLED_AS = {
     "storycore": "storycore",
     "adapters": "storycore.adapters",
     "contrib": "storycore.contrib",
+    "testing": "storycore.testing",
 }
 
 
@@ -27,7 +28,8 @@ def test_every_package_folder_is_in_the_wheel() -> None:
     assert set(config["packages"]) == _packages_on_disk()
 
 
-def test_adapters_and_contrib_install_under_storycore() -> None:
+def test_adapters_contrib_and_testing_install_under_storycore() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    assert config["package-dir"]["storycore.adapters"] == "adapters"
-    assert config["package-dir"]["storycore.contrib"] == "contrib"
+    for folder, name in INSTALLED_AS.items():
+        if folder != "storycore":
+            assert config["package-dir"][name] == folder

@@ -1,18 +1,18 @@
 """One client over either binding, so every HTTP test is written once and runs per binding.
 
-``AsgiClient`` drives ``contrib/asgi.py`` through ``httpx.AsyncClient`` over
-``httpx.ASGITransport``; ``WsgiClient`` drives ``contrib/wsgi.py`` through werkzeug's test
-``Client``, with the application wrapped in ``wsgiref.validate.validator`` so every exchange is
-also checked against PEP 3333. Both send the same raw request and answer the same ``Answer``.
-A ``prefix`` mounts the application under a path, as a host application would: ``root_path``
-for ASGI, werkzeug's ``DispatcherMiddleware`` (``SCRIPT_NAME``) for WSGI.
+``AsgiClient`` drives ``contrib/asgi.py`` through the testing kit's ``asgi_client`` (an
+``httpx.Client`` over ``httpx.ASGITransport``); ``WsgiClient`` drives ``contrib/wsgi.py``
+through werkzeug's test ``Client``, with the application wrapped in
+``wsgiref.validate.validator`` so every exchange is also checked against PEP 3333. Both send
+the same raw request and answer the same ``Answer``. A ``prefix`` mounts the application under
+a path, as a host application would: ``root_path`` for ASGI, werkzeug's
+``DispatcherMiddleware`` (``SCRIPT_NAME``) for WSGI.
 """
 
 from __future__ import annotations
 
-import asyncio
 import io
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
@@ -26,6 +26,7 @@ from werkzeug.test import Client as WerkzeugClient
 from storycore import Service
 from storycore.contrib.asgi import StorycoreASGI
 from storycore.contrib.wsgi import StorycoreWSGI
+from storycore.testing.client import asgi_client
 
 FORM = "application/x-www-form-urlencoded"
 JSON = "application/json"
@@ -121,36 +122,21 @@ class Client:
         """Release what the client holds."""
 
 
-async def _chunks(body: Iterable[bytes]) -> AsyncIterator[bytes]:
-    for chunk in body:
-        yield chunk
-
-
 class AsgiClient(Client):
-    """``httpx.AsyncClient`` over ``httpx.ASGITransport``, on one event loop of its own."""
+    """The testing kit's ``asgi_client`` (an ``httpx.Client`` over ``httpx.ASGITransport``)."""
 
     def __init__(self, service: Service, prefix: str = "") -> None:
         super().__init__(prefix)
-        self._loop = asyncio.new_event_loop()
-        transport = httpx.ASGITransport(app=StorycoreASGI(service), root_path=prefix)
-        self._client = httpx.AsyncClient(transport=transport, base_url="http://testserver")
+        self._client = asgi_client(StorycoreASGI(service), root_path=prefix)
 
     def _send(
         self, method: str, target: str, query: str, headers: dict[str, str], body: Body
     ) -> Answer:
         url = f"{target}?{query}" if query else target
-        content = body if isinstance(body, bytes) else _chunks(body)
-        response = self._loop.run_until_complete(
-            self._client.request(method, url, headers=headers, content=content)
-        )
-        return Answer(
-            response.status_code, _headers(response.headers.multi_items()), response.content
-        )
+        return from_httpx(self._client.request(method, url, headers=headers, content=body))
 
     def close(self) -> None:
-        self._loop.run_until_complete(self._client.aclose())
-        self._loop.run_until_complete(self._loop.shutdown_default_executor())
-        self._loop.close()
+        self._client.close()
 
 
 class _Stream(io.RawIOBase):

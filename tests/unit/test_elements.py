@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from storycore.elements import normalize_elements
 from storycore.errors import InvalidParameter
 from storycore.records import Element
 from storycore.resolvers import OfflineResolver
 from storycore.settings import Limits, Settings
+from storycore.testing.strategies import elements as element_lists
 
 BOUNDED = settings(max_examples=50, deadline=None, database=None)
 SETTINGS = Settings()
@@ -271,15 +271,10 @@ def test_source_and_attribution_are_kept_with_defaults() -> None:
 
 
 @BOUNDED
-@given(
-    st.lists(
-        st.sampled_from(
-            [POST, "https://a.example/x.png", "https://youtu.be/v", "https://b.example/"]
-        ),
-        max_size=30,
-    )
-)
-def test_normalized_elements_come_back_unchanged_when_sent_again(permalinks: list[str]) -> None:
-    first = _normalize(permalinks)
+@given(element_lists(max_size=12))
+def test_normalized_elements_come_back_unchanged_when_sent_again(
+    items: list[str | dict[str, Any]],
+) -> None:
+    first = _normalize(items)
     again = _normalize([element.model_dump() for element in first], previous=first)
     assert again == first

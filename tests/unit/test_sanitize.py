@@ -12,22 +12,11 @@ from hypothesis import strategies as st
 
 from storycore.sanitize import plain_text, sanitize_html
 from storycore.searchtext import tokens
+from storycore.testing.strategies import tag_soup
 
 BOUNDED = settings(max_examples=100, deadline=None, database=None)
 
-# pieces of markup, joined at random, so generated input holds tags, attributes and schemes
-MARKUP = st.lists(
-    st.sampled_from(
-        [
-            "<p>", "</p>", "<b>", "</b>", "<a href=\"", "\">", "</a>", "<script>", "</script>",
-            "<img src=x onerror=alert(1)>", "<style>", "javascript:", "https://a.example/",
-            "data:text/html,", " onclick=\"x()\"", "<!--", "-->", "<", ">", "\"", "'", "&amp;",
-            "&lt;", "text", " ", "<ul><li>", "</li></ul>", "<br>", "<iframe src=", "<svg>",
-        ]
-    )
-    | st.text(max_size=4),
-    max_size=25,
-).map("".join)  # fmt: skip
+MARKUP = tag_soup()  # tags, attributes and schemes that form and break at random
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,306 @@
+"""The storycore pytest plugin: fixtures for a host application's tests.
+
+pytest loads it by itself once storycore is installed (entry point ``pytest11``, name
+``storycore``); where plugin autoloading is off, pass ``-p storycore.testing.plugin``. It
+asks nothing of a test that uses none of its fixtures.
+
+Storage: every test that uses ``store_factory``, ``store`` or ``service`` runs once per storage
+URL listed in the ``storycore_store_urls`` ini value (one per line, or a TOML list), or given
+with ``--storycore-store-url URL`` (repeatable; replaces the ini value). The default is
+``sqlite://`` (SQLite in memory). In a URL, ``{dir}`` becomes a fresh temporary directory and
+``{name}`` a fresh unique name, so each store opened is a new, empty one (a database named so
+on a MongoDB server is dropped after the test)::
+
+    [tool.pytest.ini_options]
+    storycore_store_urls = ["sqlite://", "sqlite:///{dir}/stories.db"]
+
+A ``conftest.py`` may add URLs at start-up (say, a real MongoDB when a variable names one)::
+
+    def pytest_configure(config):
+        if os.environ.get("MONGODB_URI"):
+            config.addinivalue_line("storycore_store_urls", os.environ["MONGODB_URI"] + "_{name}")
+
+Fixtures (each may be overridden by a fixture of the same name in a ``conftest.py``):
+
+============================  =================================================================
+``storycore_store_url``       the storage URL of this run of the test (parametrized)
+``store_factory``             opens fresh, empty stores on that URL; closes them after the test
+``store``                     a fresh, empty store
+``storycore_settings``        the ``Settings`` of ``service`` (scrypt at a low cost, for speed)
+``service``                   a ``Service`` on ``store``
+``storycore_users``           ``Users``: alice, bob, an editor (ed), a curator (cora)
+``storycore_app``             ``AppKeys``: an application's api key, and credentials per user
+``storycore_asgi_app``        the ASGI application under test: ``StorycoreASGI(service)``;
+                              override it to test a host application with storycore mounted
+``storycore_client``          an ``httpx.Client`` over ``storycore_asgi_app``, in process
+============================  =================================================================
+
+The plugin imports storycore, httpx and hypothesis only inside its fixtures.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    import httpx
+
+    from storycore.ports import Store
+    from storycore.service import Service
+    from storycore.settings import Settings
+    from storycore.visibility import Viewer
+
+    from .client import ASGIApp
+
+__all__ = [
+    "DEFAULT_STORE_URLS",
+    "AppKeys",
+    "Users",
+    "service",
+    "store",
+    "store_factory",
+    "store_id",
+    "store_urls",
+    "storycore_app",
+    "storycore_asgi_app",
+    "storycore_client",
+    "storycore_settings",
+    "storycore_store_url",
+    "storycore_users",
+]
+
+DEFAULT_STORE_URLS = ("sqlite://",)
+_URL_FIXTURE = "storycore_store_url"
+_INI = "storycore_store_urls"
+
+
+# -- configuration ----------------------------------------------------------------------------
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("storycore", "storycore testing kit")
+    group.addoption(
+        "--storycore-store-url",
+        action="append",
+        dest=_INI,
+        default=None,
+        metavar="URL",
+        help="a storage URL to run storycore store tests on (repeatable; replaces the "
+        f"{_INI} ini value); {{dir}} is a fresh directory, {{name}} a fresh name",
+    )
+    parser.addini(
+        _INI,
+        type="linelist",
+        default=[],
+        help="storage URLs to run storycore store tests on (default: sqlite://)",
+    )
+
+
+def store_urls(config: pytest.Config) -> list[str]:
+    """The storage URLs the store fixtures run on: the command line's, else the ini value's,
+    else ``DEFAULT_STORE_URLS``.
+    """
+    given: list[str] = config.getoption(_INI) or config.getini(_INI)
+    return [url.strip() for url in given if url.strip()] or list(DEFAULT_STORE_URLS)
+
+
+def store_id(url: str) -> str:
+    """The test id of a storage URL: ``sqlite-memory``, ``sqlite-file``, else its scheme."""
+    scheme = url.split(":", 1)[0].lower() if "://" in url else "store"
+    if scheme == "sqlite":
+        return "sqlite-memory" if url.rstrip("/") == "sqlite:" else "sqlite-file"
+    return scheme
+
+
+def _parametrized_by_hand(metafunc: pytest.Metafunc) -> bool:
+    for marker in metafunc.definition.iter_markers("parametrize"):
+        names: Any = marker.args[0] if marker.args else marker.kwargs.get("argnames", ())
+        if isinstance(names, str):
+            names = [name.strip() for name in names.split(",")]
+        if _URL_FIXTURE in names:
+            return True
+    return False
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if _URL_FIXTURE not in metafunc.fixturenames or _parametrized_by_hand(metafunc):
+        return
+    urls = store_urls(metafunc.config)
+    metafunc.parametrize(_URL_FIXTURE, urls, ids=[store_id(url) for url in urls], indirect=True)
+
+
+# -- storage and service ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def storycore_store_url(request: pytest.FixtureRequest) -> str:
+    """The storage URL this run of the test uses (``{dir}`` and ``{name}`` not yet filled)."""
+    return str(getattr(request, "param", store_urls(request.config)[0]))
+
+
+@pytest.fixture
+def store_factory(
+    storycore_store_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Callable[[], Store]]:
+    """Opens fresh, empty stores on ``storycore_store_url``; closes them all after the test.
+
+    Call it once per hypothesis example for a stateful or property test that needs a new store
+    each time.
+    """
+    from storycore.adapters import open_store
+
+    opened: list[Store] = []
+    named: list[str] = []
+
+    def open_fresh() -> Store:
+        url = storycore_store_url
+        if "{dir}" in url:
+            url = url.replace("{dir}", str(tmp_path_factory.mktemp("store")))
+        if "{name}" in url:
+            url = url.replace("{name}", f"storycore_{uuid.uuid4().hex[:12]}")
+            named.append(url)
+        store: Store = open_store(url)
+        opened.append(store)
+        return store
+
+    yield open_fresh
+    for store in reversed(opened):
+        store.close()
+    for url in named:
+        _drop_server_database(url)
+
+
+def _drop_server_database(url: str) -> None:
+    """Drop the database a ``{name}`` URL made on a MongoDB server (other stores go with their
+    connection or their temporary directory).
+    """
+    if not url.startswith(("mongodb://", "mongodb+srv://")):
+        return
+    import pymongo
+
+    client: pymongo.MongoClient[dict[str, Any]]
+    with pymongo.MongoClient(url, serverSelectionTimeoutMS=5000) as client:
+        client.drop_database(client.get_default_database())
+
+
+@pytest.fixture
+def store(store_factory: Callable[[], Store]) -> Store:
+    """A fresh, empty store on ``storycore_store_url``."""
+    return store_factory()
+
+
+@pytest.fixture
+def storycore_settings() -> Settings:
+    """The ``Settings`` of ``service``: the defaults, with scrypt at a low cost so that
+    creating users and authenticating stay fast (the hash format and checks are the same).
+    """
+    from storycore.settings import Settings
+
+    return Settings(password_cost=2**4)
+
+
+@pytest.fixture
+def service(store: Store, storycore_settings: Settings) -> Service:
+    """A ``Service`` on a fresh ``store``."""
+    from storycore.service import Service
+
+    return Service(store, storycore_settings)
+
+
+# -- users and an application -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Users:
+    """Four users of ``service``, as the viewers a host application passes to it.
+
+    ``alice`` and ``bob`` are plain users, ``editor`` (ed) may act on every story, ``curator``
+    (cora) may feature stories. Each user's password is ``password(username)``.
+    """
+
+    alice: Viewer
+    bob: Viewer
+    editor: Viewer
+    curator: Viewer
+
+    @staticmethod
+    def password(username: str) -> str:
+        """The password the fixture gave ``username``: ``"<username>-password"``."""
+        return f"{username}-password"
+
+
+@pytest.fixture
+def storycore_users(service: Service) -> Users:
+    """``Users``: alice, bob, ed (an editor) and cora (may feature stories), made on ``service``."""
+    accounts = service.accounts
+    for username, name, editor, can_feature in (
+        ("alice", "Alice Liddell", False, False),
+        ("bob", "Bob Builder", False, False),
+        ("ed", "Ed Itor", True, False),
+        ("cora", "Cora", False, True),
+    ):
+        accounts.create_user(
+            username, Users.password(username), name=name, editor=editor, can_feature=can_feature
+        )
+    return Users(
+        alice=accounts.as_user("alice"),
+        bob=accounts.as_user("bob"),
+        editor=accounts.as_user("ed"),
+        curator=accounts.as_user("cora"),
+    )
+
+
+@dataclass
+class AppKeys:
+    """An application of ``service`` and its ``api_key``; ``credentials`` authenticates users."""
+
+    service: Service
+    api_key: str
+    tokens: dict[str, str] = field(default_factory=dict)
+
+    def credentials(self, username: str, password: str | None = None) -> dict[str, str]:
+        """``api_key``, ``username`` and ``_token`` of ``username``, as an authenticated request
+        carries them. The token is made on first use, with ``password`` (by default the one
+        ``storycore_users`` gave the user).
+        """
+        if username not in self.tokens:
+            grant = self.service.accounts.authenticate(
+                self.api_key, username, password or Users.password(username)
+            )
+            self.tokens[username] = grant.token
+        return {"api_key": self.api_key, "username": username, "_token": self.tokens[username]}
+
+
+@pytest.fixture
+def storycore_app(service: Service) -> AppKeys:
+    """``AppKeys``: an application ``storycore-tests`` of ``service`` with its api key."""
+    return AppKeys(service, service.accounts.create_app("storycore-tests").api_key)
+
+
+# -- HTTP -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def storycore_asgi_app(service: Service) -> ASGIApp:
+    """The ASGI application ``storycore_client`` calls: storycore's own, on ``service``.
+
+    Override it to test a host application that mounts storycore (it may use ``service``).
+    """
+    from storycore.contrib.asgi import StorycoreASGI
+
+    app: ASGIApp = StorycoreASGI(service)
+    return app
+
+
+@pytest.fixture
+def storycore_client(storycore_asgi_app: ASGIApp) -> Iterator[httpx.Client]:
+    """An ``httpx.Client`` over ``storycore_asgi_app``, in process, at ``http://testserver``."""
+    from .client import asgi_client
+
+    with asgi_client(storycore_asgi_app) as client:
+        yield client

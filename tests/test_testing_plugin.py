@@ -1,0 +1,108 @@
+"""The testing kit's pytest plugin, as a host application meets it: run by pytest in a fresh
+process, on a host's test files, with the storage URLs it lists; and harmless where the
+``testing`` extra (hypothesis, httpx) is missing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+HOST_TESTS = """
+import pytest
+
+from storycore.errors import MissingDependencyError
+
+
+def test_without_fixtures():
+    assert True
+
+
+def test_a_fresh_store_per_url(store, storycore_store_url, request):
+    assert store.users.get_by_username("alice") is None
+    print("RAN", request.node.callspec.id, storycore_store_url)
+
+
+def test_users_an_app_and_a_service(service, storycore_users, storycore_app):
+    credentials = storycore_app.credentials("ed")
+    viewer = service.accounts.viewer(
+        credentials["api_key"], credentials["username"], credentials["_token"]
+    )
+    assert viewer.user.editor
+    assert storycore_users.curator.user.can_feature
+
+
+def test_the_strategies_need_the_extra():
+    try:
+        import storycore.testing.strategies  # noqa: F401
+    except MissingDependencyError as exc:
+        assert "storycore[testing]" in str(exc)
+        print("NO HYPOTHESIS")
+"""
+
+# imports of hypothesis and httpx fail, as where the testing extra is not installed
+WITHOUT_THE_EXTRA = "import sys; sys.modules.update(hypothesis=None, httpx=None)\n"
+
+
+def _run_pytest(folder: Path, *args: str, prelude: str = "") -> subprocess.CompletedProcess[str]:
+    """pytest on ``folder`` in a fresh process, with only the storycore plugin loaded."""
+    code = prelude + "import sys, pytest\nsys.exit(pytest.main(sys.argv[1:]))\n"
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    plugins = ["-p", "storycore.testing.plugin", "-p", "no:cacheprovider"]
+    return subprocess.run(
+        [sys.executable, "-c", code, *plugins, "-q", "-s", *args],
+        check=False,
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def host(tmp_path: Path) -> Path:
+    (tmp_path / "test_host.py").write_text(HOST_TESTS)
+    return tmp_path
+
+
+def test_the_plugin_runs_store_tests_on_sqlite_memory_by_default(host: Path) -> None:
+    ran = _run_pytest(host)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "RAN sqlite-memory sqlite://" in ran.stdout
+    assert "4 passed" in ran.stdout
+
+
+def test_the_ini_value_lists_the_urls_and_the_option_replaces_it(host: Path) -> None:
+    (host / "pytest.ini").write_text(
+        textwrap.dedent(
+            """
+            [pytest]
+            storycore_store_urls =
+                sqlite://
+                sqlite:///{dir}/stories.db
+                mongomock://{name}
+            """
+        )
+    )
+    listed = _run_pytest(host)
+    assert listed.returncode == 0, listed.stdout + listed.stderr
+    for store_id in ("sqlite-memory", "sqlite-file", "mongomock"):
+        assert f"RAN {store_id} " in listed.stdout
+    assert "8 passed" in listed.stdout
+
+    replaced = _run_pytest(host, "--storycore-store-url", "mongomock://{name}")
+    assert replaced.returncode == 0, replaced.stdout + replaced.stderr
+    assert "RAN mongomock mongomock://{name}" in replaced.stdout
+    assert "RAN sqlite" not in replaced.stdout
+
+
+def test_the_plugin_loads_and_runs_without_hypothesis_or_httpx(host: Path) -> None:
+    ran = _run_pytest(host, prelude=WITHOUT_THE_EXTRA)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "NO HYPOTHESIS" in ran.stdout
+    assert "4 passed" in ran.stdout
