@@ -36,6 +36,8 @@ class MongoStore(Store):
     malformed URL or a server that does not answer.
     """
 
+    parallel_calls = 8  # pymongo's pool serves threads at once; their waits overlap
+
     def __init__(self, url: str) -> None:
         connection = connect(url)
         self._close = connection.close

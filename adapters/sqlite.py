@@ -19,6 +19,8 @@ __all__ = ["SQLiteStore"]
 class SQLiteStore(Store):
     """Every repository over one SQLite database; ``path=None`` keeps it in memory."""
 
+    parallel_calls = 1  # every call holds the one connection's lock
+
     def __init__(self, path: str | None = None) -> None:
         self.path = path
         self.connection = Connection(path)

@@ -2,13 +2,16 @@
 
 Mount it under a prefix in Starlette, FastAPI or a Django ASGI application: it honours
 ``root_path``. It converts messages and nothing else; every rule lives in
-``storycore.http.HttpApp``. Requests are answered in a worker thread, as storage calls block.
+``storycore.http.HttpApp``. Requests are answered in worker threads of the application's own,
+as storage calls block: as many as the store can use at once (``Store.parallel_calls``: one
+for SQLite, whose calls queue on one connection anyway, where more threads only cost hand-offs).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from storycore.http import HttpApp, HttpRequest, HttpResponse
@@ -23,10 +26,17 @@ Send = Callable[[Message], Awaitable[None]]
 
 
 class StorycoreASGI:
-    """``StorycoreASGI(service)``: the HTTP API as an ASGI application."""
+    """``StorycoreASGI(service)``: the HTTP API as an ASGI application.
 
-    def __init__(self, service: Service | HttpApp) -> None:
+    ``threads`` sets how many requests are answered at once (default: the store's
+    ``parallel_calls``).
+    """
+
+    def __init__(self, service: Service | HttpApp, *, threads: int | None = None) -> None:
         self.app = service if isinstance(service, HttpApp) else HttpApp(service)
+        self._workers = ThreadPoolExecutor(
+            threads or self.app.service.store.parallel_calls, thread_name_prefix="storycore"
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -62,7 +72,8 @@ class StorycoreASGI:
             body=body,
             root_path=root_path,
         )
-        response = await asyncio.get_running_loop().run_in_executor(None, self.app.handle, request)
+        loop = asyncio.get_running_loop()
+        response = await loop.run_in_executor(self._workers, self.app.handle, request)
         await self._send(send, response)
 
     async def _body(self, headers: list[tuple[str, str]], receive: Receive) -> bytes | None:

@@ -294,6 +294,11 @@ class IdentityRepository(Protocol):
 class Store(Protocol):
     """One storage backend: the repositories over one database."""
 
+    #: How many calls can usefully run at once. Bindings that answer requests in threads use
+    #: this many: a store whose calls queue on one connection says 1, and more threads would
+    #: only add hand-offs; a store on a connection pool gains from several.
+    parallel_calls: int = 4
+
     @property
     def stories(self) -> StoryRepository: ...
 

@@ -5,6 +5,8 @@ neither). Everything else is tested once for both bindings, through the ``client
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -59,3 +61,33 @@ def test_the_asgi_app_stops_reading_a_chunked_body_past_the_limit(world: World) 
     answer = asyncio.run(post())
     assert (answer.status, error_of(answer)["type"]) == (413, "payload_too_large")
     assert taken <= limit + chunk
+
+
+def _threads_answering(app: StorycoreASGI, count: int) -> set[str]:
+    """The names of the threads that answered ``count`` requests sent all at once."""
+    names: set[str] = set()
+    handle = app.app.handle
+
+    def recording(request: Any) -> Any:
+        names.add(threading.current_thread().name)
+        time.sleep(0.01)  # long enough for the requests to overlap
+        return handle(request)
+
+    app.app.handle = recording  # type: ignore[method-assign]
+
+    async def send_all() -> None:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            await asyncio.gather(*(client.get("/v1/stories/browse/latest") for _ in range(count)))
+
+    asyncio.run(send_all())
+    return names
+
+
+def test_the_asgi_app_answers_in_as_many_threads_as_the_store_can_use(world: World) -> None:
+    assert world.service.store.parallel_calls == 1  # SQLite: one connection
+    assert len(_threads_answering(StorycoreASGI(world.service), 6)) == 1
+
+
+def test_the_asgi_app_may_be_given_more_threads(world: World) -> None:
+    assert len(_threads_answering(StorycoreASGI(world.service, threads=3), 6)) == 3
