@@ -71,6 +71,7 @@ def usernames() -> SearchStrategy[str]:
 
 
 def any_case(word: str) -> SearchStrategy[str]:
+    """``word`` with each letter in upper or lower case (``"admin"``, ``"AdMiN"``, ...)."""
     return st.lists(st.booleans(), min_size=len(word), max_size=len(word)).map(
         lambda upper: "".join(c.upper() if u else c for c, u in zip(word, upper, strict=True))
     )

@@ -62,6 +62,9 @@ def story_members(**narrowing: Unpack[StoryNarrowing]) -> SearchStrategy[dict[st
         "topics": optional(_labels()),
         "hashtags": optional(_labels()),
     }
+    unknown = sorted(set(narrowing) - set(defaults))
+    if unknown:
+        raise TypeError(f"story_members() got unknown members: {', '.join(unknown)}")
     members = {name: narrowed(narrowing.get(name), default) for name, default in defaults.items()}
     return st.fixed_dictionaries(members).map(present)
 

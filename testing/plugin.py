@@ -1,8 +1,9 @@
 """The storycore pytest plugin: fixtures for a host application's tests.
 
 pytest loads it by itself once storycore is installed (entry point ``pytest11``, name
-``storycore``); where plugin autoloading is off, pass ``-p storycore.testing.plugin``. It
-asks nothing of a test that uses none of its fixtures.
+``storycore``); where plugin autoloading is off, pass ``-p storycore`` (the entry point's name,
+which also works with autoloading on; ``-p storycore.testing.plugin`` would then register the
+plugin twice). It asks nothing of a test that uses none of its fixtures.
 
 Storage: every test that uses ``store_factory``, ``store`` or ``service`` runs once per storage
 URL listed in the ``storycore_store_urls`` ini value (one per line, or a TOML list), or given
@@ -83,6 +84,7 @@ _INI = "storycore_store_urls"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--storycore-store-url`` and the ``storycore_store_urls`` ini value."""
     group = parser.getgroup("storycore", "storycore testing kit")
     group.addoption(
         "--storycore-store-url",
@@ -128,6 +130,9 @@ def _parametrized_by_hand(metafunc: pytest.Metafunc) -> bool:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run each test that needs a store once per storage URL (unless it parametrizes
+    ``storycore_store_url`` itself).
+    """
     if _URL_FIXTURE not in metafunc.fixturenames or _parametrized_by_hand(metafunc):
         return
     urls = store_urls(metafunc.config)

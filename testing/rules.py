@@ -4,11 +4,13 @@ Every function here is the core's own (re-exported, or a thin wrapper around the
 validator), so a test that uses them checks the host application against the very rule the
 service applies. None of them touches storage.
 
-Visibility and permissions (decisions section 5) take a ``Viewer`` and a ``StoryRecord``;
-``viewer_for`` and ``story_for`` build them from a host application's own users and stories::
+Visibility and permissions (decisions section 5) take a ``Viewer`` and a ``StoryRecord`` (both
+re-exported here); ``viewer_for`` and ``story_for`` build them from a host application's own
+users and stories::
 
-    viewer = viewer_for(member.id, editor=member.is_staff)
-    assert may_view(viewer, story_for(author_id="42", status="working")) == member.is_staff
+    draft = story_for("member-42", status="working")
+    viewer = viewer_for(member.storycore_id, editor=member.is_staff)
+    assert may_view(viewer, draft) == (member.is_staff or member.storycore_id == "member-42")
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ __all__ = [
     "RESERVED_USERNAMES",
     "SLUG_PATTERN",
     "USERNAME_PATTERN",
+    "StoryRecord",
     "Viewer",
     "counts_as_view",
     "derive_slug",

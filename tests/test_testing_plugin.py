@@ -49,10 +49,11 @@ WITHOUT_THE_EXTRA = "import sys; sys.modules.update(hypothesis=None, httpx=None)
 
 
 def _run_pytest(folder: Path, *args: str, prelude: str = "") -> subprocess.CompletedProcess[str]:
-    """pytest on ``folder`` in a fresh process, with only the storycore plugin loaded."""
+    """pytest on ``folder`` in a fresh process, with only the storycore plugin loaded, as the
+    docs say to load it where autoloading is off."""
     code = prelude + "import sys, pytest\nsys.exit(pytest.main(sys.argv[1:]))\n"
     env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    plugins = ["-p", "storycore.testing.plugin", "-p", "no:cacheprovider"]
+    plugins = ["-p", "storycore", "-p", "no:cacheprovider"]  # by the entry point's name
     return subprocess.run(
         [sys.executable, "-c", code, *plugins, "-q", "-s", *args],
         check=False,
