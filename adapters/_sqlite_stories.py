@@ -140,6 +140,7 @@ class SQLiteStories(StoryRepository):
             "DELETE FROM aliases WHERE author_id = ? AND slug = ?", (story.author_id, story.slug)
         )
         self.write_labels(conn, rowid, story)
+        self._write_search_order(conn, rowid, story)
         self._write_elements(conn, rowid, elements)
         conn.execute(
             "INSERT INTO story_search (rowid, story, author)"
@@ -193,6 +194,7 @@ class SQLiteStories(StoryRepository):
                         (story.author_id, old_slug, rowid),
                     )
                 self.write_labels(conn, rowid, story)
+                self._write_search_order(conn, rowid, story)
                 if elements is not None:
                     conn.execute("DELETE FROM elements WHERE story_rowid = ?", (rowid,))
                     self._write_elements(conn, rowid, elements)
@@ -217,6 +219,15 @@ class SQLiteStories(StoryRepository):
                 f"INSERT OR IGNORE INTO {table}"
                 f" ({column}, story_rowid, public, published, story_id) VALUES (?, ?, ?, ?, ?)",
                 [(value, *keys) for value in values],
+            )
+
+    @staticmethod
+    def _write_search_order(conn: sqlite3.Connection, rowid: int, story: StoryRecord) -> None:
+        conn.execute("DELETE FROM search_order WHERE story_rowid = ?", (rowid,))
+        if story.is_public:
+            conn.execute(
+                "INSERT INTO search_order (story_rowid, published, story_id) VALUES (?, ?, ?)",
+                (rowid, story.published, story.id),
             )
 
     @staticmethod
@@ -433,13 +444,14 @@ class SQLiteSearch(SearchIndex):
     def search(self, words: Sequence[str], offset: int, limit: int) -> list[StoryRecord]:
         if not words:
             return []
-        # Order the matching rowids first and fetch the records of one page only: sorting
-        # whole records costs several times more than sorting keys.
+        # Order the matches by the small ``search_order`` rows (public stories only) and only
+        # then fetch the records of one page: reading each match's whole row to sort it cost
+        # several times more.
         rows = self._db.rows(
-            "WITH hits AS (SELECT s.rowid AS hit, s.published AS published, s.id AS id"
-            " FROM story_search f JOIN stories s ON s.rowid = f.rowid"
-            " WHERE story_search MATCH ? AND s.public = 1"
-            " ORDER BY s.published DESC, s.id DESC LIMIT ? OFFSET ?)"
+            "WITH hits AS (SELECT o.story_rowid AS hit, o.published AS published, o.story_id AS id"
+            " FROM story_search f JOIN search_order o ON o.story_rowid = f.rowid"
+            " WHERE story_search MATCH ?"
+            " ORDER BY o.published DESC, o.story_id DESC LIMIT ? OFFSET ?)"
             f" SELECT {COLUMNS} FROM hits JOIN stories s ON s.rowid = hits.hit"
             " ORDER BY hits.published DESC, hits.id DESC",
             (_match_expression(words), limit, offset),

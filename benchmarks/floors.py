@@ -119,9 +119,9 @@ class Floor:
 
     def search(self, words: list[str]) -> bytes:
         rows = self.db.execute(
-            "WITH hits AS (SELECT s.rowid AS hit, s.published AS p, s.id AS i"
-            " FROM story_search f JOIN stories s ON s.rowid = f.rowid"
-            " WHERE story_search MATCH ? AND s.public = 1 ORDER BY p DESC, i DESC LIMIT 21)"
+            "WITH hits AS (SELECT o.story_rowid AS hit, o.published AS p, o.story_id AS i"
+            " FROM story_search f JOIN search_order o ON o.story_rowid = f.rowid"
+            " WHERE story_search MATCH ? ORDER BY p DESC, i DESC LIMIT 21)"
             " SELECT s.record, s.views, s.likes, s.comments, s.element_comments, s.popularity,"
             " s.author_id FROM hits JOIN stories s ON s.rowid = hits.hit"
             " ORDER BY hits.p DESC, hits.i DESC",
@@ -240,6 +240,11 @@ class Floor:
                 f"INSERT INTO {table} ({column}, story_rowid, public, published, story_id)"
                 " VALUES (?, ?, ?, ?, ?)",
                 [(label, rowid, public, published, story_id) for label in rows[key]],
+            )
+        if public:
+            self.db.execute(
+                "INSERT INTO search_order (story_rowid, published, story_id) VALUES (?, ?, ?)",
+                (rowid, published, story_id),
             )
         self.db.execute(
             "INSERT INTO story_search (rowid, story, author) VALUES (?, ?, ?)",

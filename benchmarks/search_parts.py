@@ -1,0 +1,58 @@
+"""Where a one-word search spends its time: the full-text match alone, the join to the stories'
+rows, the sort, and storycore's whole search, each as a p50 over the same 100 words.
+
+    python -m benchmarks.search_parts 100000
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+from .__main__ import prepare
+
+__all__ = ["main"]
+
+_STEPS = {
+    "FTS5 match, rowids only": "SELECT rowid FROM story_search WHERE story_search MATCH ?",
+    "+ join to the stories, public only": (
+        "SELECT s.rowid FROM story_search f JOIN stories s ON s.rowid = f.rowid"
+        " WHERE story_search MATCH ? AND s.public = 1"
+    ),
+    "+ sorted by publication, first page": (
+        "SELECT s.rowid FROM story_search f JOIN stories s ON s.rowid = f.rowid"
+        " WHERE story_search MATCH ? AND s.public = 1"
+        " ORDER BY s.published DESC, s.id DESC LIMIT 21"
+    ),
+}
+
+
+def _p50(call: Callable[[str], object], words: list[str]) -> float:
+    samples = []
+    for word in words:
+        start = time.perf_counter()
+        call(word)
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples) * 1000
+
+
+def main() -> None:
+    stories = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    service, _, data, _, path = prepare(stories)
+    db = sqlite3.connect(str(path))
+    words = data.vocabulary()[:100]
+    count = "SELECT count(*) FROM story_search WHERE story_search MATCH ?"
+    hits = [db.execute(count, (f'"{word}"',)).fetchone()[0] for word in words]
+    print(f"{stories:,} stories; a word matches {statistics.median(hits):,.0f} (median)\n")
+    print("| step | p50 ms |\n|---|---:|")
+    for name, sql in _STEPS.items():
+        p50 = _p50(lambda word, sql=sql: db.execute(sql, (f'"{word}"',)).fetchall(), words)
+        print(f"| {name} | {p50:.2f} |")
+    print(f"| storycore's search, whole | {_p50(service.catalog.search, words):.2f} |")
+
+
+if __name__ == "__main__":
+    main()
