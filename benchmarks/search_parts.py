@@ -1,5 +1,5 @@
-"""Where a one-word search spends its time: the full-text match alone, the join to the stories'
-rows, the sort, and storycore's whole search, each as a p50 over the same 100 words.
+"""Where a one-word search spends its time: the full-text match alone, sorting the matches, the
+page's records, its authors' stats, and storycore's whole search, each a p50 over 100 words.
 
     python -m benchmarks.search_parts 100000
 """
@@ -18,14 +18,10 @@ __all__ = ["main"]
 
 _STEPS = {
     "FTS5 match, rowids only": "SELECT rowid FROM story_search WHERE story_search MATCH ?",
-    "+ join to the stories, public only": (
-        "SELECT s.rowid FROM story_search f JOIN stories s ON s.rowid = f.rowid"
-        " WHERE story_search MATCH ? AND s.public = 1"
-    ),
-    "+ sorted by publication, first page": (
-        "SELECT s.rowid FROM story_search f JOIN stories s ON s.rowid = f.rowid"
-        " WHERE story_search MATCH ? AND s.public = 1"
-        " ORDER BY s.published DESC, s.id DESC LIMIT 21"
+    "+ sorted by publication (search_order), a page of rowids": (
+        "SELECT o.story_rowid FROM story_search f"
+        " JOIN search_order o ON o.story_rowid = f.rowid WHERE story_search MATCH ?"
+        " ORDER BY o.published DESC, o.story_id DESC LIMIT 21"
     ),
 }
 
@@ -51,6 +47,12 @@ def main() -> None:
     for name, sql in _STEPS.items():
         p50 = _p50(lambda word, sql=sql: db.execute(sql, (f'"{word}"',)).fetchall(), words)
         print(f"| {name} | {p50:.2f} |")
+    store = service.store
+    found = {word: store.search.search([word], 0, 21) for word in words}
+    records = _p50(lambda w: store.search.search([w], 0, 21), words)
+    print(f"| + the page's records (the store's search) | {records:.2f} |")
+    stats = _p50(lambda w: store.stories.author_stats({s.author_id for s in found[w]}), words)
+    print(f"| the page's authors' stats alone (stories, views, embeds) | {stats:.2f} |")
     print(f"| storycore's search, whole | {_p50(service.catalog.search, words):.2f} |")
 
 
