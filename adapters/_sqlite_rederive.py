@@ -48,7 +48,7 @@ def rederive(conn: sqlite3.Connection) -> None:
                 "UPDATE stories SET title_key = ?, record = ? WHERE rowid = ?",
                 (story.title_key, record_json(story), rowid),
             )
-            SQLiteStories.write_labels(conn, rowid, story)
+            SQLiteStories.write_labels(conn, rowid, story, replacing=True)
             conn.execute(
                 "UPDATE story_search SET story = ?,"
                 " author = (SELECT search_text FROM users WHERE id = ?) WHERE rowid = ?",

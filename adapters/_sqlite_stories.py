@@ -139,8 +139,8 @@ class SQLiteStories(StoryRepository):
         conn.execute(
             "DELETE FROM aliases WHERE author_id = ? AND slug = ?", (story.author_id, story.slug)
         )
-        self.write_labels(conn, rowid, story)
-        self._write_search_order(conn, rowid, story)
+        self.write_labels(conn, rowid, story, replacing=False)
+        self._write_search_order(conn, rowid, story, replacing=False)
         self._write_elements(conn, rowid, elements)
         conn.execute(
             "INSERT INTO story_search (rowid, story, author)"
@@ -193,8 +193,8 @@ class SQLiteStories(StoryRepository):
                         "INSERT INTO aliases (author_id, slug, story_rowid) VALUES (?, ?, ?)",
                         (story.author_id, old_slug, rowid),
                     )
-                self.write_labels(conn, rowid, story)
-                self._write_search_order(conn, rowid, story)
+                self.write_labels(conn, rowid, story, replacing=True)
+                self._write_search_order(conn, rowid, story, replacing=True)
                 if elements is not None:
                     conn.execute("DELETE FROM elements WHERE story_rowid = ?", (rowid,))
                     self._write_elements(conn, rowid, elements)
@@ -206,15 +206,19 @@ class SQLiteStories(StoryRepository):
             raise _translate(exc, story) from exc
 
     @staticmethod
-    def write_labels(conn: sqlite3.Connection, rowid: int, story: StoryRecord) -> None:
-        """Replace the story's tag and topic rows inside the caller's transaction."""
+    def write_labels(
+        conn: sqlite3.Connection, rowid: int, story: StoryRecord, *, replacing: bool
+    ) -> None:
+        """Write the story's tag and topic rows inside the caller's transaction; ``replacing``
+        removes those it had first (a new story has none)."""
         # each label row copies the story's sort key, so a label's public list is one index walk
         keys = (rowid, _public(story), story.published, story.id)
         for table, column, values in (
             ("story_tags", "tag", story.tags),
             ("story_topics", "topic", story.topic_keys),
         ):
-            conn.execute(f"DELETE FROM {table} WHERE story_rowid = ?", (rowid,))
+            if replacing:
+                conn.execute(f"DELETE FROM {table} WHERE story_rowid = ?", (rowid,))
             conn.executemany(
                 f"INSERT OR IGNORE INTO {table}"
                 f" ({column}, story_rowid, public, published, story_id) VALUES (?, ?, ?, ?, ?)",
@@ -222,8 +226,11 @@ class SQLiteStories(StoryRepository):
             )
 
     @staticmethod
-    def _write_search_order(conn: sqlite3.Connection, rowid: int, story: StoryRecord) -> None:
-        conn.execute("DELETE FROM search_order WHERE story_rowid = ?", (rowid,))
+    def _write_search_order(
+        conn: sqlite3.Connection, rowid: int, story: StoryRecord, *, replacing: bool
+    ) -> None:
+        if replacing:
+            conn.execute("DELETE FROM search_order WHERE story_rowid = ?", (rowid,))
         if story.is_public:
             conn.execute(
                 "INSERT INTO search_order (story_rowid, published, story_id) VALUES (?, ?, ?)",
@@ -307,11 +314,10 @@ class SQLiteStories(StoryRepository):
             ("story_tags", "tag", query.tag),
             ("story_topics", "topic", query.topic),
         ]
-        # a public list of one tag or topic in publication order walks that label's own index
-        walked = next(
-            (label for label in labels if label[2] is not None),
-            None,
-        ) if public_only and query.sort == "published" else None  # fmt: skip
+        walked = None
+        if public_only and query.sort == "published":
+            # a public list of one tag or topic in publication order walks that label's own index
+            walked = next((label for label in labels if label[2] is not None), None)
         where: list[str] = []
         params: list[Any] = []
         if walked is not None:

@@ -88,12 +88,18 @@ class Floor:
         content.update(page=1, per_page=20, elements=[Fragment(e[0]) for e in elements[:20]])
         return _answer(content)
 
-    def _list(self, where: str, params: tuple[Any, ...], page: int, source: str = "") -> bytes:
+    def _list(
+        self,
+        where: str,
+        params: tuple[Any, ...],
+        page: int,
+        tables: str = "stories s",
+        order: str = "s.published DESC, s.id DESC",
+    ) -> bytes:
         # the author's record is looked up for the page's rows only, not joined for the scan
-        order = "l.published DESC, l.story_id DESC" if source else "s.published DESC, s.id DESC"
         rows = self.db.execute(
             "SELECT s.record, (SELECT u.record FROM users u WHERE u.id = s.author_id)"
-            f" FROM {source}stories s WHERE {where} ORDER BY {order} LIMIT 21 OFFSET ?",
+            f" FROM {tables} WHERE {where} ORDER BY {order} LIMIT 21 OFFSET ?",
             (*params, (page - 1) * 20),
         ).fetchall()
         stories = [_summary(orjson.loads(s), orjson.loads(u)) for s, u in rows[:20]]
@@ -108,7 +114,8 @@ class Floor:
             "l.tag = ? AND l.public = 1 AND s.rowid = l.story_rowid",
             (tag,),
             1,
-            source="story_tags l, ",
+            tables="story_tags l, stories s",
+            order="l.published DESC, l.story_id DESC",
         )
 
     def user_list(self, username: str) -> bytes:
