@@ -22,6 +22,7 @@ from .errors import (
     StorycoreError,
     StoryMoved,
     Unauthorized,
+    Unavailable,
     VersionConflict,
 )
 from .service import Service
@@ -51,6 +52,7 @@ __all__ = [
     "StoryMoved",
     "StorycoreError",
     "Unauthorized",
+    "Unavailable",
     "VersionConflict",
     "Viewer",
 ]

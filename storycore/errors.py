@@ -18,6 +18,7 @@ error body, so no binding holds a rule::
     ├── RateLimited             429 rate_limited
     ├── NotImplementedFormat    501 not_implemented
     ├── ProviderUnavailable     502 provider_unavailable
+    ├── Unavailable             503 unavailable (the store is busy or down; retry)
     ├── InternalError           500 internal_error
     └── StoryMoved              301 (not a failure: the story lives at another slug)
 
@@ -47,6 +48,7 @@ __all__ = [
     "StoryMoved",
     "StorycoreError",
     "Unauthorized",
+    "Unavailable",
     "VersionConflict",
 ]
 
@@ -174,6 +176,22 @@ class ProviderUnavailable(StorycoreError):
 
     status = 502
     type = "provider_unavailable"
+
+
+class Unavailable(StorycoreError):
+    """The store could not be reached in time (another process holds a long write lock, a
+    database server is down). Nothing was changed; the same request may be sent again.
+    """
+
+    status = 503
+    type = "unavailable"
+
+    def __init__(self, message: str, *, retry_after: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+    def headers(self) -> list[tuple[str, str]]:
+        return [("Retry-After", str(self.retry_after))]
 
 
 class InternalError(StorycoreError):

@@ -30,6 +30,7 @@ EXPECTED = {
     "NotImplementedFormat",
     "PayloadTooLarge",
     "ProviderUnavailable",
+    "Unavailable",
     "RateLimited",
     "Service",
     "Settings",
