@@ -15,6 +15,7 @@ import orjson
 
 from .addresses import validate_url
 from .errors import InvalidParameter
+from .numbers import whole_number
 from .text import check_text
 
 __all__ = ["Members", "decode_object"]
@@ -96,12 +97,9 @@ class Members:
         value = self._get(key, False)
         if value is _MISSING:
             return None
-        if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
-            raise InvalidParameter(
-                f"{self.field(key)} must be an integer from {minimum} to {maximum}",
-                field=self.field(key),
-            )
-        return value
+        return whole_number(
+            value, self.field(key), minimum=minimum, maximum=maximum, text=False
+        )
 
     def strings(self, key: str, *, max_items: int, max_length: int) -> list[str] | None:
         """A list of non-blank strings, or None when absent."""

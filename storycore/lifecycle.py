@@ -18,6 +18,7 @@ from .drafts import StoryDraft, parse_story
 from .elements import normalize_elements
 from .errors import Forbidden, SlugTaken, VersionConflict
 from .ids import new_id
+from .numbers import whole_number
 from .pagination import PageRequest
 from .records import CreatedWith, Element, Status, StoryRecord, UserRecord
 from .shapes import SlugChanged, StoryCreated, StoryDeleted, StoryDetail, StorySummary
@@ -213,6 +214,8 @@ class Stories:
         With ``version``, a story that is at another version is a ``VersionConflict``. Without
         it, a concurrent write makes the change start again from the newer story.
         """
+        if version is not None:
+            version = whole_number(version, "version", text=False)
         draft: StoryDraft | None = None
         for attempt in range(_RETRIES):
             author, current = self._ctx.editable_story(viewer, username, slug)

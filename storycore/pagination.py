@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from .errors import InvalidParameter
+from .numbers import STORE_INT_MAX, whole_number
 from .shapes import Page
 
 __all__ = ["PageRequest", "page_of"]
@@ -31,15 +31,14 @@ class PageRequest:
         default_per_page: int = 20,
         max_per_page: int = 100,
     ) -> PageRequest:
-        """A page request from parameters as received; out of range is ``invalid_parameter``."""
-        number = _integer(page, "page", 1)
-        size = _integer(per_page, "per_page", default_per_page)
-        if number < 1:
-            raise InvalidParameter("page must be an integer of 1 or more", field="page")
-        if not 1 <= size <= max_per_page:
-            raise InvalidParameter(
-                f"per_page must be an integer from 1 to {max_per_page}", field="per_page"
-            )
+        """A page request from parameters as received; out of range is ``invalid_parameter``.
+
+        The last page number is the one whose items a store can still count to: its offset and
+        probe fit the stores' integers (``STORE_INT_MAX``).
+        """
+        size = _or_default(per_page, default_per_page)
+        size = whole_number(size, "per_page", maximum=max_per_page)
+        number = whole_number(_or_default(page, 1), "page", maximum=(STORE_INT_MAX - 1) // size)
         return cls(number, size)
 
     @property
@@ -53,19 +52,8 @@ class PageRequest:
         return self.per_page + 1
 
 
-def _integer(value: int | str | None, field: str, default: int) -> int:
-    if value is None or value == "":
-        return default
-    if isinstance(value, bool):
-        raise InvalidParameter(f"{field} must be an integer", field=field)
-    if isinstance(value, int):
-        return value
-    text = value.strip()
-    # one optional minus sign: the range check then names the limit for a negative number
-    digits = text.removeprefix("-")
-    if not text.isascii() or not digits.isdigit() or len(text) > 12:
-        raise InvalidParameter(f"{field} must be an integer", field=field)
-    return int(text)
+def _or_default(value: int | str | None, default: int) -> int | str:
+    return default if value is None or value == "" else value
 
 
 def page_of(

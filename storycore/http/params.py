@@ -14,6 +14,7 @@ from urllib.parse import parse_qsl
 import orjson
 
 from ..errors import InvalidParameter
+from ..numbers import whole_number
 from ..text import check_text
 from .messages import HttpRequest
 
@@ -108,14 +109,9 @@ class Params:
                 return False
         raise InvalidParameter(f"{name} must be true, false, 1, 0, yes or no", field=name)
 
-    def integer(self, name: str) -> int | None:
-        """A whole-number parameter, or None when absent."""
+    def integer(self, name: str, *, minimum: int = 1) -> int | None:
+        """A whole-number parameter (``storycore.numbers``), or None when absent."""
         value = self.values.get(name)
         if value is None or value == "":
             return None
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        text = value.strip() if isinstance(value, str) else ""
-        if text.isascii() and text.isdigit() and len(text) <= 12:
-            return int(text)
-        raise InvalidParameter(f"{name} must be a whole number", field=name)
+        return whole_number(value, name, minimum=minimum)

@@ -4,6 +4,7 @@ gets its 4xx error body, through both bindings. No input gives a 500 or shows a 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -142,6 +143,31 @@ def test_a_page_out_of_range_is_400_naming_it(
     for path in ("/v1/stories", "/v1/users", "/v1/stories/alice/open"):
         answer = client.get(path, params)
         assert (answer.status, error_of(answer)["field"]) == (400, field)
+
+
+@pytest.mark.parametrize("page", [2**63 - 1, 2**64, str(2**63 - 1)])
+def test_a_page_no_store_can_count_to_is_400_naming_page_on_every_list_and_read(
+    client: Client, page: object
+) -> None:
+    routes = [r for r in ROUTES if r.method == "GET" and "page" in {p.name for p in r.parameters}]
+    assert routes
+    for route in routes:
+        body = json.dumps({"page": page, "q": "harbour", "url": "x"}).encode()
+        answer = client.request("GET", _concrete(route.template), body=body, content_type=JSON)
+        assert (answer.status, error_of(answer)["field"]) == (400, "page"), route.template
+
+
+@pytest.mark.parametrize("number", [2**63, 2**64 + 1, -(2**63) - 1])
+def test_integers_beyond_the_stores_range_are_400_never_500(
+    client: Client, world: World, number: int
+) -> None:
+    for route in ROUTES:
+        params = {"page": number, "per_page": number, "version": number, "maxwidth": number}
+        body = json.dumps({**world.credentials("alice"), **params, "story": {}}).encode()
+        answer = client.request(
+            route.method, _concrete(route.template), body=body, content_type=JSON
+        )
+        assert answer.status < 500, (route.template, answer.body)
 
 
 def test_a_page_of_the_wrong_json_type_is_400(client: Client) -> None:

@@ -248,3 +248,14 @@ def test_featured_stories_are_listed_newest_feature_first(
     assert [s.slug for s in service.catalog.featured().items] == ["one", "two"]
     service.stories.unfeature("alice", "one", viewer=curator)
     assert [s.slug for s in service.catalog.featured().items] == ["two"]
+
+
+@pytest.mark.parametrize("version", [0, 2**63, -(2**63) - 1])
+def test_a_version_outside_the_stores_range_is_invalid_parameter(
+    service: Service, alice: Viewer, version: int
+) -> None:
+    slug = service.stories.create("alice", {"title": "Versioned"}, viewer=alice).slug
+    with pytest.raises(InvalidParameter) as caught:
+        service.stories.save("alice", slug, {"title": "x"}, viewer=alice, version=version)
+    assert caught.value.field == "version"
+    assert service.stories.open("alice", slug, viewer=alice).detail.title == "Versioned"

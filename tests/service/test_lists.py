@@ -140,3 +140,14 @@ def test_an_unknown_filter_is_invalid_parameter(service: Service, alice: Viewer)
     with pytest.raises(InvalidParameter) as caught:
         service.catalog.user("alice", filter="archived")
     assert caught.value.field == "filter"
+
+
+@pytest.mark.parametrize("page", [2**62, 2**63 - 1, 2**64])
+def test_a_page_beyond_the_stores_range_is_invalid_parameter_naming_page(
+    service: Service, page: int
+) -> None:
+    lists = (service.catalog.latest, service.catalog.stories, service.accounts.list)
+    for listing in lists:
+        with pytest.raises(InvalidParameter) as caught:
+            listing(page=page)
+        assert caught.value.field == "page"

@@ -69,7 +69,7 @@ def test_the_per_page_limit_is_configurable() -> None:
 
 
 @pytest.mark.parametrize(
-    "value", ["abc", "1.5", "1e3", "0x10", "+2", "٣", "1_000", "9" * 13, True, False]
+    "value", ["abc", "1.5", "1e3", "0x10", "+2", "٣", "1_000", "9" * 30, True, False]
 )
 def test_a_page_that_is_not_a_whole_number_is_refused(value: object) -> None:
     assert _refused(page=value).field == "page"
@@ -79,6 +79,17 @@ def test_a_page_that_is_not_a_whole_number_is_refused(value: object) -> None:
 @pytest.mark.parametrize("value", ["--5", "---1"])
 def test_a_page_with_repeated_minus_signs_is_refused(value: str) -> None:
     assert _refused(page=value).field == "page"
+
+
+@pytest.mark.parametrize("page", [2**63 - 1, str(2**63 - 1), 2**62, 2**64, "9" * 19])
+def test_a_page_whose_offset_no_store_can_hold_is_refused_naming_page(page: object) -> None:
+    error = _refused(page=page)
+    assert (error.type, error.field) == ("invalid_parameter", "page")
+
+
+def test_the_last_page_a_store_can_count_to_is_accepted() -> None:
+    request = PageRequest.parse((2**63 - 2) // 20, 20)
+    assert request.offset + request.probe_limit <= 2**63 - 1
 
 
 def test_the_offset_skips_the_earlier_pages() -> None:
