@@ -13,7 +13,8 @@ Two changes touch several documents, without a transaction:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from pymongo import ASCENDING, ReturnDocument
 from pymongo.collection import Collection
@@ -99,22 +100,37 @@ class MongoUsers(UserRepository):
 
     def replace(self, user: UserRecord) -> None:
         try:
-            before = self._users.find_one_and_update(
-                {"_id": user.id},
-                {"$set": user_members(user), "$inc": {"tokens_version": 1}},
-                projection={"search_tokens": 1, "tokens_version": 1, "stories_version": 1},
-                return_document=ReturnDocument.BEFORE,
-            )
+            self._set(user.id, user_members(user))
         except DuplicateKeyError as exc:
             raise _username_taken(user) from exc
+
+    def update(self, user_id: str, changes: Mapping[str, Any]) -> None:
+        self._set(user_id, dict(changes))
+
+    def _set(self, user_id: str, members: Document) -> None:
+        """Set ``members`` of the user in one update; when they hold ``search_tokens``, then
+        copy those to the user's stories and mark them copied (see the module docstring).
+        """
+        tokens = members.get("search_tokens")
+        change: Document = {"$set": members}
+        if tokens is not None:
+            change["$inc"] = {"tokens_version": 1}
+        before = self._users.find_one_and_update(
+            {"_id": user_id},
+            change,
+            projection={"search_tokens": 1, "tokens_version": 1, "stories_version": 1},
+            return_document=ReturnDocument.BEFORE,
+        )
         if before is None:
-            raise NotFound(f"there is no user {user.username!r}")
+            raise NotFound(f"there is no user with id {user_id!r}")
+        if tokens is None:
+            return
         version = before["tokens_version"] + 1
         behind = before["stories_version"] != before["tokens_version"]
-        if behind or before["search_tokens"] != user.search_tokens:
-            copy_author_tokens(self._stories, user.id, user.search_tokens, version)
+        if behind or before["search_tokens"] != tokens:
+            copy_author_tokens(self._stories, user_id, tokens, version)
         self._users.update_one(
-            {"_id": user.id, "tokens_version": version}, {"$set": {"stories_version": version}}
+            {"_id": user_id, "tokens_version": version}, {"$set": {"stories_version": version}}
         )
 
     def find(self, offset: int, limit: int) -> list[UserRecord]:
@@ -168,6 +184,15 @@ class MongoApplications(ApplicationRepository):
             raise self._refused(app) from exc
         if done.matched_count == 0:
             raise NotFound(f"there is no application {app.name!r}")
+
+    def update(self, app_id: str, changes: Mapping[str, Any]) -> None:
+        try:
+            done = self._apps.update_one({"_id": app_id}, {"$set": dict(changes)})
+        except DuplicateKeyError as exc:
+            name = changes.get("name", "")
+            raise InvalidParameter(f"the application {name!r} exists", field="name") from exc
+        if done.matched_count == 0:
+            raise NotFound(f"there is no application with id {app_id!r}")
 
     def find(self, offset: int, limit: int) -> list[AppRecord]:
         if limit <= 0:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import orjson
 
@@ -86,26 +87,40 @@ class SQLiteUsers(UserRepository):
         }
 
     def replace(self, user: UserRecord) -> None:
-        text = token_text(user.search_tokens)
         with self._db.write() as conn:
             row = conn.execute("SELECT search_text FROM users WHERE id = ?", (user.id,)).fetchone()
             if row is None:
                 raise NotFound(f"there is no user {user.username!r}")
-            try:
-                conn.execute(
-                    "UPDATE users SET username_key = ?, search_text = ?, record = ? WHERE id = ?",
-                    (username_key(user.username), text, user.model_dump_json(), user.id),
-                )
-            except sqlite3.IntegrityError as exc:
-                raise InvalidParameter(
-                    f"the username {user.username!r} is taken", field="username"
-                ) from exc
-            if row[0] != text:
-                conn.execute(
-                    "UPDATE story_search SET author = ? "
-                    "WHERE rowid IN (SELECT rowid FROM stories WHERE author_id = ?)",
-                    (text, user.id),
-                )
+            self._store(conn, user, row[0])
+
+    def update(self, user_id: str, changes: Mapping[str, Any]) -> None:
+        # read and written in one write transaction, which no other writer can interleave
+        with self._db.write() as conn:
+            row = conn.execute(
+                "SELECT record, search_text FROM users WHERE id = ?", (user_id,)
+            ).fetchone()
+            if row is None:
+                raise NotFound(f"there is no user with id {user_id!r}")
+            self._store(conn, _user(row[0]).model_copy(update=changes), row[1])
+
+    @staticmethod
+    def _store(conn: sqlite3.Connection, user: UserRecord, search_text: str) -> None:
+        text = token_text(user.search_tokens)
+        try:
+            conn.execute(
+                "UPDATE users SET username_key = ?, search_text = ?, record = ? WHERE id = ?",
+                (username_key(user.username), text, user.model_dump_json(), user.id),
+            )
+        except sqlite3.IntegrityError as exc:
+            raise InvalidParameter(
+                f"the username {user.username!r} is taken", field="username"
+            ) from exc
+        if search_text != text:
+            conn.execute(
+                "UPDATE story_search SET author = ? "
+                "WHERE rowid IN (SELECT rowid FROM stories WHERE author_id = ?)",
+                (text, user.id),
+            )
 
     def find(self, offset: int, limit: int) -> list[UserRecord]:
         rows = self._db.rows(
@@ -145,12 +160,26 @@ class SQLiteApplications(ApplicationRepository):
 
     def replace(self, app: AppRecord) -> None:
         with self._db.write() as conn:
+            self._store(conn, app)
+
+    def update(self, app_id: str, changes: Mapping[str, Any]) -> None:
+        with self._db.write() as conn:
+            row = conn.execute("SELECT record FROM apps WHERE id = ?", (app_id,)).fetchone()
+            if row is None:
+                raise NotFound(f"there is no application with id {app_id!r}")
+            self._store(conn, AppRecord.model_validate_json(row[0]).model_copy(update=changes))
+
+    @staticmethod
+    def _store(conn: sqlite3.Connection, app: AppRecord) -> None:
+        try:
             done = conn.execute(
                 "UPDATE apps SET name = ?, key_digest = ?, record = ? WHERE id = ?",
                 (app.name, app.key_digest, app.model_dump_json(), app.id),
             )
-            if done.rowcount == 0:
-                raise NotFound(f"there is no application {app.name!r}")
+        except sqlite3.IntegrityError as exc:
+            raise InvalidParameter(f"the application {app.name!r} exists", field="name") from exc
+        if done.rowcount == 0:
+            raise NotFound(f"there is no application {app.name!r}")
 
     def find(self, offset: int, limit: int) -> list[AppRecord]:
         rows = self._db.rows(

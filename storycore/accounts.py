@@ -117,9 +117,8 @@ class Accounts:
         app = self._ctx.store.apps.get_by_name(name)
         if app is None:
             raise NotFound(f"there is no application {name!r}")
-        updated = app.model_copy(update={"delegation": granted})
-        self._ctx.store.apps.replace(updated)
-        return updated
+        self._ctx.store.apps.update(app.id, {"delegation": granted})
+        return app.model_copy(update={"delegation": granted})
 
     def _app(self, api_key: str | None) -> AppRecord:
         if not api_key:
@@ -152,7 +151,7 @@ class Accounts:
                 expires=format_timestamp(issued + self._ctx.settings.token_lifetime),
             )
         )
-        self._users.replace(user.model_copy(update={"last_seen": format_timestamp(issued)}))
+        self._users.update(user.id, {"last_seen": format_timestamp(issued)})
         return TokenGrant(**self._ctx.presenter.profile(user).model_dump(), _token=token)
 
     def viewer(
@@ -220,11 +219,11 @@ class Accounts:
             raise InvalidParameter(
                 "user.username must be the username of the path", field="user.username"
             )
-        changes = self._profile_members(data, path="user")
-        updated = target.model_copy(update={**changes, "updated": now()})
-        updated.search_tokens = user_search_tokens(updated)
-        self._users.replace(updated)
-        return self._ctx.presenter.profile(updated)
+        changes: dict[str, Any] = {**self._profile_members(data, path="user"), "updated": now()}
+        if "name" in changes:
+            changes["search_tokens"] = user_search_tokens(target.model_copy(update=changes))
+        self._users.update(target.id, changes)
+        return self._ctx.presenter.profile(self._ctx.user_named(username))
 
     def _profile_members(self, data: Mapping[str, Any], *, path: str) -> dict[str, str]:
         """The profile members sent in ``data``, checked; ``path`` prefixes their field names."""

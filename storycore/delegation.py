@@ -152,9 +152,8 @@ class Delegation:
     def _refreshed(self, user: UserRecord, identity: ProviderIdentity) -> UserRecord:
         if (user.name, user.avatar) == (identity.name, identity.avatar):
             return user
-        updated = user.model_copy(
-            update={"name": identity.name, "avatar": identity.avatar, "updated": now()}
-        )
-        updated.search_tokens = user_search_tokens(updated)
-        self._ctx.store.users.replace(updated)
-        return updated
+        changes: dict[str, Any] = {"name": identity.name, "avatar": identity.avatar}
+        changes["updated"] = now()
+        changes["search_tokens"] = user_search_tokens(user.model_copy(update=changes))
+        self._ctx.store.users.update(user.id, changes)
+        return user.model_copy(update=changes)

@@ -7,8 +7,8 @@ processes that share the storage, and a reader never sees half of it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Protocol, runtime_checkable
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
 
 from .heads import ProfileFields, StoryHead
 from .queries import StoryQuery
@@ -219,6 +219,17 @@ class UserRepository(Protocol):
         """
         ...
 
+    def update(self, user_id: str, changes: Mapping[str, Any]) -> None:
+        """Set the named members of the stored user to these values and leave every other
+        member as it is stored, atomically, and with the search entries of the user's stories
+        when ``search_tokens`` is among them. A targeted update: a concurrent update of other
+        members is never lost, so no caller writes back a whole record it read earlier.
+
+        ``changes`` names members of ``UserRecord`` other than ``id`` and ``username``, with
+        values of their types. Raises ``NotFound`` when there is no such user.
+        """
+        ...
+
     def find(self, offset: int, limit: int) -> list[UserRecord]:
         """Users ordered by username regardless of case, sliced."""
         ...
@@ -248,6 +259,13 @@ class ApplicationRepository(Protocol):
 
     def replace(self, app: AppRecord) -> None:
         """Store ``app`` over the stored application with its id. ``NotFound`` if absent."""
+        ...
+
+    def update(self, app_id: str, changes: Mapping[str, Any]) -> None:
+        """Set the named members of the stored application (members of ``AppRecord`` other
+        than ``id``) and leave the others as stored, atomically. ``NotFound`` if absent;
+        ``InvalidParameter`` (field ``name``) when a new name is another application's.
+        """
         ...
 
     def find(self, offset: int, limit: int) -> list[AppRecord]:

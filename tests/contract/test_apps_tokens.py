@@ -90,6 +90,18 @@ def test_replace_of_an_unknown_application_raises_not_found(store: Store) -> Non
     assert store.apps.get(app.id) is None
 
 
+def test_update_sets_the_named_members_and_keeps_the_others(store: Store) -> None:
+    app = make_app("reader").model_copy(update={"href": "https://r.example"})
+    store.apps.add(app)
+    store.apps.update(app.id, {"delegation": True})
+    assert store.apps.get(app.id) == app.model_copy(update={"delegation": True})
+
+
+def test_update_of_an_unknown_application_raises_not_found(store: Store) -> None:
+    with pytest.raises(NotFound):
+        store.apps.update("nope", {"delegation": True})
+
+
 def test_find_orders_applications_by_name(store: Store) -> None:
     for name in ("mango", "apple", "kiwi"):
         store.apps.add(make_app(name))

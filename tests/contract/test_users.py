@@ -144,6 +144,37 @@ def test_replacing_a_user_leaves_other_authors_stories(
     assert _found(store, "master") == []
 
 
+def test_update_sets_the_named_members_and_keeps_the_others(store: Store) -> None:
+    user = add_user(store, "alice", name="Alice")
+    store.users.update(user.id, {"bio": "sailor", "last_seen": at(5)})
+    assert store.users.get(user.id) == user.model_copy(update={"bio": "sailor", "last_seen": at(5)})
+
+
+def test_updates_of_different_members_both_stay(store: Store) -> None:
+    user = add_user(store, "alice")
+    store.users.update(user.id, {"last_seen": at(5)})
+    store.users.update(user.id, {"bio": "sailor"})
+    stored = store.users.get(user.id)
+    assert stored is not None
+    assert (stored.last_seen, stored.bio) == (at(5), "sailor")
+
+
+def test_update_of_an_unknown_user_raises_not_found(store: Store) -> None:
+    with pytest.raises(NotFound):
+        store.users.update("nope", {"bio": "x"})
+    assert store.users.get("nope") is None
+
+
+def test_stories_match_the_authors_new_tokens_after_update(
+    store: Store, author: UserRecord
+) -> None:
+    story = add_story(store, author.id, title="Harbour")
+    new = renamed(author, "Alice Pleasance")
+    store.users.update(author.id, {"name": new.name, "search_tokens": new.search_tokens})
+    assert _found(store, "harbour pleasance") == [story.id]
+    assert _found(store, "liddell") == []
+
+
 def test_find_orders_users_by_username_regardless_of_case(store: Store) -> None:
     for name in ("bob", "Dave", "alice", "Carol"):
         add_user(store, name)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 
 from storycore import Service, Settings, VersionConflict
 from storycore.adapters import open_store
@@ -63,3 +64,17 @@ def write_forever(url: str) -> None:
 
 if __name__ == "__main__":
     write_forever(sys.argv[1])
+
+
+def authenticate_for(url: str, api_key: str, seconds: float) -> int:
+    """Authenticate as carol again and again for ``seconds`` (at most 500 times), with a slow
+    password hash; returns how many times.
+    """
+    settings = Settings(password_cost=2**12)
+    done = 0
+    with Service(open_store(url), settings) as service:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and done < 500:
+            service.accounts.authenticate(api_key, "carol", "carol-password")
+            done += 1
+    return done

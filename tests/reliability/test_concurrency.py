@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import multiprocessing
 import threading
+import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,12 @@ def url(tmp_path: Path) -> str:
             "alice", {"title": "Target", "slug": "target"}, viewer=alice, publish=True
         )
     return url
+
+
+def _pool(pool: str) -> Executor:
+    if pool == "threads":
+        return ThreadPoolExecutor(WORKERS)
+    return ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn"))
 
 
 def _run(pool: str, task: Callable[..., Any], *args: Any) -> list[Any]:
@@ -89,3 +96,29 @@ def test_threads_sharing_one_store_never_see_database_is_locked(url: str) -> Non
         for thread in threads:
             thread.join(timeout=120)
     assert errors == []
+
+
+@pytest.mark.parametrize("pool", ["threads", "processes"])
+def test_authentications_lose_no_concurrent_profile_update(url: str, pool: str) -> None:
+    with Service(open_store(url), _workers.SETTINGS) as service:
+        service.accounts.create_user("carol", "carol-password")
+        api_key = service.accounts.create_app("reader").api_key
+        carol = service.accounts.as_user("carol")
+        lost = []
+        with _pool(pool) as executor:
+            running = [
+                executor.submit(_workers.authenticate_for, url, api_key, 3.0)
+                for _ in range(WORKERS)
+            ]
+            time.sleep(0.5)  # the authentications are under way
+            for n in range(20):
+                service.accounts.update("carol", {"bio": f"bio {n}"}, viewer=carol)
+                time.sleep(0.05)  # authentications that read the profile before now finish
+                if service.accounts.get("carol").bio != f"bio {n}":
+                    lost.append(n)
+            authentications = sum(future.result(timeout=120) for future in running)
+        stored = service.store.users.get_by_username("carol")
+    assert authentications > 0
+    assert lost == []
+    assert stored is not None
+    assert (stored.bio, stored.last_seen is not None) == ("bio 19", True)
