@@ -14,7 +14,15 @@ from typing import Any, cast
 
 from ._context import Context
 from .addresses import validate_url
-from .credentials import digest, hash_password, new_secret, same_digest, verify_password
+from .credentials import (
+    check_password,
+    digest,
+    hash_password,
+    is_valid_password,
+    new_secret,
+    same_digest,
+    verify_password,
+)
 from .derived import user_search_tokens
 from .errors import Forbidden, InvalidParameter, NotFound, Unauthorized
 from .fields import Members, decode_object
@@ -76,7 +84,7 @@ class Accounts:
             username=username,
             email=email,
             password_hash=(
-                hash_password(password, cost=self._ctx.settings.password_cost)
+                hash_password(check_password(password), cost=self._ctx.settings.password_cost)
                 if password is not None
                 else None
             ),
@@ -137,7 +145,9 @@ class Accounts:
         app = self._app(api_key)
         user = self._users.get_by_username(username) if username else None
         cost = self._ctx.settings.password_cost
-        if not verify_password(password, user.password_hash if user else None, cost=cost):
+        # a password that breaks the rule was never set: refused like a wrong one, same work
+        stored = user.password_hash if user and is_valid_password(password) else None
+        if not verify_password(password, stored, cost=cost):
             raise Unauthorized("wrong username or password")
         assert user is not None  # verify_password is False without a stored hash
         token = new_secret()

@@ -1,7 +1,9 @@
 """Secrets (decisions section 5): password hashes, api keys and tokens.
 
-Passwords are stored as salted scrypt hashes; api keys and tokens are random (32 bytes) and
-stored only as SHA-256 digests. Every comparison of secrets is constant-time.
+A password has at least ``MIN_PASSWORD_LENGTH`` characters and no control character, not even a
+tab or a line break (decisions section 21), wherever a user gets one. Passwords are stored as
+salted scrypt hashes; api keys and tokens are random (32 bytes) and stored only as SHA-256
+digests. Every comparison of secrets is constant-time.
 """
 
 from __future__ import annotations
@@ -10,11 +12,43 @@ import base64
 import hashlib
 import hmac
 import secrets
+import unicodedata
 
-__all__ = ["digest", "hash_password", "new_secret", "same_digest", "verify_password"]
+from .errors import InvalidParameter
+
+__all__ = [
+    "MIN_PASSWORD_LENGTH",
+    "check_password",
+    "digest",
+    "hash_password",
+    "is_valid_password",
+    "new_secret",
+    "same_digest",
+    "verify_password",
+]
+
+MIN_PASSWORD_LENGTH = 8
 
 _SCHEME = "scrypt"
 _DUMMY_SALT = b"storycore-dummy!"
+
+
+def is_valid_password(password: str) -> bool:
+    """Whether ``password`` keeps the password rule."""
+    return len(password) >= MIN_PASSWORD_LENGTH and not any(
+        unicodedata.category(char) == "Cc" for char in password
+    )
+
+
+def check_password(password: str, field: str = "password") -> str:
+    """``password``, or ``InvalidParameter`` naming ``field`` when it breaks the password rule."""
+    if not is_valid_password(password):
+        raise InvalidParameter(
+            f"{field} must have at least {MIN_PASSWORD_LENGTH} characters and no control "
+            "characters",
+            field=field,
+        )
+    return password
 
 
 def new_secret() -> str:

@@ -30,7 +30,7 @@ def _load(name: str) -> ModuleType:
 
 def _seed(module: ModuleType) -> None:
     service = module.service
-    service.accounts.create_user("alice", "pw")
+    service.accounts.create_user("alice", "a-password")
     alice = service.accounts.as_user("alice")
     for title in ("One", "Two"):
         service.stories.create("alice", {"title": title}, viewer=alice, publish=True)

@@ -42,8 +42,8 @@ CHECKS = [
 def world() -> Iterator[dict[str, Any]]:
     """A service with users, stories and a token, behind the ASGI binding."""
     service = Service(open_store("sqlite://"), TEST_SETTINGS)
-    service.accounts.create_user("alice", "pw", plan="enterprise")
-    service.accounts.create_user("ed", "pw", editor=True, can_feature=True)
+    service.accounts.create_user("alice", "a-password", plan="enterprise")
+    service.accounts.create_user("ed", "a-password", editor=True, can_feature=True)
     alice = service.accounts.as_user("alice")
     for title in ("First story", "Second story", "Draft"):
         service.stories.create(
@@ -53,7 +53,7 @@ def world() -> Iterator[dict[str, Any]]:
             publish=title != "Draft",
         )
     key = service.accounts.create_app("fuzz").api_key
-    token = service.accounts.authenticate(key, "ed", "pw").token
+    token = service.accounts.authenticate(key, "ed", "a-password").token
     yield {
         "app": StorycoreASGI(service),
         "credentials": {"api_key": key, "username": "ed", "_token": token},

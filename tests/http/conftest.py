@@ -101,14 +101,14 @@ def world() -> Iterator[World]:
     provider = FakeProvider()
     service = Service(open_store("sqlite://"), settings, provider_client=provider)
     accounts = service.accounts
-    accounts.create_user("alice", "alice-pw", name="Alice Liddell", plan="enterprise")
-    accounts.create_user("bob", "bob-pw", name="Bob Builder")
-    accounts.create_user("ed", "ed-pw", name="Ed Itor", editor=True)
-    accounts.create_user("cora", "cora-pw", name="Cora", can_feature=True)
+    accounts.create_user("alice", "alice-password", name="Alice Liddell", plan="enterprise")
+    accounts.create_user("bob", "bob-password", name="Bob Builder")
+    accounts.create_user("ed", "ed-password", name="Ed Itor", editor=True)
+    accounts.create_user("cora", "cora-password", name="Cora", can_feature=True)
     api_key = accounts.create_app("tests").api_key
     partner_key = accounts.create_app("partner", delegation=True).api_key
     tokens = {
-        name: accounts.authenticate(api_key, name, f"{name}-pw").token
+        name: accounts.authenticate(api_key, name, f"{name}-password").token
         for name in ("alice", "bob", "ed", "cora")
     }
     alice = accounts.as_user("alice")

@@ -267,7 +267,7 @@ def test_update_ignores_email_and_password(client: Client, world: World) -> None
     assert content_of(answer)["name"] == "Alice"
     assert (
         client.post_form(
-            "/v1/auth", {"api_key": world.api_key, "username": "alice", "password": "alice-pw"}
+            "/v1/auth", {"api_key": world.api_key, "username": "alice", "password": "alice-password"}
         ).status
         == 200
     )
@@ -275,7 +275,7 @@ def test_update_ignores_email_and_password(client: Client, world: World) -> None
 
 def test_auth_answers_the_profile_and_a_token(client: Client, world: World) -> None:
     answer = client.post_form(
-        "/v1/auth", {"api_key": world.api_key, "username": "alice", "password": "alice-pw"}
+        "/v1/auth", {"api_key": world.api_key, "username": "alice", "password": "alice-password"}
     )
     grant = content_of(answer)
     assert set(grant) == PROFILE | {"_token"}
@@ -409,7 +409,7 @@ VALID_REQUESTS: dict[tuple[str, str], tuple[str, dict[str, object], str | None]]
     ("POST", "/v1/users/{username}/update"): ("/v1/users/alice/update", {"user": {}}, _ALICE),
     ("GET", "/v1/oembed"): ("/v1/oembed", {"url": f"{TEST_SETTINGS.web_url}/alice/open"}, None),
     ("POST", "/v1/delegated/create"): ("/v1/delegated/create", {"story": {"title": "x"}}, None),
-    ("POST", "/v1/auth"): ("/v1/auth", {"username": "bob", "password": "bob-pw"}, None),
+    ("POST", "/v1/auth"): ("/v1/auth", {"username": "bob", "password": "bob-password"}, None),
 }
 DELEGATION = {
     "X-Auth-Service-Provider": "https://id.example/1.1/account/verify_credentials.json",

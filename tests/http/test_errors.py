@@ -70,6 +70,13 @@ def test_an_unknown_user_and_a_wrong_password_get_the_same_401(
     assert (unknown_user.status, unknown_user.body) == (wrong_password.status, wrong_password.body)
 
 
+def test_an_empty_password_is_401(client: Client, world: World) -> None:
+    answer = client.post_form(
+        "/v1/auth", {"api_key": world.api_key, "username": "alice", "password": ""}
+    )
+    assert (answer.status, error_of(answer)["type"]) == (401, "unauthorized")
+
+
 def test_forbidden_is_403(client: Client, world: World) -> None:
     answer = client.post_form(
         "/v1/stories/alice/open/save", {**world.credentials("bob"), "story": {"title": "Mine"}}

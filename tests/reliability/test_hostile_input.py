@@ -44,9 +44,9 @@ class Api:
 @pytest.fixture
 def api() -> Iterator[Api]:
     service = Service(open_store("sqlite://"), TEST_SETTINGS)
-    service.accounts.create_user("alice", "pw")
+    service.accounts.create_user("alice", "a-password")
     key = service.accounts.create_app("app").api_key
-    token = service.accounts.authenticate(key, "alice", "pw").token
+    token = service.accounts.authenticate(key, "alice", "a-password").token
     alice = service.accounts.as_user("alice")
     service.stories.create("alice", {"title": "Kept", "slug": "kept"}, viewer=alice, publish=True)
     yield Api(service, HttpApp(service), {"api_key": key, "username": "alice", "_token": token})

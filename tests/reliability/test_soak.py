@@ -98,11 +98,11 @@ def test_a_mixed_soak_has_no_errors_and_flat_memory(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = f"sqlite:///{tmp_path / 'soak.db'}"
-    storycore("users", "create", "alice", "--password", "pw", db=db)
+    storycore("users", "create", "alice", "--password", "a-password", db=db)
     key = storycore("apps", "create", "soak", db=db).stdout.splitlines()[-1]
     with serving(db, tmp_path) as base:
         token = httpx.post(
-            f"{base}/v1/auth", data={"api_key": key, "username": "alice", "password": "pw"}
+            f"{base}/v1/auth", data={"api_key": key, "username": "alice", "password": "a-password"}
         ).json()["content"]["_token"]
         credentials = {"api_key": key, "username": "alice", "_token": token}
         pid = _server_pid(int(base.rsplit(":", 1)[1]))

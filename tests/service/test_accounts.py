@@ -8,13 +8,14 @@ import pytest
 
 from storycore import Forbidden, InvalidParameter, NotFound, Service, Unauthorized, Viewer
 from storycore.adapters import open_store
+from storycore.credentials import hash_password
 from tests.conftest import TEST_SETTINGS
 
 
 @pytest.mark.parametrize("username", ["browse", "Search", "V1", "s", "api"])
 def test_reserved_usernames_are_refused_in_any_case(service: Service, username: str) -> None:
     with pytest.raises(InvalidParameter) as caught:
-        service.accounts.create_user(username, "pw")
+        service.accounts.create_user(username, "a-password")
     assert caught.value.field == "username"
 
 
@@ -23,12 +24,12 @@ def test_usernames_are_1_to_30_letters_digits_or_underscores(
     service: Service, username: str
 ) -> None:
     with pytest.raises(InvalidParameter):
-        service.accounts.create_user(username, "pw")
+        service.accounts.create_user(username, "a-password")
 
 
 def test_usernames_are_unique_regardless_of_case(service: Service, alice: Viewer) -> None:
     with pytest.raises(InvalidParameter) as caught:
-        service.accounts.create_user("ALICE", "pw")
+        service.accounts.create_user("ALICE", "a-password")
     assert caught.value.field == "username"
 
 
@@ -87,9 +88,9 @@ def test_a_token_belongs_to_one_application(service: Service, alice: Viewer) -> 
 def test_an_expired_token_is_unauthorized(tmp_path: object) -> None:
     expired = TEST_SETTINGS.model_copy(update={"token_lifetime": timedelta(seconds=-1)})
     with Service(open_store("sqlite://"), expired) as service:
-        service.accounts.create_user("alice", "pw")
+        service.accounts.create_user("alice", "a-password")
         app = service.accounts.create_app("app")
-        grant = service.accounts.authenticate(app.api_key, "alice", "pw")
+        grant = service.accounts.authenticate(app.api_key, "alice", "a-password")
         with pytest.raises(Unauthorized) as caught:
             service.accounts.viewer(app.api_key, "alice", grant.token)
         assert caught.value.field == "_token"
@@ -169,3 +170,33 @@ def test_a_user_without_a_password_cannot_authenticate(service: Service) -> None
     app = service.accounts.create_app("app")
     with pytest.raises(Unauthorized):
         service.accounts.authenticate(app.api_key, "nopass", "")
+
+
+@pytest.mark.parametrize(
+    "password", ["", "seven77", "eight\x008", "tab\tinside-it", "\x7fdelete-me", "bell\x07-sounds"]
+)
+def test_a_password_has_8_characters_and_no_control_character(
+    service: Service, password: str
+) -> None:
+    with pytest.raises(InvalidParameter) as caught:
+        service.accounts.create_user("carol", password)
+    assert caught.value.field == "password"
+    assert service.store.users.get_by_username("carol") is None
+
+
+@pytest.mark.parametrize("password", ["8 chars!", "λόγος-και-πράξη", "a" * 200])
+def test_a_password_that_keeps_the_rule_authenticates(service: Service, password: str) -> None:
+    service.accounts.create_user("carol", password)
+    app = service.accounts.create_app("app")
+    assert service.accounts.authenticate(app.api_key, "carol", password).username == "carol"
+
+
+def test_a_password_that_breaks_the_rule_never_authenticates(service: Service) -> None:
+    # a store written before the rule may hold the hash of an empty password
+    service.accounts.create_user("carol", "a-password")
+    carol = service.store.users.get_by_username("carol")
+    assert carol is not None
+    service.store.users.update(carol.id, {"password_hash": hash_password("", cost=2**4)})
+    app = service.accounts.create_app("app")
+    with pytest.raises(Unauthorized):
+        service.accounts.authenticate(app.api_key, "carol", "")
