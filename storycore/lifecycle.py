@@ -8,6 +8,7 @@ at 1 and grows by one on every save, publish, unpublish and slug change.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +45,20 @@ class StoryReading:
     version: int
     has_next: bool
     element_documents: tuple[str, ...] = ()
+
+    @property
+    def etag(self) -> str:
+        """The entity tag of this answer (decisions §13, §20): it changes with the story's
+        version, its author's profile and the element page, which decide every byte of the
+        detail, and not with the counters, which the detail does not show.
+        """
+        author = self.detail.author
+        shown = "\x1f".join(
+            (author.username, author.name, author.bio, author.location, author.website,
+             author.avatar, str(self.detail.page), str(self.detail.per_page))
+        )  # fmt: skip
+        digest = hashlib.blake2b(shown.encode("utf-8", "surrogatepass"), digest_size=8)
+        return f'"{self.detail.id}-{self.version}-{digest.hexdigest()}"'
 
 
 class Stories:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from ..errors import InvalidParameter, NotImplementedFormat
 from .call import Call, reading_content
+from .conditional import none_match
 from .messages import HttpResponse, json_response
 
 __all__: list[str] = []  # the route table (``api.py``) is the public face of these
@@ -121,10 +122,9 @@ def read_story(call: Call) -> HttpResponse:
         per_page=call.params.page("per_page"),
         as_documents=True,
     )
-    etag = f'"{reading.detail.id}-{reading.version}"'
-    headers = [("ETag", etag), ("Cache-Control", "no-cache")]
+    headers = [("ETag", reading.etag), ("Cache-Control", "no-cache")]
     headers += call.link_headers(reading.detail.page, reading.has_next)
-    if etag in (call.request.header("if-none-match") or "").replace(" ", "").split(","):
+    if none_match(call.request.header("if-none-match"), reading.etag):
         return HttpResponse(304, headers)
     return call.ok(reading_content(reading), headers)
 

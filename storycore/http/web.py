@@ -14,6 +14,7 @@ from urllib.parse import parse_qsl
 from ..embed import not_found_script
 from ..errors import MethodNotAllowed, NotFound, StoryMoved
 from ..service import Service
+from .conditional import none_match
 from .messages import HttpRequest, HttpResponse
 from .redirects import PLAIN, redirect
 
@@ -43,7 +44,7 @@ def _cached(
     data = body.encode("utf-8")
     etag = f'"{hashlib.sha256(data).hexdigest()[:32]}"'
     headers = [*headers, ("ETag", etag)]
-    if etag in (request.header("if-none-match") or "").replace(" ", "").split(","):
+    if none_match(request.header("if-none-match"), etag):
         # a 304 has no content, so it names no content type (RFC 9110 15.4.5, PEP 3333)
         return HttpResponse(304, [h for h in headers if h[0] != "Content-Type"])
     return HttpResponse(status, headers, data)

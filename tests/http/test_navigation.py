@@ -132,6 +132,42 @@ def test_the_etag_follows_the_content_not_the_counters(client: Client) -> None:
     assert first == second
 
 
+def test_a_weak_etag_matches_in_if_none_match(client: Client) -> None:
+    etag = client.get("/v1/stories/alice/open").headers["etag"]
+    for header in (f"W/{etag}", f'W/"other", W/{etag}', "*"):
+        answer = client.get("/v1/stories/alice/open", headers={"If-None-Match": header})
+        assert answer.status == 304, header
+
+
+def test_an_etag_that_is_not_the_current_one_answers_200(client: Client) -> None:
+    etag = client.get("/v1/stories/alice/open").headers["etag"]
+    for header in ('"other"', etag[1:-1], f"{etag[:-1]}x\"", "W/"):
+        answer = client.get("/v1/stories/alice/open", headers={"If-None-Match": header})
+        assert answer.status == 200, header
+
+
+def test_the_etag_changes_when_the_authors_profile_does(client: Client, world: World) -> None:
+    etag = client.get("/v1/stories/alice/open").headers["etag"]
+    client.post_form(
+        "/v1/users/alice/update", {**world.credentials("alice"), "user": {"bio": "New bio"}}
+    )
+    answer = client.get("/v1/stories/alice/open", headers={"If-None-Match": etag})
+    assert content_of(answer)["author"]["bio"] == "New bio"
+    assert answer.headers["etag"] != etag
+
+
+def test_each_element_page_has_its_own_etag(client: Client) -> None:
+    pages = [
+        client.get("/v1/stories/alice/open", {"page": page, "per_page": size})
+        for page, size in ((1, 1), (2, 1), (1, 2))
+    ]
+    assert len({answer.headers["etag"] for answer in pages}) == 3
+    first = pages[0].headers["etag"]
+    answer = client.get("/v1/stories/alice/open", {"page": 2, "per_page": 1},
+                        headers={"If-None-Match": first})  # fmt: skip
+    assert answer.status == 200
+
+
 # -- 301 from a retired slug -----------------------------------------------------------------
 
 

@@ -59,6 +59,12 @@ def test_the_embed_script_sends_an_etag_and_honours_if_none_match(client: Client
     assert (answer.status, answer.body) == (304, b"")
 
 
+def test_the_embed_script_honours_a_weak_if_none_match(client: Client) -> None:
+    etag = client.get("/alice/open.js").headers["etag"]
+    answer = client.get("/alice/open.js", headers={"If-None-Match": f'"other", W/{etag}'})
+    assert answer.status == 304
+
+
 def test_web_redirects_of_a_mounted_app_carry_its_prefix(mounted: Client, world: World) -> None:
     mounted.post_form(
         "/v1/stories/alice/open/editslug", {**world.credentials("alice"), "slug": "quay"}
