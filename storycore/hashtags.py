@@ -1,13 +1,26 @@
-"""Hashtags (decisions section 6): lowercase, without ``#``, from members and ``#words`` in text."""
+"""Hashtags (decisions section 6): lowercase, without ``#``, from members and ``#words`` in text.
+
+A ``#word`` is ``#`` then one word of search's word rule (``storycore.searchtext``, decisions
+§23), so a tag found in text is a word that search finds too: ``#हिन्दी`` is ``हिन्दी``, and
+``#foo_bar`` is ``foo`` (an underscore separates words).
+"""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
+from .searchtext import word_pattern
+
 __all__ = ["extract_hashtags", "normalize_tag"]
 
-_HASHTAG = re.compile(r"(?<![\w&])#(\w{1,100})")
+_MAX_LENGTH = 100
+
+
+@functools.cache
+def _hashtag() -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w&])#({word_pattern()})")
 
 
 def normalize_tag(tag: str) -> str:
@@ -23,6 +36,7 @@ def extract_hashtags(explicit: Iterable[str], *texts: str) -> list[str]:
         if key:
             found.setdefault(key, None)
     for text in texts:
-        for word in _HASHTAG.findall(text):
-            found.setdefault(word.lower(), None)
+        for word in _hashtag().findall(text):
+            if len(word) <= _MAX_LENGTH:
+                found.setdefault(word.lower(), None)
     return list(found)

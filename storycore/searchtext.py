@@ -26,15 +26,21 @@ from collections.abc import Iterable
 
 from ._marks import mark_ranges
 
-__all__ = ["fold", "query_tokens", "token_text", "tokens"]
+__all__ = ["fold", "query_tokens", "token_text", "tokens", "word_pattern"]
 
 _ASCII_WORD = re.compile(r"[a-z0-9]+")  # a word of folded ASCII text
 _ACCENTED_ALPHABETS = ("LATIN ", "GREEK ", "CYRILLIC ", "HEBREW ", "ARABIC ")
 
 
 @functools.cache
+def word_pattern() -> str:
+    """The regular expression of one word, for every rule that finds words (hashtags too)."""
+    return rf"[^\W_](?:[^\W_]|[{mark_ranges()}])*"
+
+
+@functools.cache
 def _word() -> re.Pattern[str]:
-    return re.compile(rf"[^\W_](?:[^\W_]|[{mark_ranges()}])*")
+    return re.compile(word_pattern())
 
 
 @functools.lru_cache(maxsize=4096)

@@ -68,6 +68,14 @@ def test_tag_filters_case_insensitively_with_or_without_hash(
         assert [s.slug for s in service.catalog.stories(tag=tag).items] == [tagged]
 
 
+def test_a_hash_word_in_any_script_is_the_tag_its_filter_and_search_find(
+    service: Service, alice: Viewer
+) -> None:
+    tagged = _publish(service, alice, "Notes #हिन्दी")
+    assert [s.slug for s in service.catalog.stories(tag="हिन्दी").items] == [tagged]
+    assert [s.slug for s in service.catalog.search("हिन्दी").items] == [tagged]
+
+
 def test_topic_lists_the_stories_of_a_topic(service: Service, alice: Viewer) -> None:
     science = _publish(service, alice, "Stars", topics=["Science"])
     _publish(service, alice, "Goals", topics=["Sport"])

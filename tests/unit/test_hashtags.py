@@ -40,6 +40,18 @@ def test_a_hash_word_keeps_its_letters_lowercased() -> None:
     assert extract_hashtags([], "#Café #Ölfeld") == ["café", "ölfeld"]
 
 
+def test_a_hash_word_is_one_word_of_the_search_rule_marks_included() -> None:
+    assert extract_hashtags([], "#हिन्दी और #தமிழ்") == ["हिन्दी", "தமிழ்"]
+
+
+def test_an_underscore_ends_a_hash_word_as_it_ends_a_search_word() -> None:
+    assert extract_hashtags([], "#foo_bar") == ["foo"]
+
+
+def test_a_hash_word_over_100_characters_is_not_a_hashtag() -> None:
+    assert extract_hashtags([], "#" + "a" * 101) == []
+
+
 def test_a_hash_word_ends_at_punctuation() -> None:
     assert extract_hashtags([], "#one, #two. (#three)") == ["one", "two", "three"]
 
