@@ -235,17 +235,8 @@ class Catalog:
     def _permalink_target(self, permalink: str) -> tuple[str, str] | None:
         """The (author id, slug) a permalink of this service names, or None."""
         validate_url(permalink, "permalink", self._ctx.settings.limits.address)
-        prefix = self._ctx.presenter.web_url + "/"
-        if not permalink.startswith(prefix):
-            return None
-        parts = (
-            permalink[len(prefix) :]
-            .split("?", maxsplit=1)[0]
-            .split("#", maxsplit=1)[0]
-            .strip("/")
-            .split("/")
-        )
-        if len(parts) != 2:
+        parts = self._ctx.presenter.addresses.parse_story(permalink)
+        if parts is None:
             return None
         author = self._ctx.store.users.get_by_username(parts[0])
         if author is None or username_key(author.username) != username_key(parts[0]):

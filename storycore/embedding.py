@@ -13,6 +13,7 @@ from ._context import Context
 from .addresses import is_http_url
 from .embed import EmbedStory, embed_script, oembed, permalink_page
 from .errors import InvalidParameter, NotFound
+from .numbers import whole_number
 from .records import StoryRecord, UserRecord
 from .visibility import ANONYMOUS
 
@@ -63,15 +64,16 @@ class Embeds:
         """The oEmbed 1.0 ``rich`` object for a story's permalink."""
         if not url:
             raise InvalidParameter("url is required", field="url")
-        prefix = self._ctx.presenter.web_url + "/"
-        parts = url.removeprefix(prefix).split("?")[0].strip("/").split("/")
-        if not url.startswith(prefix) or len(parts) != 2:
+        maxwidth = None if maxwidth is None else whole_number(maxwidth, "maxwidth")
+        maxheight = None if maxheight is None else whole_number(maxheight, "maxheight")
+        named = self._ctx.presenter.addresses.parse_story(url)
+        if named is None:
             raise NotFound("url is not the permalink of a story of this service")
-        author, story = self._ctx.visible_story(ANONYMOUS, parts[0], parts[1], follow_alias=True)
+        author, story = self._ctx.visible_story(ANONYMOUS, *named, follow_alias=True)
         return oembed(
             title=story.title,
             author_name=author.name or author.username,
-            author_url=f"{self._ctx.presenter.web_url}/{author.username}",
+            author_url=self._ctx.presenter.addresses.author(author.username),
             provider_url=self._ctx.presenter.web_url,
             script_url=self._script_url(author, story),
             maxwidth=maxwidth,
@@ -79,7 +81,7 @@ class Embeds:
         )
 
     def _script_url(self, author: UserRecord, story: StoryRecord) -> str:
-        return self._ctx.presenter.permalink(author.username, story.slug) + ".js"
+        return self._ctx.presenter.addresses.script(author.username, story.slug)
 
     def _embed_story(self, author: UserRecord, story: StoryRecord) -> EmbedStory:
         presenter = self._ctx.presenter
@@ -94,7 +96,7 @@ class Embeds:
             author_username=author.username,
             author_name=author.name,
             author_avatar=author.avatar,
-            author_permalink=f"{presenter.web_url}/{author.username}",
+            author_permalink=presenter.addresses.author(author.username),
             author_plan=author.plan,
             elements=elements,
         )

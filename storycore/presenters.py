@@ -1,7 +1,6 @@
 """How stored records become the shapes of the interface.
 
-Addresses are built here from ``web_url``: a story's permalink is ``{web_url}/{username}/{slug}``,
-its shortlink ``{web_url}/s/{id}``, an author's permalink ``{web_url}/{username}``.
+The addresses in them (permalinks, shortlinks) come from ``storycore.permalinks``.
 """
 
 from __future__ import annotations
@@ -12,6 +11,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from .heads import ProfileFields, StoryHead
+from .permalinks import Permalinks
 from .records import AuthorStats, Element, EmbedCount, StoryRecord, UserRecord
 from .shapes import (
     AuthorDates,
@@ -45,15 +45,10 @@ class Presenter:
     """Builds shapes for one ``web_url``."""
 
     def __init__(self, web_url: str) -> None:
-        self.web_url = web_url.rstrip("/")
-
-    def permalink(self, username: str, slug: str) -> str:
-        """The public address of a story."""
-        return f"{self.web_url}/{username}/{slug}"
-
-    def shortlink(self, story_id: str) -> str:
-        """The short address of a story, which redirects to its permalink."""
-        return f"{self.web_url}/s/{story_id}"
+        self.addresses = Permalinks.of(web_url)
+        self.web_url = self.addresses.web_url
+        self.permalink = self.addresses.story
+        self.shortlink = self.addresses.shortlink
 
     @staticmethod
     def profile(user: UserRecord | ProfileFields) -> UserProfile:
@@ -169,7 +164,7 @@ class Presenter:
                 "location": user.location,
                 "website": user.website,
                 "avatar": user.avatar,
-                "permalink": f"{self.web_url}/{user.username}",
+                "permalink": self.addresses.author(user.username),
                 "lang": user.lang,
                 "settings": user.settings,
                 "stats": _trusted(

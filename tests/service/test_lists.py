@@ -99,6 +99,16 @@ def test_permalink_selects_the_story_with_that_address(service: Service, alice: 
     assert service.catalog.latest(permalink="https://elsewhere.example/alice/x").items == []
 
 
+@pytest.mark.parametrize("suffix", ["#elements", "?utm_source=x", "/"])
+def test_the_permalink_filter_and_oembed_read_a_permalink_alike(
+    service: Service, alice: Viewer, suffix: str
+) -> None:
+    wanted = _publish(service, alice, "wanted")
+    permalink = f"{service.settings.web_url}/alice/{wanted}{suffix}"
+    assert [s.slug for s in service.catalog.latest(permalink=permalink).items] == [wanted]
+    assert service.embeds.oembed(permalink)["title"] == "wanted"
+
+
 def test_pages_walk_every_item_exactly_once(service: Service, alice: Viewer) -> None:
     slugs = {_publish(service, alice, f"story {i}") for i in range(7)}
     seen: list[str] = []
@@ -159,3 +169,14 @@ def test_a_page_beyond_the_stores_range_is_invalid_parameter_naming_page(
         with pytest.raises(InvalidParameter) as caught:
             listing(page=page)
         assert caught.value.field == "page"
+
+
+@pytest.mark.parametrize("size", [0, -5, 2**63])
+def test_an_oembed_size_bound_is_a_whole_number_of_1_or_more(
+    service: Service, alice: Viewer, size: int
+) -> None:
+    permalink = f"{service.settings.web_url}/alice/{_publish(service, alice, 'sized')}"
+    for bound in ("maxwidth", "maxheight"):
+        with pytest.raises(InvalidParameter) as caught:
+            service.embeds.oembed(permalink, **{bound: size})
+        assert caught.value.field == bound
