@@ -87,7 +87,7 @@ class HttpApp:
             if request.method not in ("GET", "HEAD"):
                 raise MethodNotAllowed("/v1/openapi.json takes GET", allowed=("GET", "HEAD"))
             return self._openapi_response()
-        if request.path != "/v1" and not request.path.startswith("/v1/"):
+        if not _is_api(request.path):
             return handle_web(self.service, request)
         route, arguments = resolve(self.routes, request.method, request.path)
         call = Call(self.service, request, Params.of(request), arguments)
@@ -104,3 +104,11 @@ class HttpApp:
         return HttpResponse(
             200, [("Content-Type", "application/json; charset=utf-8")], self._openapi
         )
+
+
+def _is_api(path: str) -> bool:
+    """Whether ``path`` is in the API's part (``/v1``), however many slashes lead it: an API
+    path that does not resolve is the API's JSON 404, not the web host's page (decisions §23).
+    """
+    bare = path.lstrip("/")
+    return bare == "v1" or bare.startswith("v1/")

@@ -68,7 +68,7 @@ def resolve(routes: Sequence[Route], method: str, path: str) -> tuple[Route, dic
     ``MethodNotAllowed`` otherwise. HEAD is answered like GET.
     """
     parts = path.strip("/").split("/") if path.strip("/") else []
-    if path.endswith("//"):
+    if path.startswith("//") or path.endswith("//"):
         raise NotFound(f"no such path: {path}")
     wanted = "GET" if method == "HEAD" else method
     allowed: list[str] = []

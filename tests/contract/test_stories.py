@@ -6,16 +6,7 @@ import orjson
 import pytest
 
 from storycore.errors import NotFound, SlugTaken, VersionConflict
-from storycore.ports import (
-    AliasRepository,
-    ApplicationRepository,
-    IdentityRepository,
-    SearchIndex,
-    Store,
-    StoryRepository,
-    TokenRepository,
-    UserRepository,
-)
+from storycore.ports import Store
 from storycore.queries import StoryQuery
 from storycore.records import UserRecord, element_document
 
@@ -39,17 +30,6 @@ def _everything(author_id: str) -> StoryQuery:
         statuses=("working", "published"),
         include_private=True,
     )
-
-
-def test_the_store_implements_every_port(store: Store) -> None:
-    assert isinstance(store, Store)
-    assert isinstance(store.stories, StoryRepository)
-    assert isinstance(store.aliases, AliasRepository)
-    assert isinstance(store.search, SearchIndex)
-    assert isinstance(store.users, UserRepository)
-    assert isinstance(store.apps, ApplicationRepository)
-    assert isinstance(store.tokens, TokenRepository)
-    assert isinstance(store.identities, IdentityRepository)
 
 
 # -- add and read ------------------------------------------------------------------------

@@ -12,6 +12,8 @@ import orjson
 import pytest
 
 from storycore.http.api import ROUTES
+from storycore.http.app import HttpApp
+from storycore.http.messages import HttpRequest
 
 from ._clients import FORM, JSON, Client
 from ._shapes import content_of, error_of
@@ -338,6 +340,15 @@ def test_an_unknown_path_is_404(client: Client, path: str) -> None:
     for method in ("GET", "POST"):
         answer = client.request(method, path)
         assert (answer.status, error_of(answer)["type"]) == (404, "not_found")
+
+
+@pytest.mark.parametrize("path", ["//v1/stories", "///v1/users", "//v1", "//v1/openapi.json"])
+def test_an_api_path_with_leading_slashes_is_the_apis_json_404(world: World, path: str) -> None:
+    # HTTP clients read "//v1/..." as a host name, so the request goes to HttpApp as sent
+    answer = HttpApp(world.service).handle(HttpRequest("GET", path))
+    assert dict(answer.headers)["Content-Type"] == "application/json; charset=utf-8"
+    assert answer.status == 404
+    assert orjson.loads(answer.body)["error"]["type"] == "not_found"
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,76 @@
+"""Every adapter implements every port: each method a port declares without a default body is
+defined by the adapter itself, not inherited as the Protocol's ``...``.
+
+``isinstance`` cannot tell: an adapter that subclasses a Protocol passes it with no method at
+all. This check looks at where each method is defined.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from storycore.ports import (
+    AliasRepository,
+    ApplicationRepository,
+    IdentityRepository,
+    SearchIndex,
+    Store,
+    StoryRepository,
+    TokenRepository,
+    UserRepository,
+)
+
+PORTS = {
+    "stories": StoryRepository,
+    "aliases": AliasRepository,
+    "search": SearchIndex,
+    "users": UserRepository,
+    "apps": ApplicationRepository,
+    "tokens": TokenRepository,
+    "identities": IdentityRepository,
+}
+
+
+def _stub(self: object) -> None:
+    """A port method without a default: its body is only ``...``."""
+    ...
+
+
+def _function(member: Any) -> Any:
+    return member.fget if isinstance(member, property) else member
+
+
+def _is_stub(member: Any) -> bool:
+    function = _function(member)
+    return callable(function) and function.__code__.co_code == _stub.__code__.co_code
+
+
+def unimplemented(implementation: object, port: type) -> list[str]:
+    """The methods ``port`` declares without a default that ``implementation`` leaves to it."""
+    missing = []
+    for name, member in vars(port).items():
+        if name.startswith("_") or not _is_stub(member):
+            continue
+        owner = next(klass for klass in type(implementation).__mro__ if name in vars(klass))
+        if owner is port or _is_stub(vars(owner)[name]):
+            missing.append(name)
+    return missing
+
+
+def test_a_class_that_only_subclasses_a_port_implements_nothing() -> None:
+    class Empty(StoryRepository):
+        pass
+
+    assert "get" in unimplemented(Empty(), StoryRepository)
+    assert "add_many" not in unimplemented(Empty(), StoryRepository)  # it has a default
+
+
+def test_the_store_implements_every_port_method(store: Store) -> None:
+    assert unimplemented(store, Store) == []
+
+
+@pytest.mark.parametrize("name", sorted(PORTS))
+def test_each_repository_implements_every_method_of_its_port(store: Store, name: str) -> None:
+    assert unimplemented(getattr(store, name), PORTS[name]) == []
