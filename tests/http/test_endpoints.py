@@ -267,7 +267,8 @@ def test_update_ignores_email_and_password(client: Client, world: World) -> None
     assert content_of(answer)["name"] == "Alice"
     assert (
         client.post_form(
-            "/v1/auth", {"api_key": world.api_key, "username": "alice", "password": "alice-password"}
+            "/v1/auth",
+            {"api_key": world.api_key, "username": "alice", "password": "alice-password"},
         ).status
         == 200
     )
