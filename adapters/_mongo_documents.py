@@ -8,7 +8,7 @@ projections below, which name record members only):
   ``search`` (the story's tokens and its author's, for search), ``author_tokens`` and
   ``author_tokens_version`` (the author's tokens copied in, and which version of them),
   ``elements_rev`` and ``element_total`` (the generation of elements the story shows, and
-  how many it holds), ``embed_views`` (embed loads over every page, for author figures);
+  how many it holds), ``embed_views`` (embed loads over the pages kept, for author figures);
 - users: ``username_key`` (the username regardless of case, unique), ``tokens_version`` and
   ``stories_version`` (the version of the user's search tokens, and the newest version that
   every story of the user has been given).

@@ -34,6 +34,7 @@ from storycore.heads import StoryHead
 from storycore.ports import AliasRepository, StoryRepository
 from storycore.queries import StoryQuery
 from storycore.records import AuthorStats, Element, EmbedCount, StoryRecord
+from storycore.settings import EMBED_PAGES
 
 from ._mongo_documents import (
     HEAD,
@@ -211,7 +212,9 @@ class MongoStories(StoryRepository):
     def set_featured(self, story_id: str, featured_at: str | None) -> None:
         self._stories.update_one({"_id": story_id}, {"$set": {"featured_at": featured_at}})
 
-    def count_view(self, story_id: str, embed_href: str | None = None) -> None:
+    def count_view(
+        self, story_id: str, embed_href: str | None = None, *, max_embed_pages: int = EMBED_PAGES
+    ) -> None:
         counts = {"views": 1, "popularity": 1}
         if embed_href is not None:
             counts["embed_views"] = 1
@@ -219,8 +222,32 @@ class MongoStories(StoryRepository):
         if embed_href is None or done.matched_count == 0:
             return
         page = {"story_id": story_id, "href": embed_href}
+        if self._embeds.update_one(page, {"$inc": {"views": 1}}).matched_count == 0:
+            self._add_page(story_id, embed_href, max_embed_pages)
+
+    def _add_page(self, story_id: str, href: str, max_pages: int) -> None:
+        """The first load of a page of a story's embed: the story keeps its ``max_pages - 1``
+        first other pages in ``embeds`` order, then this one (``StoryRepository.count_view``).
+        The loads of a dropped page leave the story's ``embed_views`` with it. A story holds
+        about ``max_pages`` documents, so this reads a bounded handful.
+        """
+        beyond = self._embeds.find(
+            {"story_id": story_id},
+            {"href": 1, "_id": 0},
+            sort=[("views", DESCENDING), ("href", ASCENDING)],
+            skip=max(max_pages - 1, 0),
+        )
+        dropped_views = 0
+        for other in [document["href"] for document in beyond]:
+            gone = self._embeds.find_one_and_delete(
+                {"story_id": story_id, "href": other}, {"views": 1, "_id": 0}
+            )
+            dropped_views += gone["views"] if gone else 0
+        if dropped_views:
+            self._stories.update_one({"_id": story_id}, {"$inc": {"embed_views": -dropped_views}})
+        page = {"story_id": story_id, "href": href}
         try:
-            self._embeds.update_one(page, {"$inc": {"views": 1}}, upsert=True)
+            self._embeds.insert_one({**page, "views": 1})
         except DuplicateKeyError:  # two first loads of a page raced: the other one inserted
             self._embeds.update_one(page, {"$inc": {"views": 1}})
 

@@ -22,6 +22,7 @@ from storycore.records import (
     trusted_story,
 )
 from storycore.searchtext import token_text
+from storycore.settings import EMBED_PAGES
 
 from ._sqlite_connection import Connection
 
@@ -70,6 +71,22 @@ def _public(story: StoryRecord) -> int:
 def _match_expression(words: Sequence[str]) -> str:
     # Tokens are letters and digits only, so quoting each as an FTS5 phrase is safe.
     return " AND ".join(f'"{word}"' for word in words)
+
+
+def _add_page(conn: sqlite3.Connection, story_id: str, href: str, max_pages: int) -> None:
+    """The first load of a page of a story's embed: the story keeps its ``max_pages - 1`` first
+    other pages in ``embeds`` order, then this one (``StoryRepository.count_view``). A story
+    holds at most ``max_pages`` rows, so this reads a bounded handful.
+    """
+    found = conn.execute("SELECT rowid FROM stories WHERE id = ?", (story_id,)).fetchone()
+    if found is None:
+        return
+    conn.execute(
+        "DELETE FROM embeds WHERE story_rowid = ?1 AND href IN (SELECT href FROM embeds"
+        " WHERE story_rowid = ?1 ORDER BY views DESC, href LIMIT -1 OFFSET ?2)",
+        (found[0], max_pages - 1),
+    )
+    conn.execute("INSERT INTO embeds (story_rowid, href, views) VALUES (?, ?, 1)", (found[0], href))
 
 
 class SQLiteStories(StoryRepository):
@@ -260,19 +277,23 @@ class SQLiteStories(StoryRepository):
         with self._db.write() as conn:
             conn.execute("UPDATE stories SET featured_at = ? WHERE id = ?", (featured_at, story_id))
 
-    def count_view(self, story_id: str, embed_href: str | None = None) -> None:
+    def count_view(
+        self, story_id: str, embed_href: str | None = None, *, max_embed_pages: int = EMBED_PAGES
+    ) -> None:
         with self._db.write() as conn:
             conn.execute(
                 "UPDATE stories SET views = views + 1, popularity = popularity + 1 WHERE id = ?",
                 (story_id,),
             )
-            if embed_href is not None:
-                conn.execute(
-                    "INSERT INTO embeds (story_rowid, href, views)"
-                    " SELECT rowid, ?, 1 FROM stories WHERE id = ?"
-                    " ON CONFLICT (story_rowid, href) DO UPDATE SET views = views + 1",
-                    (embed_href, story_id),
-                )
+            if embed_href is None:
+                return
+            counted = conn.execute(
+                "UPDATE embeds SET views = views + 1"
+                " WHERE story_rowid = (SELECT rowid FROM stories WHERE id = ?) AND href = ?",
+                (story_id, embed_href),
+            )
+            if counted.rowcount == 0:
+                _add_page(conn, story_id, embed_href, max_embed_pages)
 
     # -- reads ---------------------------------------------------------------------------
 

@@ -1,65 +1,74 @@
-"""The real identity-provider client of delegated creation: one GET over http.client.
+"""The real identity-provider client of delegated creation: one GET through httpx.
 
-No redirect is followed (http.client follows none), the whole exchange has one deadline, and
-at most ``max_bytes + 1`` bytes of the answer are read. The ``Authorization`` value goes into
-that one request and nowhere else.
+The timeout is one deadline for the whole exchange (decisions section 14): connecting, the status
+line, the headers and the body together. httpx's own timeouts bound each socket operation, so a
+provider that trickles a byte at a time would never meet them; the request therefore runs on
+asyncio under ``asyncio.timeout``, which cancels it wherever it is when the time is up.
+
+No redirect is followed, at most about ``max_bytes`` bytes of the answer are read (one network
+read past the cap at most), and the ``Authorization`` value goes into that one request and
+nowhere else: every call has a client of its own (no pooled connection, no cookie, no netrc,
+no proxy from the environment).
 """
 
 from __future__ import annotations
 
-import http.client
-import time
-from urllib.parse import urlsplit
+import asyncio
+import ssl
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
 
 from storycore.identity import ProviderAnswer, ProviderClient
 
 __all__ = ["HttpProviderClient"]
 
-_CHUNK = 16 * 1024
-
 
 class HttpProviderClient(ProviderClient):
     """Sends delegated creation's verify-credentials request."""
 
+    def __init__(self) -> None:
+        # the system's trust store, as ``http.client`` and ``urllib`` use it
+        self._tls = ssl.create_default_context()
+
     def get(
         self, url: str, authorization: str, *, timeout: float, max_bytes: int
     ) -> ProviderAnswer | None:
-        parts = urlsplit(url)
-        deadline = time.monotonic() + timeout
-        connection_class = (
-            http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-        )
-        connection = connection_class(parts.hostname or "", parts.port, timeout=timeout)
-        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        request = self._fetch(url, authorization, timeout, max_bytes)
         try:
-            connection.request(
-                "GET",
-                target,
-                headers={
-                    "Authorization": authorization,
-                    "Accept": "application/json",
-                    "User-Agent": "storycore-delegation",
-                },
-            )
-            self._limit(connection, deadline)
-            response = connection.getresponse()
-            body = bytearray()
-            while len(body) <= max_bytes:
-                self._limit(connection, deadline)
-                chunk = response.read1(min(_CHUNK, max_bytes + 1 - len(body)))
-                if not chunk:
-                    break
-                body += chunk
-            return ProviderAnswer(response.status, bytes(body))
-        except (OSError, http.client.HTTPException, ValueError):
-            return None
-        finally:
-            connection.close()
+            asyncio.get_running_loop()
+        except RuntimeError:  # the usual case: a worker thread with no event loop
+            return asyncio.run(request)
+        # called from a coroutine's thread: the request runs on a loop of its own elsewhere
+        with ThreadPoolExecutor(1, thread_name_prefix="storycore-provider") as pool:
+            return pool.submit(asyncio.run, request).result()
 
-    @staticmethod
-    def _limit(connection: http.client.HTTPConnection, deadline: float) -> None:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise TimeoutError("the provider took too long")
-        if connection.sock is not None:
-            connection.sock.settimeout(remaining)
+    async def _fetch(
+        self, url: str, authorization: str, timeout: float, max_bytes: int
+    ) -> ProviderAnswer | None:
+        try:
+            async with (
+                asyncio.timeout(timeout),
+                httpx.AsyncClient(
+                    follow_redirects=False, trust_env=False, verify=self._tls, timeout=timeout
+                ) as client,
+                client.stream(
+                    "GET",
+                    url,
+                    headers=[
+                        (b"Authorization", authorization.encode("latin-1")),
+                        (b"Accept", b"application/json"),
+                        (b"Accept-Encoding", b"identity"),
+                        (b"User-Agent", b"storycore-delegation"),
+                    ],
+                ) as response,
+            ):
+                body = bytearray()
+                async for chunk in response.aiter_raw():
+                    body += chunk
+                    if len(body) > max_bytes:
+                        break
+                return ProviderAnswer(response.status_code, bytes(body[: max_bytes + 1]))
+        except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError):
+            # OSError covers TimeoutError (the deadline); ValueError an unencodable value
+            return None

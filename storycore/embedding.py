@@ -7,7 +7,7 @@ only, and every load counts as a view of the story and of the page it was loaded
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from ._context import Context
 from .addresses import is_http_url
@@ -18,6 +18,8 @@ from .records import StoryRecord, UserRecord
 from .visibility import ANONYMOUS
 
 __all__ = ["Embeds"]
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 class Embeds:
@@ -34,7 +36,11 @@ class Embeds:
         Raises ``NotFound`` for unknown and hidden stories and ``StoryMoved`` for a retired slug.
         """
         author, story = self._ctx.visible_story(ANONYMOUS, username, slug, follow_alias=True)
-        self._ctx.store.stories.count_view(story.id, embed_href=_page_address(referer, self._ctx))
+        self._ctx.store.stories.count_view(
+            story.id,
+            embed_href=_page_address(referer, self._ctx),
+            max_embed_pages=self._ctx.settings.limits.embed_pages,
+        )
         return embed_script(self._embed_story(author, story), css)
 
     def page(self, username: str, slug: str) -> str:
@@ -103,11 +109,20 @@ class Embeds:
 
 
 def _page_address(referer: str | None, context: Context) -> str | None:
-    """The page an embed was loaded from: the ``Referer`` without query and fragment (they may
-    carry secrets and would split one page into many), or None when it is not an address.
+    """The page an embed was loaded from: its ``Referer``'s origin and path (decisions section
+    23), or None when the ``Referer`` is not an http(s) address. The query and fragment are
+    left out (they may carry secrets and would split one page into many), and so are
+    credentials; the origin is written as browsers write it: scheme and host in lower case,
+    no default port.
     """
     if not referer or not is_http_url(referer):
         return None
     parts = urlsplit(referer)
-    page = urlunsplit((parts.scheme, parts.netloc, parts.path or "/", "", ""))
+    scheme = parts.scheme.lower()
+    host = parts.hostname or ""
+    if ":" in host:  # an IPv6 address
+        host = f"[{host}]"
+    if parts.port is not None and parts.port != _DEFAULT_PORTS[scheme]:
+        host = f"{host}:{parts.port}"
+    page = f"{scheme}://{host}{parts.path or '/'}"
     return page if len(page) <= context.settings.limits.address else None

@@ -22,6 +22,7 @@ from .records import (
     UserRecord,
     element_document,
 )
+from .settings import EMBED_PAGES
 
 __all__ = [
     "AliasRepository",
@@ -132,10 +133,20 @@ class StoryRepository(Protocol):
         """
         return [StoryHead.of(story) for story in self.find(query)]
 
-    def count_view(self, story_id: str, embed_href: str | None = None) -> None:
+    def count_view(
+        self, story_id: str, embed_href: str | None = None, *, max_embed_pages: int = EMBED_PAGES
+    ) -> None:
         """Add one view (and one popularity point), atomically, without reading first.
 
-        With ``embed_href``, also add one to that page's embed count for the story.
+        With ``embed_href``, also add one to that page's embed count for the story, which keeps
+        at most ``max_embed_pages`` pages (decisions section 23). A page already kept is counted.
+        A new page is always kept, with one view, and the story's other pages beyond the first
+        ``max_embed_pages - 1`` in ``embeds`` order are dropped: at the limit, the least viewed
+        one, the greatest address among equals, even when it has more views than the new page.
+        The story's view count keeps every load; ``author_stats`` counts the loads of the kept
+        pages only. Atomic on SQLite; on MongoDB, concurrent first loads of different pages may
+        leave a story a page or two over until its next new page. Only a new page costs more
+        than two increments: one read of the story's kept pages.
         """
         ...
 

@@ -9,7 +9,10 @@ from datetime import timedelta
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Limits", "Network", "Settings"]
+__all__ = ["EMBED_PAGES", "Limits", "Network", "Settings"]
+
+# the pages of ``stats.embeds`` kept per story (decisions section 23)
+EMBED_PAGES = 100
 
 
 class Limits(BaseModel):
@@ -34,6 +37,8 @@ class Limits(BaseModel):
     # fallback slug ``story``: below that, derived and suffixed slugs would break the slug rule
     slug: int = Field(default=120, ge=8)
     profile_field: int = Field(default=2000, ge=1)
+    # not an input limit: the most pages ``stats.embeds`` keeps per story (decisions section 23)
+    embed_pages: int = Field(default=EMBED_PAGES, ge=1)
 
 
 class Network(BaseModel):

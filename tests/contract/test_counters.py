@@ -85,6 +85,103 @@ def test_concurrent_views_are_all_counted(store: Store, author: UserRecord) -> N
     ]
 
 
+# -- the bound on pages (decisions section 23) -----------------------------------------------
+
+
+def test_count_view_keeps_at_most_100_pages_of_a_story_the_most_viewed(
+    store: Store, author: UserRecord
+) -> None:
+    story = add_story(store, author.id)
+    once = [f"https://once.example/{n:03}" for n in range(100)]
+    often = [f"https://often.example/{n:02}" for n in range(50)]
+    for href in once:
+        store.stories.count_view(story.id, href)
+    for href in often:  # 50 more pages, each loaded three times
+        for _ in range(3):
+            store.stories.count_view(story.id, href)
+    assert store.stories.embeds([story.id])[story.id] == [
+        *(EmbedCount(href=href, views=3) for href in often),
+        *(EmbedCount(href=href, views=1) for href in once[:50]),
+    ]
+    assert _stored(store, story).views == 250  # every load is still a view
+
+
+def test_a_new_page_replaces_the_least_viewed_page_last_by_address(
+    store: Store, author: UserRecord
+) -> None:
+    story = add_story(store, author.id)
+    for href in ["https://a.example/", "https://a.example/", "https://b.example/",
+                 "https://c.example/", "https://d.example/"]:  # fmt: skip
+        store.stories.count_view(story.id, href, max_embed_pages=3)
+    assert store.stories.embeds([story.id])[story.id] == [
+        EmbedCount(href="https://a.example/", views=2),
+        EmbedCount(href="https://b.example/", views=1),
+        EmbedCount(href="https://d.example/", views=1),
+    ]
+
+
+def test_a_new_page_is_kept_even_when_every_kept_page_has_more_views(
+    store: Store, author: UserRecord
+) -> None:
+    story = add_story(store, author.id)
+    for href in ["https://a.example/", "https://b.example/"] * 2 + ["https://c.example/"]:
+        store.stories.count_view(story.id, href, max_embed_pages=2)
+    assert store.stories.embeds([story.id])[story.id] == [
+        EmbedCount(href="https://a.example/", views=2),
+        EmbedCount(href="https://c.example/", views=1),
+    ]
+
+
+def test_a_kept_page_is_counted_at_the_limit_without_dropping_any(
+    store: Store, author: UserRecord
+) -> None:
+    story = add_story(store, author.id)
+    for href in ["https://a.example/", "https://b.example/", "https://b.example/"]:
+        store.stories.count_view(story.id, href, max_embed_pages=2)
+    assert store.stories.embeds([story.id])[story.id] == [
+        EmbedCount(href="https://b.example/", views=2),
+        EmbedCount(href="https://a.example/", views=1),
+    ]
+
+
+def test_a_new_page_brings_a_story_over_a_lowered_limit_back_under_it(
+    store: Store, author: UserRecord
+) -> None:
+    story = add_story(store, author.id)
+    for n in range(5):
+        for _ in range(n + 1):
+            store.stories.count_view(story.id, f"https://page.example/{n}")
+    store.stories.count_view(story.id, "https://new.example/", max_embed_pages=3)
+    assert store.stories.embeds([story.id])[story.id] == [
+        EmbedCount(href="https://page.example/4", views=5),
+        EmbedCount(href="https://page.example/3", views=4),
+        EmbedCount(href="https://new.example/", views=1),
+    ]
+
+
+def test_an_authors_embed_loads_are_those_of_the_pages_kept(
+    store: Store, author: UserRecord
+) -> None:
+    story = add_story(store, author.id)
+    for href in ["https://a.example/", "https://a.example/", "https://b.example/",
+                 "https://c.example/"]:  # fmt: skip
+        store.stories.count_view(story.id, href, max_embed_pages=2)
+    kept = store.stories.embeds([story.id])[story.id]
+    assert store.stories.author_stats([author.id])[author.id].embeds == 3
+    assert sum(page.views for page in kept) == 3
+    assert _stored(store, story).views == 4
+
+
+def test_the_page_bound_is_per_story(store: Store, author: UserRecord) -> None:
+    one = add_story(store, author.id, "one")
+    two = add_story(store, author.id, "two")
+    for story in (one, two):
+        for href in ["https://a.example/", "https://b.example/"]:
+            store.stories.count_view(story.id, href, max_embed_pages=2)
+    embeds = store.stories.embeds([one.id, two.id])
+    assert [len(embeds[one.id]), len(embeds[two.id])] == [2, 2]
+
+
 # -- embeds --------------------------------------------------------------------------------
 
 

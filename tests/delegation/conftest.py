@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -32,12 +31,23 @@ class Reply:
 
 
 @dataclass
+class Trickle:
+    """A raw answer sent piece by piece, ``gap`` seconds before each piece: a provider that is
+    never silent for long but never done either.
+    """
+
+    pieces: list[bytes]
+    gap: float
+
+
+@dataclass
 class FakeProvider:
     """One fake provider; ``requests`` holds (path, Authorization) of everything it received."""
 
     base: str
     reply: Reply = field(default_factory=Reply)
     requests: list[tuple[str, str | None]] = field(default_factory=list)
+    trickle: Trickle | None = None
 
     @property
     def verify_url(self) -> str:
@@ -49,12 +59,19 @@ class FakeProvider:
 
 
 def _serve(provider: FakeProvider) -> Callable[[], None]:
+    stopping = threading.Event()
+
     class Handler(BaseHTTPRequestHandler):
+        timeout = 10  # a client that connects and sends nothing holds a handler this long
+
         def do_GET(self) -> None:
             provider.requests.append((self.path, self.headers.get("Authorization")))
+            if provider.trickle is not None:
+                self._trickle(provider.trickle)
+                return
             reply = provider.reply
-            if reply.delay:
-                time.sleep(reply.delay)
+            if reply.delay and stopping.wait(reply.delay):
+                return
             self.send_response(reply.status)
             for name, value in reply.headers.items():
                 self.send_header(name, value)
@@ -62,16 +79,27 @@ def _serve(provider: FakeProvider) -> Callable[[], None]:
             self.end_headers()
             self.wfile.write(reply.body)
 
+        def _trickle(self, trickle: Trickle) -> None:
+            self.close_connection = True
+            for piece in trickle.pieces:
+                if stopping.wait(trickle.gap):
+                    return
+                try:
+                    self.wfile.write(piece)
+                except OSError:  # the client gave up and closed the connection
+                    return
+
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    server.daemon_threads = False  # so server_close() joins every handler
     provider.base = f"http://127.0.0.1:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
     thread.start()
 
     def stop() -> None:
+        stopping.set()
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
@@ -122,12 +150,28 @@ class Delegating:
         return self.app.handle(request)
 
 
-@pytest.fixture
-def delegating(provider: FakeProvider) -> Iterator[Delegating]:
+def _delegating(provider: FakeProvider, provider_timeout: float) -> Iterator[Delegating]:
     settings = TEST_SETTINGS.model_copy(
-        update={"delegation_providers": (provider.verify_url,), "provider_timeout": 0.5}
+        update={
+            "delegation_providers": (provider.verify_url,),
+            "provider_timeout": provider_timeout,
+        }
     )
     service = Service(open_store("sqlite://"), settings, provider_client=HttpProviderClient())
     key = service.accounts.create_app("partner", delegation=True).api_key
     yield Delegating(service, HttpApp(service), key)
     service.close()
+
+
+@pytest.fixture
+def delegating(provider: FakeProvider) -> Iterator[Delegating]:
+    yield from _delegating(provider, 0.5)
+
+
+PATIENT_TIMEOUT = 1.5
+
+
+@pytest.fixture
+def patient(provider: FakeProvider) -> Iterator[Delegating]:
+    """Delegation whose provider timeout (1.5 s) is longer than a trickling provider's pauses."""
+    yield from _delegating(provider, PATIENT_TIMEOUT)

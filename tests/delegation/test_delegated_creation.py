@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 import orjson
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from storycore import Settings
 from storycore.delegation import username_from_screen_name
 
-from .conftest import SECRET, Delegating, FakeProvider, Reply
+from .conftest import PATIENT_TIMEOUT, SECRET, Delegating, FakeProvider, Reply, Trickle
 
 
 def _json(response: object) -> dict:
@@ -106,6 +107,40 @@ def test_provider_answers_map_to_errors(
     answer = delegating.create(provider.verify_url)
     assert (answer.status, _json(answer)["error"]["type"]) == (status, error)
     assert delegating.service.accounts.list().items == []
+
+
+_USER = b'{"id_str": "7", "screen_name": "trickler"}'
+_HEADERS = [f"X-Filler-{n}: {n}\r\n".encode() for n in range(8)]
+_ANSWER_HEAD = b"Content-Type: application/json\r\nContent-Length: %d\r\n" % len(_USER)
+
+
+@pytest.mark.parametrize(
+    "trickle",
+    [
+        # the status line, one byte every 0.5 s, then the rest of a good answer (9 s in all)
+        Trickle(
+            [bytes([byte]) for byte in b"HTTP/1.1 200 OK\r\n"] + [_ANSWER_HEAD + b"\r\n" + _USER],
+            0.5,
+        ),
+        # the status line, then one header line a second, then the rest (10 s in all)
+        Trickle([b"HTTP/1.1 200 OK\r\n", *_HEADERS, _ANSWER_HEAD + b"\r\n" + _USER], 1.0),
+        # a whole head, then the body one byte every 0.5 s
+        Trickle(
+            [b"HTTP/1.1 200 OK\r\n" + _ANSWER_HEAD + b"\r\n"] + [bytes([b]) for b in _USER], 0.5
+        ),
+    ],
+    ids=["status-line", "headers", "body"],
+)
+def test_the_provider_timeout_is_one_deadline_for_the_whole_answer(
+    patient: Delegating, provider: FakeProvider, trickle: Trickle
+) -> None:
+    provider.trickle = trickle
+    started = time.monotonic()
+    answer = patient.create(provider.verify_url)
+    elapsed = time.monotonic() - started
+    assert (answer.status, _json(answer)["error"]["type"]) == (502, "provider_unavailable")
+    assert elapsed < PATIENT_TIMEOUT + 1.5
+    assert patient.service.accounts.list().items == []
 
 
 def test_a_provider_redirect_is_not_followed_and_means_unverified(

@@ -1,0 +1,23 @@
+"""The ``Referer`` of an embed load names the page counted in ``stats.embeds`` (decisions
+sections 6 and 23), through both bindings.
+"""
+
+from __future__ import annotations
+
+from storycore.records import EmbedCount
+
+from ._clients import Client
+from .conftest import World
+
+
+def test_the_referer_header_names_the_page_an_embed_was_loaded_from(
+    client: Client, world: World
+) -> None:
+    for referer in ("https://blog.example/post?session=1#c", "javascript:alert(1)"):
+        assert client.get("/alice/open.js", headers={"Referer": referer}).status == 200
+    client.get("/alice/open.js")
+    story = world.service.catalog.search("harbour").items[0]
+    assert (story.slug, story.stats.embeds) == (
+        "open",
+        [EmbedCount(href="https://blog.example/post", views=1)],
+    )
