@@ -176,4 +176,22 @@ INSERT INTO search_order (story_rowid, published, story_id)
     SELECT rowid, published, id FROM stories WHERE public = 1;
 """
 
-MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+# Hashtags follow search's word rule (``#हिन्दी`` was stored as the tag ``ह``): recomputed. A
+# story keeps at most 100 embed pages, the most viewed: the pages past them go.
+_V7_EMBEDS = """
+DELETE FROM embeds WHERE (story_rowid, href) IN (
+    SELECT story_rowid, href FROM (
+        SELECT story_rowid, href,
+               ROW_NUMBER() OVER (PARTITION BY story_rowid ORDER BY views DESC, href) AS place
+        FROM embeds
+    ) WHERE place > 100
+)
+"""
+
+
+def _v7(conn: sqlite3.Connection) -> None:
+    rederive(conn)
+    conn.execute(_V7_EMBEDS)
+
+
+MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _v7)

@@ -74,3 +74,39 @@ def test_migrating_recomputes_the_search_tokens_and_tags_of_earlier_rules(tmp_pa
         assert [s.title for s in service.catalog.search("हिन्दी").items] == ["हिन्दी"]
         assert service.catalog.search("नद").items == []
         assert [s.title for s in service.catalog.stories(tag="foo").items] == ["हिन्दी"]
+
+
+def test_migrating_gives_hash_words_the_tags_of_the_word_rule(tmp_path: Path) -> None:
+    path = tmp_path / "tags.db"
+    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+        service.accounts.create_user("alice")
+        alice = service.accounts.as_user("alice")
+        service.stories.create("alice", {"title": "Notes #हिन्दी"}, viewer=alice, publish=True)
+    connection = sqlite3.connect(path)  # what the hashtag rule before version 7 wrote
+    connection.execute("UPDATE story_tags SET tag = 'ह'")
+    connection.commit()
+    connection.close()
+    _rewind(path, to=6)
+    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+        assert [s.title for s in service.catalog.stories(tag="हिन्दी").items] == ["Notes #हिन्दी"]
+        assert service.catalog.stories(tag="ह").items == []
+
+
+def test_migrating_keeps_the_100_most_viewed_embed_pages_of_a_story(tmp_path: Path) -> None:
+    path = tmp_path / "embeds.db"
+    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+        service.accounts.create_user("alice")
+        alice = service.accounts.as_user("alice")
+        story = service.stories.create("alice", {"title": "Seen"}, viewer=alice, publish=True)
+    connection = sqlite3.connect(path)  # what storycore before version 7 kept: every page
+    connection.executemany(
+        "INSERT INTO embeds (story_rowid, href, views)"
+        " SELECT rowid, ?, ? FROM stories WHERE id = ?",
+        [(f"https://p.example/{n:03d}", n, story.id) for n in range(150)],
+    )
+    connection.commit()
+    connection.close()
+    _rewind(path, to=6)
+    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+        embeds = service.catalog.search("seen").items[0].stats.embeds
+    assert [e.views for e in embeds] == list(range(149, 49, -1))
