@@ -10,6 +10,11 @@
 ``mongomock://dbname``              MongoDB in memory (mongomock), shared by the process: a
                                     reopen by name finds the data, which goes with the process
 =================================  ===========================================================
+
+A SQLite URL takes no query string or fragment: ``sqlite:///x.db?mode=ro`` is refused, not
+made into a file named ``x.db?mode=ro``. A URL that cannot be opened (a malformed one, a path
+that is a directory, in a missing directory or a file that is not a database, a server that
+does not answer) raises ``ConfigurationError`` with one line that names it.
 """
 
 from __future__ import annotations
@@ -20,23 +25,14 @@ from storycore.ports import Store
 __all__ = ["open_store"]
 
 _SQLITE = "sqlite://"
+_SQLITE_FORMS = "write sqlite:///relative.db, sqlite:////absolute.db or sqlite:// (memory)"
 _MONGODB = ("mongodb://", "mongodb+srv://", "mongomock://")
 
 
 def open_store(url: str) -> Store:
     """The store a storage URL names; ``ConfigurationError`` for a URL it cannot open."""
-    if url.startswith(_SQLITE):
-        from .sqlite import SQLiteStore
-
-        path = url[len(_SQLITE) :]
-        if path == "":
-            return SQLiteStore(None)
-        if not path.startswith("/") or path == "/":
-            raise ConfigurationError(
-                f"cannot open {url!r}: write sqlite:///relative.db, sqlite:////absolute.db "
-                "or sqlite:// (memory)"
-            )
-        return SQLiteStore(path[1:])
+    if url.startswith("sqlite:"):
+        return _sqlite_store(url)
     if url.startswith(_MONGODB):
         return _mongo_store(url)
     scheme = url.split(":", 1)[0] if ":" in url else url
@@ -44,6 +40,25 @@ def open_store(url: str) -> Store:
         f"unknown storage URL scheme {scheme!r}: use sqlite:///file.db, sqlite://,"
         " mongodb://host:port/dbname or mongomock://dbname"
     )
+
+
+def _sqlite_store(url: str) -> Store:
+    """A SQLite store; ``ConfigurationError`` for a URL of another form or a path that holds
+    no database (``SQLiteStore`` says which)."""
+    from .sqlite import SQLiteStore
+
+    if not url.startswith(_SQLITE):
+        raise ConfigurationError(f"cannot open {url!r}: {_SQLITE_FORMS}")
+    path = url[len(_SQLITE) :]
+    if "?" in path or "#" in path:
+        raise ConfigurationError(
+            f"cannot open {url!r}: a SQLite URL takes no query string or fragment; {_SQLITE_FORMS}"
+        )
+    if path == "":
+        return SQLiteStore(None)
+    if not path.startswith("/") or path == "/":
+        raise ConfigurationError(f"cannot open {url!r}: {_SQLITE_FORMS}")
+    return SQLiteStore(path[1:])
 
 
 def _mongo_store(url: str) -> Store:

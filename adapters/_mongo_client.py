@@ -6,35 +6,55 @@ for a ``ping`` and fails with a ``ConfigurationError`` when no server answers wi
 server-selection timeout: 5 seconds unless the URL sets ``serverSelectionTimeoutMS``. Error
 messages name hosts and the database, never credentials.
 
+Once open, a call that finds no server (it went away, an election takes longer than the
+server-selection timeout, the connection pool stays full) raises ``Unavailable``, which
+answers 503 with ``Retry-After``: the collections of a server are wrapped so that pymongo's
+``ConnectionFailure`` family (``ServerSelectionTimeoutError``, ``AutoReconnect``,
+``NetworkTimeout``, ``WaitQueueTimeoutError``) is translated at every call, and at every step
+of a cursor, which reaches the server only when iterated. (A write cut off that way may or may
+not have been applied: pymongo retries a retryable write once, and the adapter's multi-document
+changes are ordered so that a retry repairs what the first attempt left.)
+
 ``mongomock://dbname`` opens ``dbname`` on this process's in-memory mongomock server.
 """
 
 from __future__ import annotations
 
+import inspect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from urllib.parse import unquote_plus
 
 from pymongo import MongoClient, uri_parser
 from pymongo.collection import Collection
+from pymongo.command_cursor import CommandCursor
+from pymongo.cursor import Cursor
 from pymongo.database import Database
-from pymongo.errors import PyMongoError
+from pymongo.errors import ConnectionFailure, PyMongoError
 
-from storycore.errors import ConfigurationError
+from storycore.errors import ConfigurationError, Unavailable
 
 from ._mongo_documents import Document
 from ._mongo_mock import mock_database, serialized
 from ._mongo_schema import Wrap
 
-__all__ = ["MOCK_SCHEME", "SERVER_SCHEMES", "SERVER_SELECTION_TIMEOUT_MS", "Connection", "connect"]
+__all__ = [
+    "MOCK_SCHEME",
+    "SERVER_SCHEMES",
+    "SERVER_SELECTION_TIMEOUT_MS",
+    "Connection",
+    "connect",
+    "unavailable_when_unreachable",
+]
 
 MOCK_SCHEME = "mongomock://"
 SERVER_SCHEMES = ("mongodb://", "mongodb+srv://")
 SERVER_SELECTION_TIMEOUT_MS = 5000
 _MOCK_NAME = re.compile(r"^[A-Za-z0-9_-]{1,63}$")
 _REASON_LENGTH = 300
+_UNREACHABLE = "the MongoDB server did not answer in time; try again in a moment"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +82,41 @@ def _mock(name: str) -> Connection:
     return Connection(mock_database(name), serialized, lambda: None)
 
 
-def _unchanged(collection: Collection[Document]) -> Collection[Document]:
-    return collection
+class _Answering:
+    """A collection whose calls raise ``Unavailable`` when no server answers."""
+
+    def __init__(self, collection: Collection[Document]) -> None:
+        self._collection = collection
+
+    def __getattr__(self, name: str) -> Any:
+        member = getattr(self._collection, name)
+        if not inspect.ismethod(member):
+            return member
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                result = member(*args, **kwargs)
+            except ConnectionFailure as exc:
+                raise Unavailable(_UNREACHABLE) from exc
+            if isinstance(result, Cursor | CommandCursor):
+                return _answering_cursor(result)
+            return result
+
+        setattr(self, name, call)  # found here from now on, without __getattr__
+        return call
+
+
+def _answering_cursor(cursor: Iterator[Document]) -> Iterator[Document]:
+    """The documents of ``cursor``; ``Unavailable`` when a batch cannot be fetched."""
+    try:
+        yield from cursor
+    except ConnectionFailure as exc:
+        raise Unavailable(_UNREACHABLE) from exc
+
+
+def unavailable_when_unreachable(collection: Collection[Document]) -> Collection[Document]:
+    """``collection`` (on a server), its calls raising ``Unavailable`` when none answers."""
+    return cast("Collection[Document]", _Answering(collection))
 
 
 def _server(url: str) -> Connection:
@@ -94,7 +147,7 @@ def _server(url: str) -> Connection:
         raise ConfigurationError(
             f"cannot open MongoDB at {where}: {type(exc).__name__}: {reason}"
         ) from exc
-    return Connection(client[name], _unchanged, client.close)
+    return Connection(client[name], unavailable_when_unreachable, client.close)
 
 
 def _without_secrets(message: str, url: str) -> str:

@@ -1,29 +1,47 @@
 """The embedded default backend: one SQLite file (or memory), on sqlite-utils.
 
-WAL journal, foreign keys, a busy timeout, write transactions taken with ``BEGIN IMMEDIATE``,
-a schema version table with forward migrations, and FTS5 over the core's normalized tokens
-kept in step with every write in the same transaction.
+WAL journal, foreign keys, write transactions taken with ``BEGIN IMMEDIATE`` on one writer
+connection, reads on reader connections of their own that never wait for a writer, a busy
+timeout after which a write raises ``Unavailable`` (``_sqlite_connection``), a schema version
+table with forward migrations, and FTS5 over the core's normalized tokens kept in step with
+every write in the same transaction.
 """
 
 from __future__ import annotations
 
+import sqlite3
+
 from storycore.ports import Store
 
 from ._sqlite_accounts import SQLiteApplications, SQLiteIdentities, SQLiteTokens, SQLiteUsers
-from ._sqlite_connection import Connection
+from ._sqlite_connection import Connection, opening_error
 from ._sqlite_stories import SQLiteAliases, SQLiteSearch, SQLiteStories
 
 __all__ = ["SQLiteStore"]
 
 
 class SQLiteStore(Store):
-    """Every repository over one SQLite database; ``path=None`` keeps it in memory."""
+    """Every repository over one SQLite database; ``path=None`` keeps it in memory.
 
-    parallel_calls = 1  # every call holds the one connection's lock
+    Opening raises ``ConfigurationError`` for a path that holds no database and cannot make
+    one (a directory, a missing directory, a file of something else), and ``Unavailable``
+    while another process holds the database too long to let it be migrated.
+    """
+
+    #: A file: reads run at once, on connections of their own, while writes queue on the one
+    #: writer; a few threads keep reads answered while a write waits for the lock, and more
+    #: would only add hand-offs (SQLite leaves the GIL only inside its own calls). In memory,
+    #: every call queues on the one connection: 1.
+    parallel_calls = 4
 
     def __init__(self, path: str | None = None) -> None:
         self.path = path
-        self.connection = Connection(path)
+        try:
+            self.connection = Connection(path)
+        except sqlite3.Error as exc:
+            raise opening_error(path or ":memory:", exc) from exc
+        if self.connection.path is None:
+            self.parallel_calls = 1
         self._stories = SQLiteStories(self.connection)
         self._aliases = SQLiteAliases(self.connection)
         self._search = SQLiteSearch(self.connection)

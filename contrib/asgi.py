@@ -3,8 +3,9 @@
 Mount it under a prefix in Starlette, FastAPI or a Django ASGI application: it honours
 ``root_path``. It converts messages and nothing else; every rule lives in
 ``storycore.http.HttpApp``. Requests are answered in worker threads of the application's own,
-as storage calls block: as many as the store can use at once (``Store.parallel_calls``: one
-for SQLite, whose calls queue on one connection anyway, where more threads only cost hand-offs).
+as storage calls block: as many as the store can use at once (``Store.parallel_calls``: four
+for a SQLite file, whose reads run on connections of their own while writes queue on one
+writer; one for a store in memory, whose calls all queue on one connection).
 """
 
 from __future__ import annotations

@@ -1,0 +1,229 @@
+"""A SQLite file whose write lock another process holds (decisions section 14).
+
+Reads never wait for the write lock. A write that cannot get the store within its busy timeout
+raises ``Unavailable`` (over HTTP: 503 ``unavailable`` with ``Retry-After: 1``), changes
+nothing, and goes through once the lock is free again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from storycore import Service, Unavailable, Viewer
+from storycore.adapters import _sqlite_connection, open_store
+from storycore.adapters._sqlite_accounts import insert_user
+from storycore.adapters._sqlite_connection import BUSY_TIMEOUT_SECONDS
+from storycore.adapters.sqlite import SQLiteStore
+from storycore.contrib.asgi import StorycoreASGI
+from storycore.records import UserRecord
+from storycore.testing.client import asgi_client
+from tests.contract._factories import make_user
+
+from . import _workers
+
+pytestmark = pytest.mark.sqlite
+
+PROMPTLY = 0.5  # seconds: a read while the lock is held
+QUICK = 2.0  # seconds: the busy timeout of tests that do not measure it, so they wait less
+A_FEW_SECONDS = (
+    10.0  # a write's wait before it gives up: long enough to queue, short for a web request
+)
+WAITING = 0.3  # how long a write is given to start waiting for the lock
+
+# Holds SQLite's write lock on the file named by argv[1] until its stdin closes.
+_HOLD = """
+import sqlite3, sys
+connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+connection.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+sys.stdin.read()
+connection.execute("ROLLBACK")
+"""
+
+
+class LockHolder:
+    """Another process holding the write lock of a SQLite file, until ``release``."""
+
+    def __init__(self, path: Path) -> None:
+        self._process = subprocess.Popen(
+            [sys.executable, "-c", _HOLD, str(path)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self._process.stdout is not None
+        assert self._process.stdout.readline() == "locked\n"
+
+    def release(self) -> None:
+        if self._process.returncode is None:
+            assert self._process.stdin is not None
+            self._process.stdin.close()
+            try:
+                self._process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+            assert self._process.stdout is not None
+            self._process.stdout.close()
+
+
+@dataclass
+class World:
+    path: Path
+    service: Service
+    alice: Viewer
+    credentials: dict[str, str]
+
+    def description(self) -> tuple[int, str]:
+        """The target story's version and description, as stored."""
+        story = self.service.stories.open("alice", "target", viewer=self.alice, count_view=False)
+        return story.version, story.detail.description
+
+
+@pytest.fixture
+def busy_timeout(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> float:
+    """The busy timeout of the stores a test opens: ``QUICK``, unless the test asks for another."""
+    seconds: float = getattr(request, "param", QUICK)
+    monkeypatch.setattr(_sqlite_connection, "BUSY_TIMEOUT_SECONDS", seconds)
+    return seconds
+
+
+@pytest.fixture
+def world(tmp_path: Path, busy_timeout: float) -> Iterator[World]:
+    path = tmp_path / "locked.db"
+    with Service(open_store(f"sqlite:///{path}"), _workers.SETTINGS) as service:
+        service.accounts.create_user("alice", "alice-password")
+        alice = service.accounts.as_user("alice")
+        service.stories.create(
+            "alice",
+            {"title": "Target", "slug": "target", "description": "as it was"},
+            viewer=alice,
+            publish=True,
+        )
+        api_key = service.accounts.create_app("tests").api_key
+        token = service.accounts.authenticate(api_key, "alice", "alice-password").token
+        credentials = {"api_key": api_key, "username": "alice", "_token": token}
+        yield World(path, service, alice, credentials)
+
+
+@pytest.fixture
+def held(world: World) -> Iterator[LockHolder]:
+    """The world's file, its write lock held by another process."""
+    holder = LockHolder(world.path)
+    yield holder
+    holder.release()
+
+
+def _save(world: World, description: str) -> None:
+    world.service.stories.save("alice", "target", {"description": description}, viewer=world.alice)
+
+
+@pytest.mark.parametrize("busy_timeout", [BUSY_TIMEOUT_SECONDS], indirect=True)
+def test_a_write_that_cannot_get_the_lock_raises_unavailable_within_a_few_seconds(
+    world: World, held: LockHolder
+) -> None:
+    started = time.monotonic()
+    with pytest.raises(Unavailable):
+        _save(world, "changed")
+    assert time.monotonic() - started < A_FEW_SECONDS
+    held.release()
+    assert world.description() == (1, "as it was")
+
+
+def test_the_same_write_goes_through_once_the_lock_is_free(world: World, held: LockHolder) -> None:
+    with pytest.raises(Unavailable):
+        _save(world, "changed")
+    held.release()
+    _save(world, "changed")
+    assert world.description() == (2, "changed")
+
+
+def test_a_write_over_http_answers_503_unavailable_with_retry_after(
+    world: World, held: LockHolder
+) -> None:
+    with asgi_client(StorycoreASGI(world.service)) as client:
+        answer = client.post(
+            "/v1/stories/alice/target/save",
+            json={**world.credentials, "story": {"description": "changed"}},
+        )
+    assert answer.status_code == 503
+    assert answer.headers["Retry-After"] == "1"
+    assert answer.json()["error"]["type"] == "unavailable"
+    assert "Traceback" not in answer.text
+    held.release()
+    assert world.description() == (1, "as it was")
+
+
+def test_a_read_answers_promptly_while_a_write_waits_for_the_lock(
+    world: World, held: LockHolder
+) -> None:
+    with ThreadPoolExecutor(1) as pool:
+        writing: Future[None] = pool.submit(_save, world, "changed")
+        time.sleep(WAITING)
+        started = time.monotonic()
+        latest = world.service.catalog.latest()
+        version, description = world.description()
+        took = time.monotonic() - started
+        assert not writing.done()  # the write was still waiting
+        with pytest.raises(Unavailable):
+            writing.result(timeout=60)
+    assert took < PROMPTLY
+    assert [story.slug for story in latest.items] == ["target"]
+    assert (version, description) == (1, "as it was")
+
+
+def test_a_read_over_http_answers_promptly_while_a_write_over_http_waits_for_the_lock(
+    world: World, held: LockHolder
+) -> None:
+    app = StorycoreASGI(world.service)
+
+    async def exchange() -> tuple[httpx.Response, httpx.Response, float]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            writing = asyncio.ensure_future(
+                client.post(
+                    "/v1/stories/alice/target/save",
+                    json={**world.credentials, "story": {"description": "changed"}},
+                )
+            )
+            await asyncio.sleep(WAITING)
+            started = time.monotonic()
+            read = await client.get("/v1/stories/browse/latest")
+            took = time.monotonic() - started
+            assert not writing.done()  # the write was still waiting
+            return read, await writing, took
+
+    read, written, took = asyncio.run(exchange())
+    assert read.status_code == 200
+    assert [story["slug"] for story in read.json()["content"]["stories"]] == ["target"]
+    assert took < PROMPTLY
+    assert written.status_code == 503
+
+
+def test_a_read_inside_a_write_transaction_sees_that_transaction_s_writes(tmp_path: Path) -> None:
+    store = SQLiteStore(str(tmp_path / "own.db"))
+    user = make_user("alice")
+    seen_elsewhere: list[UserRecord | None] = []
+    try:
+        with store.connection.write() as conn:
+            insert_user(conn, user)
+            seen_inside = store.users.get(user.id)
+            other = threading.Thread(target=lambda: seen_elsewhere.append(store.users.get(user.id)))
+            other.start()
+            other.join(timeout=10)
+        assert seen_inside == user
+        assert seen_elsewhere == [None]  # another thread reads what is committed, at once
+        assert store.users.get(user.id) == user
+    finally:
+        store.close()

@@ -1,0 +1,72 @@
+"""A MongoDB server that stops answering after the store was opened (decisions section 14).
+
+A call that finds no server within the server-selection timeout raises ``Unavailable`` (over
+HTTP: 503 with ``Retry-After: 1``), never pymongo's own error (a 500). The collections here are
+real pymongo ones, on a port of 127.0.0.1 where nothing listens, wrapped as the adapter wraps
+the collections of a server.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Iterator
+
+import pytest
+from pymongo import MongoClient
+
+from storycore.adapters._mongo_accounts import MongoUsers
+from storycore.adapters._mongo_client import unavailable_when_unreachable
+from storycore.adapters._mongo_documents import Document
+from storycore.adapters._mongo_schema import INDEXES, Collections
+from storycore.adapters._mongo_stories import MongoStories
+from storycore.errors import Unavailable
+from storycore.queries import StoryQuery
+from tests.contract._factories import make_user
+
+pytestmark = pytest.mark.mongodb
+
+SELECTION_MS = 300
+BOUNDED = 5.0  # seconds: each call gives up after the selection timeout, well within this
+
+
+def _closed_port() -> int:
+    """A port of 127.0.0.1 where nothing listens."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+@pytest.fixture
+def collections() -> Iterator[Collections]:
+    client: MongoClient[Document] = MongoClient(
+        f"mongodb://127.0.0.1:{_closed_port()}/",
+        serverSelectionTimeoutMS=SELECTION_MS,
+        connect=False,
+    )
+    database = client["storycore_unreachable"]
+    yield Collections(**{name: unavailable_when_unreachable(database[name]) for name in INDEXES})
+    client.close()
+
+
+def test_a_read_of_one_document_raises_unavailable(collections: Collections) -> None:
+    started = time.monotonic()
+    with pytest.raises(Unavailable):
+        MongoStories(collections).get("some-story")
+    assert time.monotonic() - started < BOUNDED
+
+
+def test_a_read_through_a_cursor_raises_unavailable(collections: Collections) -> None:
+    with pytest.raises(Unavailable):
+        MongoStories(collections).find(StoryQuery(offset=0, limit=10, author_id="someone"))
+
+
+def test_an_aggregation_raises_unavailable(collections: Collections) -> None:
+    with pytest.raises(Unavailable):
+        MongoStories(collections).author_stats(["someone"])
+
+
+def test_a_write_raises_unavailable(collections: Collections) -> None:
+    with pytest.raises(Unavailable):
+        MongoUsers(collections).add(make_user("alice"))
