@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from storycore.errors import NotFound, SlugTaken, VersionConflict
+from storycore.errors import Conflict, NotFound, SlugTaken, VersionConflict
 from storycore.heads import StoryHead
 from storycore.ports import AliasRepository, SearchIndex, StoryRepository
 from storycore.queries import StoryQuery
@@ -33,7 +33,6 @@ _COLUMN_MEMBERS = ("views", "likes", "comments", "element_comments", "popularity
 COLUMNS = "s.record, " + ", ".join(f"s.{name}" for name in _COLUMN_MEMBERS)
 # The search tokens live in ``story_search`` only: kept out of ``record``, every read is lighter.
 _RECORD_EXCLUDE = {*_COLUMN_MEMBERS, "search_tokens"}
-BATCH = 500
 
 
 def story_from_row(row: Sequence[Any]) -> StoryRecord:
@@ -102,21 +101,18 @@ class SQLiteStories(StoryRepository):
             self._insert(conn, story, elements)
 
     def add_many(self, stories: Iterable[tuple[StoryRecord, Sequence[Element]]]) -> int:
-        """One transaction for each batch of ``BATCH`` stories."""
+        """All in one transaction: every story is stored, or none. The write lock is held while
+        ``stories`` is consumed, so other writers wait for the whole load.
+        """
         count = 0
-        batch: list[tuple[StoryRecord, Sequence[Element]]] = []
-        for item in stories:
-            batch.append(item)
-            if len(batch) == BATCH:
-                count += self._add_batch(batch)
-                batch = []
-        return count + (self._add_batch(batch) if batch else 0)
-
-    def _add_batch(self, batch: Sequence[tuple[StoryRecord, Sequence[Element]]]) -> int:
         with self._db.write() as conn:
-            for story, elements in batch:
-                self._insert(conn, story, elements)
-        return len(batch)
+            for story, elements in stories:
+                try:
+                    self._insert(conn, story, elements)
+                except sqlite3.IntegrityError as exc:  # what ``_insert`` leaves untranslated
+                    raise _refused_insert(exc, story) from exc
+                count += 1
+        return count
 
     def _insert(
         self, conn: sqlite3.Connection, story: StoryRecord, elements: Sequence[Element]
@@ -484,6 +480,17 @@ class SQLiteSearch(SearchIndex):
             (_match_expression(words), limit, offset),
         )
         return [story_from_row(row) for row in rows]
+
+
+def _refused_insert(exc: sqlite3.IntegrityError, story: StoryRecord) -> Exception:
+    """The storycore error for a new story the database refused: its id is taken (``Conflict``,
+    as MongoDB says it) or its author is missing (``NotFound``).
+    """
+    if "stories.id" in str(exc):
+        return Conflict(f"a story with the id {story.id!r} exists")
+    if "FOREIGN KEY" in str(exc):
+        return NotFound(f"there is no user with the id {story.author_id!r}")
+    return exc
 
 
 def _translate(exc: sqlite3.IntegrityError, story: StoryRecord) -> Exception:

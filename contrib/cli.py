@@ -8,10 +8,11 @@
     storycore [--db URL] apps grant NAME | apps revoke NAME      # the delegation grant
     storycore [--db URL] demo
     storycore [--db URL] export [FILE]
-    storycore [--db URL] import FILE
+    storycore [--db URL] import [--replace] FILE
 
 ``--db`` may also come from ``STORYCORE_DB``; the default is ``sqlite:///storycore.db``.
-Wrong arguments and refused operations print one line and exit non-zero, never a traceback.
+Wrong arguments, refused operations, a closed output pipe and even a bug print one line on
+standard error and exit non-zero, never a traceback (decisions sections 12 and 21).
 """
 
 from __future__ import annotations
@@ -20,15 +21,16 @@ import argparse
 import os
 import socket
 import sys
-from collections.abc import Callable, Sequence
-from contextlib import nullcontext
-from typing import IO, Any, NoReturn
+from collections.abc import Sequence
+from contextlib import nullcontext, suppress
+from typing import Any, NoReturn
 
 from storycore.adapters import open_store
 from storycore.errors import ConfigurationError, MissingDependencyError, StorycoreError
 from storycore.service import Service
 from storycore.settings import Settings
 
+from ._progress import Meter, import_progress
 from .demo import load_demo
 from .identity import HttpProviderClient
 from .listen import listening_socket
@@ -37,6 +39,7 @@ from .transfer import import_lines, write_export
 __all__ = ["main"]
 
 DEFAULT_DB = "sqlite:///storycore.db"
+_MAX_PORT = 65535
 
 
 class _Parser(argparse.ArgumentParser):
@@ -55,7 +58,7 @@ def _parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="run the HTTP service")
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    serve.add_argument("--port", type=_port, default=8000, help="0 picks a free port")
     serve.add_argument("--web-url", help="public address (default: the address listened on)")
     serve.add_argument("--demo", action="store_true", help="load the demo data into an empty store")
     serve.add_argument(
@@ -92,6 +95,9 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("file", nargs="?", help="output file (default: standard output)")
     load = commands.add_parser("import", help="read an export into the store")
     load.add_argument("file")
+    load.add_argument(
+        "--replace", action="store_true", help="records whose id is stored replace the stored ones"
+    )
     return parser  # fmt: skip
 
 
@@ -102,17 +108,11 @@ def _providers(args: argparse.Namespace) -> tuple[str, ...]:
     return tuple(p.strip() for p in given)
 
 
-def _progress(stream: IO[str], label: str) -> Callable[[int], None]:
-    """A counter on a terminal, nothing elsewhere."""
-    if not stream.isatty():
-        return lambda count: None
-
-    def show(count: int) -> None:
-        if count % 100 == 0:
-            stream.write(f"\r{label}: {count}")
-            stream.flush()
-
-    return show
+def _port(text: str) -> int:
+    """A TCP port (0 picks a free one); anything else is a usage error, not a traceback."""
+    if not (text.isascii() and text.isdigit()) or int(text) > _MAX_PORT:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to {_MAX_PORT}")
+    return int(text)
 
 
 def _serve(args: argparse.Namespace) -> None:
@@ -163,29 +163,72 @@ def _run(args: argparse.Namespace) -> None:
         elif args.command == "demo":
             print(f"loaded {load_demo(service)} demo stories")
         elif args.command == "export":
-            target: Any = open(args.file, "wb") if args.file else nullcontext(sys.stdout.buffer)  # noqa: SIM115
-            with target as out:
-                count = write_export(service.store, out, _progress(sys.stderr, "exported"))
-            print(f"exported {count} records", file=sys.stderr)
+            _export(service, args.file)
         elif args.command == "import":
-            with open(args.file, "rb") as lines:
-                count = import_lines(service.store, lines, _progress(sys.stderr, "imported"))
-            print(f"imported {count} records", file=sys.stderr)
+            _import(service, args.file, replace=args.replace)
+
+
+def _export(service: Service, path: str | None) -> None:
+    meter = Meter(sys.stderr)
+    target: Any = open(path, "wb") if path else nullcontext(sys.stdout.buffer)  # noqa: SIM115
+    try:
+        with target as out:
+            count = write_export(service.store, out, lambda done: meter.show("exporting", done))
+            out.flush()  # a closed pipe shows before the count is reported
+    finally:
+        meter.end()
+    print(f"exported {count} records", file=sys.stderr)
+
+
+def _import(service: Service, path: str, *, replace: bool) -> None:
+    meter = Meter(sys.stderr)
+    try:
+        with open(path, "rb") as lines:
+            progress = import_progress(meter, lines, os.fstat(lines.fileno()).st_size)
+            count = import_lines(service, lines, replace=replace, progress=progress)
+    finally:
+        meter.end()
+    print(f"imported {count} records", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status."""
-    args = _parser().parse_args(argv)
     try:
-        _run(args)
+        try:
+            _run(_parser().parse_args(argv))  # ``--help`` and usage errors exit from here
+        finally:
+            sys.stdout.flush()  # a closed pipe shows here, not in Python's own flush at exit
+    except BrokenPipeError:
+        _discard_output()
+        _fail("the output was closed before all of it was written (broken pipe)")
+        return 1
     except (StorycoreError, ConfigurationError, MissingDependencyError, ValueError, OSError) as exc:
-        message = getattr(exc, "message", None) or str(exc)
-        print(f"storycore: {message.splitlines()[0] if message else type(exc).__name__}",
-              file=sys.stderr)  # fmt: skip
+        _fail(getattr(exc, "message", None) or str(exc) or type(exc).__name__)
         return 1
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # noqa: BLE001 - a bug is one line too (decisions section 21)
+        _fail(f"internal error ({type(exc).__name__}): {exc}")
+        return 1
     return 0
+
+
+def _fail(message: str) -> None:
+    """Print the first line of ``message`` on standard error, as the command's one line."""
+    lines = message.splitlines() or [""]
+    with suppress(OSError, ValueError):  # standard error closed too: nothing left to tell
+        print(f"storycore: {lines[0]}", file=sys.stderr, flush=True)
+
+
+def _discard_output() -> None:
+    """Point standard output at the null device, so that what Python still holds for the closed
+    pipe is dropped at exit instead of raising ``BrokenPipeError`` once more ("Exception
+    ignored ..."), the cure the Python documentation gives.
+    """
+    with suppress(OSError, ValueError):  # no file descriptor (output captured in-process)
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 One record a line, streamed: memory stays flat however large the store. Secrets are never
 exported: password hashes and api-key digests are (they let a moved store keep working), the
 passwords, api keys and user tokens themselves are not, and tokens are not exported at all.
+Importing is the core's (``storycore.imports``); this module only moves the lines.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from typing import IO, Any
 
 import orjson
 
+from storycore.imports import ImportProgress
 from storycore.ports import Store
-from storycore.records import AppRecord, Element, StoryRecord, UserRecord
+from storycore.service import Service
 
-__all__ = ["export_lines", "import_lines"]
+__all__ = ["export_lines", "import_lines", "write_export"]
 
 _PAGE = 500
 
@@ -45,29 +47,19 @@ def export_lines(store: Store) -> Iterator[bytes]:
         yield orjson.dumps(line) + b"\n"
 
 
-def import_lines(store: Store, lines: Iterable[bytes], progress: Callable[[int], None]) -> int:
-    """Add every record of an export to ``store``; returns how many lines were read."""
-    count = 0
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            item = orjson.loads(line)
-            kind = item["kind"]
-            if kind == "user":
-                store.users.add(UserRecord.model_validate(item["record"]))
-            elif kind == "app":
-                store.apps.add(AppRecord.model_validate(item["record"]))
-            elif kind == "story":
-                elements = [Element.model_validate(e) for e in item["elements"]]
-                store.stories.add(StoryRecord.model_validate(item["record"]), elements)
-            else:
-                raise ValueError(f"unknown kind {kind!r}")
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f"line {number}: {exc}".splitlines()[0]) from exc
-        count += 1
-        progress(count)
-    return count
+def import_lines(
+    service: Service,
+    lines: Iterable[bytes],
+    *,
+    replace: bool = False,
+    progress: ImportProgress | None = None,
+) -> int:
+    """Read an export into ``service``'s store; returns how many records were imported.
+
+    The checking, deriving and writing are the core's (``Service.imports``): a bad line imports
+    nothing and raises an error naming it.
+    """
+    return service.imports.load(lines, replace=replace, progress=progress)
 
 
 def write_export(store: Store, out: IO[bytes], progress: Callable[[int], None]) -> int:

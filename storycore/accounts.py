@@ -14,6 +14,7 @@ from typing import Any, cast
 
 from ._context import Context
 from .addresses import validate_url
+from .appnames import validate_app_name
 from .credentials import (
     check_password,
     digest,
@@ -37,7 +38,6 @@ from .visibility import ANONYMOUS, Viewer
 __all__ = ["Accounts", "AppCredentials"]
 
 _PLANS = ("free", "enterprise")
-_MAX_APP_NAME = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,13 +101,12 @@ class Accounts:
 
     def create_app(self, name: str, *, delegation: bool = False, href: str = "") -> AppCredentials:
         """Make an application; the answer holds its api key."""
-        if not name.strip() or len(name) > _MAX_APP_NAME:
-            raise InvalidParameter(f"name must be 1 to {_MAX_APP_NAME} characters", field="name")
+        name = validate_app_name(name)
         validate_url(href, "href", self._ctx.settings.limits.address, allow_empty=True)
         api_key = new_secret()
         app = AppRecord(
             id=new_id(),
-            name=name.strip(),
+            name=name,
             href=href,
             key_digest=digest(api_key),
             delegation=delegation,

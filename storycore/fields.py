@@ -97,9 +97,7 @@ class Members:
         value = self._get(key, False)
         if value is _MISSING:
             return None
-        return whole_number(
-            value, self.field(key), minimum=minimum, maximum=maximum, text=False
-        )
+        return whole_number(value, self.field(key), minimum=minimum, maximum=maximum, text=False)
 
     def strings(self, key: str, *, max_items: int, max_length: int) -> list[str] | None:
         """A list of non-blank strings, or None when absent."""

@@ -53,8 +53,11 @@ class StoryRepository(Protocol):
     def add_many(self, stories: Iterable[tuple[StoryRecord, Sequence[Element]]]) -> int:
         """Store many new stories, as ``add`` does each; the bulk path of imports and loads.
 
-        Adapters may store them in fewer, larger transactions; a ``SlugTaken`` leaves the
-        stories before it stored. Returns how many were stored. This default adds one by one.
+        Adapters that can store them all in one transaction do, and then a failure (a
+        ``SlugTaken``, a ``Conflict`` for an id the store holds, an error raised while
+        ``stories`` is consumed) stores none of them: SQLite does. Elsewhere, like this
+        default, which adds one by one, the stories before the failure stay stored and the
+        caller removes them if it must (imports do). Returns how many were stored.
         """
         count = 0
         for story, elements in stories:

@@ -17,6 +17,7 @@ from .catalog import Catalog
 from .delegation import Delegation
 from .embedding import Embeds
 from .identity import ProviderClient
+from .imports import Imports
 from .lifecycle import Stories
 from .ports import Store
 from .presenters import Presenter
@@ -32,7 +33,8 @@ class Service:
     ``accounts`` holds users, applications and authentication; ``stories`` the life of one
     story; ``catalog`` the lists and search; ``embeds`` what the public web host serves;
     ``delegation`` creation on behalf of identity-provider users, which sends requests through
-    ``provider_client`` (``storycore.contrib.identity.HttpProviderClient`` in the bindings).
+    ``provider_client`` (``storycore.contrib.identity.HttpProviderClient`` in the bindings);
+    ``imports`` reads an export back, checked and derived as writes would make it.
     """
 
     def __init__(
@@ -57,6 +59,7 @@ class Service:
         self.catalog = Catalog(context)
         self.embeds = Embeds(context)
         self.delegation = Delegation(context, self.accounts, self.stories, provider_client)
+        self.imports = Imports(context, self.accounts)
 
     def close(self) -> None:
         """Close the store."""

@@ -7,6 +7,7 @@ from typing import Final
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
+from storycore.numbers import STORE_INT_MAX
 from storycore.settings import Limits
 
 from ._elements import permalinks
@@ -39,10 +40,10 @@ def invalid_pagination(
     *, max_per_page: int = LIMITS.per_page
 ) -> SearchStrategy[dict[str, int | str]]:
     """``page`` and ``per_page`` parameters of which at least one is refused: zero, negative,
-    over the ``per_page`` limit, not an integer.
+    over the ``per_page`` limit, beyond the integers a store holds, not an integer.
     """
-    bad = st.sampled_from(["0", "-1", "1.5", "abc", "1e3", "one", "٣", "99999999999999"]) | (
-        st.integers(max_value=0)
+    bad = st.sampled_from(["0", "-1", "1.5", "abc", "1e3", "one", "٣", "9" * 20]) | (
+        st.integers(max_value=0) | st.integers(min_value=STORE_INT_MAX + 1)
     )
     bad_size = bad | st.integers(min_value=max_per_page + 1)
     return st.one_of(
