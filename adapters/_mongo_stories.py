@@ -23,7 +23,7 @@ removed story. ``resolve`` and ``embeds`` check the story behind what they find.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, MutableMapping, Sequence
 from typing import Any
 
 from pymongo import ASCENDING, DESCENDING
@@ -34,7 +34,6 @@ from storycore.heads import StoryHead
 from storycore.ports import AliasRepository, StoryRepository
 from storycore.queries import StoryQuery
 from storycore.records import AuthorStats, Element, EmbedCount, StoryRecord
-from storycore.settings import EMBED_PAGES
 
 from ._mongo_documents import (
     HEAD,
@@ -212,22 +211,31 @@ class MongoStories(StoryRepository):
     def set_featured(self, story_id: str, featured_at: str | None) -> None:
         self._stories.update_one({"_id": story_id}, {"$set": {"featured_at": featured_at}})
 
-    def count_view(
-        self, story_id: str, embed_href: str | None = None, *, max_embed_pages: int = EMBED_PAGES
+    def add_views(
+        self,
+        views: MutableMapping[str, int],
+        embeds: MutableMapping[tuple[str, str], int],
+        *,
+        max_embed_pages: int,
     ) -> None:
-        counts = {"views": 1, "popularity": 1}
-        if embed_href is not None:
-            counts["embed_views"] = 1
-        done = self._stories.update_one({"_id": story_id}, {"$inc": counts})
-        if embed_href is None or done.matched_count == 0:
-            return
-        page = {"story_id": story_id, "href": embed_href}
-        if self._embeds.update_one(page, {"$inc": {"views": 1}}).matched_count == 0:
-            self._add_page(story_id, embed_href, max_embed_pages)
+        pages: dict[str, list[tuple[str, int]]] = {}
+        for (story_id, page), loads in embeds.items():
+            pages.setdefault(story_id, []).append((page, loads))
+        for story_id in list(dict.fromkeys([*views, *pages])):
+            count, loaded = views.get(story_id, 0), pages.get(story_id, [])
+            counts = {"views": count, "popularity": count, "embed_views": sum(n for _, n in loaded)}
+            done = self._stories.update_one({"_id": story_id}, {"$inc": counts})
+            for page, loads in loaded if done.matched_count else ():
+                selector = {"story_id": story_id, "href": page}
+                if self._embeds.update_one(selector, {"$inc": {"views": loads}}).matched_count == 0:
+                    self._add_page(story_id, page, loads, max_embed_pages)
+            views.pop(story_id, None)  # stored: what is left after an error was not
+            for page, _ in loaded:
+                embeds.pop((story_id, page), None)
 
-    def _add_page(self, story_id: str, href: str, max_pages: int) -> None:
-        """The first load of a page of a story's embed: the story keeps its ``max_pages - 1``
-        first other pages in ``embeds`` order, then this one (``StoryRepository.count_view``).
+    def _add_page(self, story_id: str, href: str, loads: int, max_pages: int) -> None:
+        """The first loads of a page of a story's embed: the story keeps its ``max_pages - 1``
+        first other pages in ``embeds`` order, then this one (``StoryRepository.add_views``).
         The loads of a dropped page leave the story's ``embed_views`` with it. A story holds
         about ``max_pages`` documents, so this reads a bounded handful.
         """
@@ -247,9 +255,9 @@ class MongoStories(StoryRepository):
             self._stories.update_one({"_id": story_id}, {"$inc": {"embed_views": -dropped_views}})
         page = {"story_id": story_id, "href": href}
         try:
-            self._embeds.insert_one({**page, "views": 1})
+            self._embeds.insert_one({**page, "views": loads})
         except DuplicateKeyError:  # two first loads of a page raced: the other one inserted
-            self._embeds.update_one(page, {"$inc": {"views": 1}})
+            self._embeds.update_one(page, {"$inc": {"views": loads}})
 
     # -- reads ---------------------------------------------------------------------------
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlite_utils import Database
 
@@ -37,6 +37,7 @@ BUSY_TIMEOUT_SECONDS = 5.0
 #: At most this many idle reader connections are kept; more are closed after their read.
 IDLE_READERS = 8
 
+T = TypeVar("T")
 _BUSY_CODES = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 _BUSY_MESSAGE = "the database is busy (another writer holds it); try again in a moment"
 
@@ -109,38 +110,29 @@ class Connection:
 
     def rows(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[tuple[Any, ...]]:
         """All rows of one query."""
-        readers, writing = self._readers, self._writing
-        if readers is None or (writing is not None and writing == threading.get_ident()):
-            with self.lock:
-                return self.conn.execute(sql, params).fetchall()
-        try:
-            reader = readers.pop()
-        except IndexError:
-            reader = self._open_reader()
-        try:
-            return reader.execute(sql, params).fetchall()
-        except sqlite3.OperationalError as exc:
-            if _busy(exc):
-                raise Unavailable(_BUSY_MESSAGE) from exc
-            raise
-        finally:
-            self._give_back(reader)
+        return self._read(sql, params, sqlite3.Cursor.fetchall)
 
     def row(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> tuple[Any, ...] | None:
         """The first row of one query, or None."""
+        # the cursor goes at once, which ends the statement and its read snapshot
+        return self._read(sql, params, sqlite3.Cursor.fetchone)  # type: ignore[no-any-return]
+
+    def _read(
+        self, sql: str, params: tuple[Any, ...] | list[Any], fetch: Callable[[sqlite3.Cursor], T]
+    ) -> T:
+        """``fetch`` of one query: on a reader, or on the writer connection for the thread that
+        is writing (it sees its own transaction) and for a database in memory.
+        """
         readers, writing = self._readers, self._writing
         if readers is None or (writing is not None and writing == threading.get_ident()):
             with self.lock:
-                found: tuple[Any, ...] | None = self.conn.execute(sql, params).fetchone()
-                return found
+                return fetch(self.conn.execute(sql, params))
         try:
             reader = readers.pop()
         except IndexError:
             reader = self._open_reader()
         try:
-            # the cursor goes at once, which ends the statement and its read snapshot
-            first: tuple[Any, ...] | None = reader.execute(sql, params).fetchone()
-            return first
+            return fetch(reader.execute(sql, params))
         except sqlite3.OperationalError as exc:
             if _busy(exc):
                 raise Unavailable(_BUSY_MESSAGE) from exc

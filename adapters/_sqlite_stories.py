@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, MutableMapping, Sequence
 from typing import Any
 
 import orjson
@@ -22,7 +22,6 @@ from storycore.records import (
     trusted_story,
 )
 from storycore.searchtext import token_text
-from storycore.settings import EMBED_PAGES
 
 from ._sqlite_connection import Connection
 
@@ -72,9 +71,11 @@ def _match_expression(words: Sequence[str]) -> str:
     return " AND ".join(f'"{word}"' for word in words)
 
 
-def _add_page(conn: sqlite3.Connection, story_id: str, href: str, max_pages: int) -> None:
-    """The first load of a page of a story's embed: the story keeps its ``max_pages - 1`` first
-    other pages in ``embeds`` order, then this one (``StoryRepository.count_view``). A story
+def _add_page(
+    conn: sqlite3.Connection, story_id: str, href: str, loads: int, max_pages: int
+) -> None:
+    """The first loads of a page of a story's embed: the story keeps its ``max_pages - 1`` first
+    other pages in ``embeds`` order, then this one (``StoryRepository.add_views``). A story
     holds at most ``max_pages`` rows, so this reads a bounded handful.
     """
     found = conn.execute("SELECT rowid FROM stories WHERE id = ?", (story_id,)).fetchone()
@@ -85,7 +86,9 @@ def _add_page(conn: sqlite3.Connection, story_id: str, href: str, max_pages: int
         " WHERE story_rowid = ?1 ORDER BY views DESC, href LIMIT -1 OFFSET ?2)",
         (found[0], max_pages - 1),
     )
-    conn.execute("INSERT INTO embeds (story_rowid, href, views) VALUES (?, ?, 1)", (found[0], href))
+    conn.execute(
+        "INSERT INTO embeds (story_rowid, href, views) VALUES (?, ?, ?)", (found[0], href, loads)
+    )
 
 
 class SQLiteStories(StoryRepository):
@@ -273,23 +276,26 @@ class SQLiteStories(StoryRepository):
         with self._db.write() as conn:
             conn.execute("UPDATE stories SET featured_at = ? WHERE id = ?", (featured_at, story_id))
 
-    def count_view(
-        self, story_id: str, embed_href: str | None = None, *, max_embed_pages: int = EMBED_PAGES
+    def add_views(
+        self,
+        views: MutableMapping[str, int],
+        embeds: MutableMapping[tuple[str, str], int],
+        *,
+        max_embed_pages: int,
     ) -> None:
         with self._db.write() as conn:
-            conn.execute(
-                "UPDATE stories SET views = views + 1, popularity = popularity + 1 WHERE id = ?",
-                (story_id,),
+            conn.executemany(
+                "UPDATE stories SET views = views + ?1, popularity = popularity + ?1 WHERE id = ?2",
+                [(count, story_id) for story_id, count in views.items()],
             )
-            if embed_href is None:
-                return
-            counted = conn.execute(
-                "UPDATE embeds SET views = views + 1"
-                " WHERE story_rowid = (SELECT rowid FROM stories WHERE id = ?) AND href = ?",
-                (story_id, embed_href),
-            )
-            if counted.rowcount == 0:
-                _add_page(conn, story_id, embed_href, max_embed_pages)
+            for (story_id, page), loads in embeds.items():
+                counted = conn.execute(
+                    "UPDATE embeds SET views = views + ?"
+                    " WHERE story_rowid = (SELECT rowid FROM stories WHERE id = ?) AND href = ?",
+                    (loads, story_id, page),
+                )
+                if counted.rowcount == 0:
+                    _add_page(conn, story_id, page, loads, max_embed_pages)
 
     # -- reads ---------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from .presenters import Presenter
 from .records import StoryRecord, UserRecord
 from .resolvers import ElementResolver
 from .settings import Settings
+from .viewcounts import ViewCounts
 from .visibility import Viewer, can_edit, can_see
 
 __all__ = ["Context"]
@@ -17,12 +18,13 @@ __all__ = ["Context"]
 
 @dataclass(frozen=True, slots=True)
 class Context:
-    """The store, settings, resolver and presenter of one service."""
+    """The store, settings, resolver and presenter of one service, and its view counts."""
 
     store: Store
     settings: Settings
     resolver: ElementResolver
     presenter: Presenter
+    views: ViewCounts
 
     def user_named(self, username: str) -> UserRecord:
         """The user with this username (any case), or ``NotFound``."""

@@ -44,7 +44,6 @@ from .records import (
 )
 from .resolvers import ElementResolver
 from .settings import Limits
-from .timestamps import parse_timestamp
 from .usernames import validate_username
 
 __all__ = ["ProfileCheck", "checked_app", "checked_story", "checked_user"]
@@ -82,9 +81,9 @@ def checked_user(raw: object, limits: Limits, profile: ProfileCheck) -> UserReco
         lang=members.string("lang", max_length=_SHORT_TEXT) or "en",
         settings=_user_settings(members),
         cover_photo=_cover_photo(members, limits),
-        created=_timestamp(members, "created", required=True),
-        updated=_timestamp(members, "updated", required=True),
-        last_seen=_timestamp(members, "last_seen"),
+        created=members.timestamp("created", required=True),
+        updated=members.timestamp("updated", required=True),
+        last_seen=members.timestamp("last_seen"),
         **profile(members.data, "user"),
     )
     user.search_tokens = user_search_tokens(user)
@@ -106,7 +105,7 @@ def checked_app(raw: object, limits: Limits) -> AppRecord:
         href=members.url("href", max_length=limits.address) or "",
         key_digest=key_digest,
         delegation=bool(members.boolean("delegation")),
-        created=_timestamp(members, "created", required=True),
+        created=members.timestamp("created", required=True),
     )
 
 
@@ -124,9 +123,9 @@ def checked_story(
     )
     if draft.slug is None:
         raise InvalidParameter("story.slug is required", field="story.slug")
-    created = _timestamp(members, "created", required=True)
+    created = members.timestamp("created", required=True)
     status = _choice(members, "status", get_args(Status))
-    published = _timestamp(members, "published")
+    published = members.timestamp("published")
     if status == "published" and published is None:
         raise InvalidParameter(
             "story.published is required for a published story", field="story.published"
@@ -145,9 +144,9 @@ def checked_story(
         modified=bool(members.boolean("modified")),
         not_indexed=bool(members.boolean("not_indexed")),
         created=created,
-        updated=_timestamp(members, "updated", required=True),
+        updated=members.timestamp("updated", required=True),
         published=published,
-        featured_at=_timestamp(members, "featured_at"),
+        featured_at=members.timestamp("featured_at"),
         topics=draft.topics or [],
         hashtags=draft.hashtags or [],
         created_with=_created_with(members, limits),
@@ -192,20 +191,6 @@ def _choice(members: Members, key: str, allowed: tuple[str, ...], default: str =
             f"{members.field(key)} must be one of {', '.join(allowed)}", field=members.field(key)
         )
     return value
-
-
-def _timestamp(members: Members, key: str, *, required: bool = False) -> Any:
-    """The normalized timestamp of ``key`` (``str``, or None when absent and not required)."""
-    text = members.string(key, required=required)
-    if text is None:
-        return None
-    normalized = parse_timestamp(text)
-    if normalized is None:
-        raise InvalidParameter(
-            f"{members.field(key)} must be an ISO 8601 timestamp with a time zone",
-            field=members.field(key),
-        )
-    return normalized
 
 
 def _password_hash(members: Members) -> str | None:

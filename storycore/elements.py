@@ -19,7 +19,6 @@ from .records import ELEMENT_TYPES, Attribution, Element, Source
 from .resolvers import ElementResolver
 from .sanitize import sanitize_html
 from .settings import Limits
-from .timestamps import parse_timestamp
 
 __all__ = ["normalize_elements"]
 
@@ -96,22 +95,9 @@ def _element_object(members: Members, limits: Limits, now: str) -> Element:
         source=_source(members.object("source"), limits),
         attribution=_attribution(members.object("attribution"), limits),
         data=_data(kind, members, limits),
-        posted_at=_timestamp(members, "posted_at"),
-        added_at=_timestamp(members, "added_at") or now,
+        posted_at=members.timestamp("posted_at"),
+        added_at=members.timestamp("added_at") or now,
     )
-
-
-def _timestamp(members: Members, key: str) -> str | None:
-    text = members.string(key)
-    if text is None:
-        return None
-    normalized = parse_timestamp(text)
-    if normalized is None:
-        raise InvalidParameter(
-            f"{members.field(key)} must be an ISO 8601 timestamp with a time zone",
-            field=members.field(key),
-        )
-    return normalized
 
 
 def _source(members: Members | None, limits: Limits) -> Source | None:

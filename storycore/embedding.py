@@ -36,11 +36,7 @@ class Embeds:
         Raises ``NotFound`` for unknown and hidden stories and ``StoryMoved`` for a retired slug.
         """
         author, story = self._ctx.visible_story(ANONYMOUS, username, slug, follow_alias=True)
-        self._ctx.store.stories.count_view(
-            story.id,
-            embed_href=_page_address(referer, self._ctx),
-            max_embed_pages=self._ctx.settings.limits.embed_pages,
-        )
+        self._ctx.views.add(story.id, _page_address(referer, self._ctx))
         return embed_script(self._embed_story(author, story), css)
 
     def page(self, username: str, slug: str) -> str:

@@ -9,7 +9,7 @@ A member of the wrong type is a 400 ``invalid_parameter``, never ignored (decisi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, overload
 
 import orjson
 
@@ -17,6 +17,7 @@ from .addresses import validate_url
 from .errors import InvalidParameter
 from .numbers import whole_number
 from .text import check_text
+from .timestamps import parse_timestamp
 
 __all__ = ["Members", "decode_object"]
 
@@ -80,6 +81,27 @@ class Members:
         if value is _MISSING:
             return None
         return validate_url(value, self.field(key), max_length, allow_empty=not required)
+
+    @overload
+    def timestamp(self, key: str, *, required: Literal[True]) -> str: ...
+
+    @overload
+    def timestamp(self, key: str, *, required: bool = False) -> str | None: ...
+
+    def timestamp(self, key: str, *, required: bool = False) -> str | None:
+        """An ISO 8601 timestamp member with a time zone, normalized to the interface's form
+        (decisions section 6); None when absent and not required.
+        """
+        text = self.string(key, required=required)
+        if text is None:
+            return None
+        normalized = parse_timestamp(text)
+        if normalized is None:
+            raise InvalidParameter(
+                f"{self.field(key)} must be an ISO 8601 timestamp with a time zone",
+                field=self.field(key),
+            )
+        return normalized
 
     def boolean(self, key: str) -> bool | None:
         """A boolean member (JSON true or false only), or None when absent."""

@@ -90,7 +90,7 @@ class Stories:
         documents = self._stories.element_documents(*window) if as_documents else []
         elements = [] if as_documents else self._stories.elements(*window)
         if count_view and counts_as_view(viewer, story):
-            self._stories.count_view(story.id)
+            self._ctx.views.add(story.id)
         return StoryReading(
             self._detail(story, author, request, elements),
             story.version,

@@ -7,7 +7,7 @@ processes that share the storage, and a reader never sees half of it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from .heads import ProfileFields, StoryHead
@@ -136,22 +136,38 @@ class StoryRepository(Protocol):
         """
         return [StoryHead.of(story) for story in self.find(query)]
 
+    def add_views(
+        self,
+        views: MutableMapping[str, int],
+        embeds: MutableMapping[tuple[str, str], int],
+        *,
+        max_embed_pages: int,
+    ) -> None:
+        """Add ``views[story_id]`` views (and as many popularity points) to each story and
+        ``embeds[(story_id, page)]`` loads to each page of a story's embed, without reading
+        the stories first: counts are added (``views = views + n``), never written over, so
+        processes counting the same story lose nothing. Stories that are gone are skipped.
+
+        A story keeps at most ``max_embed_pages`` embed pages (decisions section 23). A page
+        already kept is counted. A new page is always kept, with its loads, and the story's
+        other pages beyond the first ``max_embed_pages - 1`` in ``embeds`` order are dropped:
+        at the limit, the least viewed one, the greatest address among equals, even when it
+        has more views than the new page. The story's view count keeps every load;
+        ``author_stats`` counts the loads of the kept pages only.
+
+        Atomic where the store has transactions. Where it has none, story by story: each
+        story's entries are removed from ``views`` and ``embeds`` once stored, so what is left
+        after an error was not stored (but for the story under way when a connection is lost,
+        which no store can know).
+        """
+        ...
+
     def count_view(
         self, story_id: str, embed_href: str | None = None, *, max_embed_pages: int = EMBED_PAGES
     ) -> None:
-        """Add one view (and one popularity point), atomically, without reading first.
-
-        With ``embed_href``, also add one to that page's embed count for the story, which keeps
-        at most ``max_embed_pages`` pages (decisions section 23). A page already kept is counted.
-        A new page is always kept, with one view, and the story's other pages beyond the first
-        ``max_embed_pages - 1`` in ``embeds`` order are dropped: at the limit, the least viewed
-        one, the greatest address among equals, even when it has more views than the new page.
-        The story's view count keeps every load; ``author_stats`` counts the loads of the kept
-        pages only. Atomic on SQLite; on MongoDB, concurrent first loads of different pages may
-        leave a story a page or two over until its next new page. Only a new page costs more
-        than two increments: one read of the story's kept pages.
-        """
-        ...
+        """One view of a story, loaded from ``embed_href`` if given: ``add_views`` of one."""
+        embeds = {(story_id, embed_href): 1} if embed_href is not None else {}
+        self.add_views({story_id: 1}, embeds, max_embed_pages=max_embed_pages)
 
     def embeds(self, story_ids: Iterable[str]) -> dict[str, list[EmbedCount]]:
         """The pages that loaded each story's embed, most views first, then by address.

@@ -23,6 +23,7 @@ from .ports import Store
 from .presenters import Presenter
 from .resolvers import ElementResolver, OfflineResolver
 from .settings import Settings
+from .viewcounts import ViewCounts
 
 __all__ = ["Service"]
 
@@ -48,11 +49,13 @@ class Service:
         self.settings = settings or Settings()
         self.store = store
         self.resolver = resolver or OfflineResolver(self.settings)
+        self._views = ViewCounts(store.stories, max_embed_pages=self.settings.limits.embed_pages)
         context = Context(
             store=store,
             settings=self.settings,
             resolver=self.resolver,
             presenter=Presenter(self.settings.web_url),
+            views=self._views,
         )
         self.accounts = Accounts(context)
         self.stories = Stories(context)
@@ -61,9 +64,19 @@ class Service:
         self.delegation = Delegation(context, self.accounts, self.stories, provider_client)
         self.imports = Imports(context, self.accounts)
 
+    def flush_views(self) -> None:
+        """Write the views and embed loads counted so far. They are written at least once a
+        second and at ``close`` anyway (decisions section 14); a test that reads the counts
+        right after counting them calls this first.
+        """
+        self._views.flush()
+
     def close(self) -> None:
-        """Close the store."""
-        self.store.close()
+        """Write the views counted so far, and close the store."""
+        try:
+            self._views.close()
+        finally:
+            self.store.close()
 
     def __enter__(self) -> Service:
         return self

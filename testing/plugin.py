@@ -210,11 +210,12 @@ def storycore_settings() -> Settings:
 
 
 @pytest.fixture
-def service(store: Store, storycore_settings: Settings) -> Service:
-    """A ``Service`` on a fresh ``store``."""
+def service(store: Store, storycore_settings: Settings) -> Iterator[Service]:
+    """A ``Service`` on a fresh ``store``, closed after the test (which writes its views)."""
     from storycore.service import Service
 
-    return Service(store, storycore_settings)
+    with Service(store, storycore_settings) as made:
+        yield made
 
 
 # -- users and an application -----------------------------------------------------------------

@@ -306,6 +306,7 @@ def test_an_import_keeps_ids_counters_versions_and_secrets(
 ) -> None:
     source.stories.save("alice", "harbour-lights", {"title": "Harbour lights"}, viewer=alice)
     source.stories.read("alice", "harbour-lights")
+    source.flush_views()
     lines = list(export_lines(source.store))
     assert target.imports.load(lines) == len(lines)
     story_id = orjson.loads(lines[_alices_story(lines) - 1])["record"]["id"]

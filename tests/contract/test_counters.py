@@ -1,4 +1,4 @@
-"""StoryRepository counters: count_view, embeds and author_stats."""
+"""StoryRepository counters: add_views (and count_view, one view), embeds and author_stats."""
 
 from __future__ import annotations
 
@@ -17,6 +17,33 @@ def _stored(store: Store, story: StoryRecord) -> StoryRecord:
     found = store.stories.get(story.id)
     assert found is not None
     return found
+
+
+# -- add_views -----------------------------------------------------------------------------
+
+
+def test_add_views_adds_each_storys_counts_and_its_pages_loads(
+    store: Store, author: UserRecord
+) -> None:
+    first = add_story(store, author.id, slug="first", views=3, popularity=3)
+    second = add_story(store, author.id, slug="second")
+    page = "https://blog.example/post"
+    store.stories.add_views(
+        {first.id: 5, second.id: 2}, {(second.id, page): 2}, max_embed_pages=100
+    )
+    store.stories.add_views({second.id: 1}, {(second.id, page): 1}, max_embed_pages=100)
+    assert (_stored(store, first).views, _stored(store, first).popularity) == (8, 8)
+    assert _stored(store, second).views == 3
+    assert store.stories.embeds([second.id]) == {second.id: [EmbedCount(href=page, views=3)]}
+
+
+def test_add_views_skips_a_story_that_is_gone(store: Store, author: UserRecord) -> None:
+    story = add_story(store, author.id)
+    store.stories.add_views(
+        {"gone": 4, story.id: 1}, {("gone", "https://blog.example/x"): 4}, max_embed_pages=100
+    )
+    assert _stored(store, story).views == 1
+    assert store.stories.embeds(["gone"]) == {}
 
 
 # -- count_view ----------------------------------------------------------------------------

@@ -16,6 +16,7 @@ def test_the_referer_header_names_the_page_an_embed_was_loaded_from(
     for referer in ("https://blog.example/post?session=1#c", "javascript:alert(1)"):
         assert client.get("/alice/open.js", headers={"Referer": referer}).status == 200
     client.get("/alice/open.js")
+    world.service.flush_views()
     story = world.service.catalog.search("harbour").items[0]
     assert (story.slug, story.stats.embeds) == (
         "open",

@@ -227,3 +227,18 @@ def test_a_read_inside_a_write_transaction_sees_that_transaction_s_writes(tmp_pa
         assert store.users.get(user.id) == user
     finally:
         store.close()
+
+
+def test_a_counted_story_read_answers_promptly_and_its_view_is_written_later(
+    world: World, held: LockHolder
+) -> None:
+    started = time.monotonic()
+    read = world.service.stories.read("alice", "target")  # anonymous: a view to count
+    took = time.monotonic() - started
+    with pytest.raises(Unavailable):
+        world.service.flush_views()  # the lock is still held: the view waits
+    held.release()
+    world.service.flush_views()
+    assert took < PROMPTLY
+    assert read.title == "Target"
+    assert world.service.catalog.search("target").items[0].stats.views == 1

@@ -30,6 +30,7 @@ def _load(service: Service, slug: str, *referers: str | None) -> None:
 
 
 def _stats(service: Service) -> tuple[int, list[EmbedCount]]:
+    service.flush_views()
     item = next(i for i in service.catalog.search("embedded").items if i.slug == "embedded")
     return item.stats.views, list(item.stats.embeds)
 

@@ -17,6 +17,7 @@ def _story(service: Service, viewer: Viewer, *, publish: bool = True, private: b
 
 
 def _views(service: Service, slug: str) -> int:
+    service.flush_views()
     return next(i for i in service.catalog.search("read me").items if i.slug == slug).stats.views
 
 
@@ -89,6 +90,7 @@ def test_popularity_is_views_plus_five_likes_plus_ten_comments(
 ) -> None:
     slug = _story(service, alice)
     service.stories.read("alice", slug)
+    service.flush_views()
     stats = next(i for i in service.catalog.search("read me").items if i.slug == slug).stats
     assert stats.popularity == stats.views + 5 * stats.likes + 10 * stats.comments == 1
 
