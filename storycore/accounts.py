@@ -151,6 +151,8 @@ class Accounts:
         assert user is not None  # verify_password is False without a stored hash
         token = new_secret()
         issued = datetime.now(UTC)
+        # tokens are refused once expired; issuing one clears those, so they never pile up
+        self._ctx.store.tokens.remove_expired(format_timestamp(issued))
         self._ctx.store.tokens.add(
             TokenRecord(
                 digest=digest(token),

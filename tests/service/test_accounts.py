@@ -8,7 +8,7 @@ import pytest
 
 from storycore import Forbidden, InvalidParameter, NotFound, Service, Unauthorized, Viewer
 from storycore.adapters import open_store
-from storycore.credentials import hash_password
+from storycore.credentials import digest, hash_password
 from tests.conftest import TEST_SETTINGS
 
 
@@ -94,6 +94,17 @@ def test_an_expired_token_is_unauthorized(tmp_path: object) -> None:
         with pytest.raises(Unauthorized) as caught:
             service.accounts.viewer(app.api_key, "alice", grant.token)
         assert caught.value.field == "_token"
+
+
+def test_authenticating_removes_the_expired_tokens(service: Service) -> None:
+    short = service.settings.model_copy(update={"token_lifetime": timedelta(seconds=-1)})
+    expiring = Service(service.store, short)  # the same store; ``service`` closes it
+    service.accounts.create_user("carol", "a-password")
+    app = service.accounts.create_app("app")
+    old = expiring.accounts.authenticate(app.api_key, "carol", "a-password").token
+    assert service.store.tokens.get(digest(old)) is not None
+    service.accounts.authenticate(app.api_key, "carol", "a-password")
+    assert service.store.tokens.get(digest(old)) is None
 
 
 def test_no_credentials_is_the_anonymous_caller(service: Service) -> None:
