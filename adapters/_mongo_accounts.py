@@ -20,7 +20,7 @@ from pymongo import ASCENDING, ReturnDocument
 from pymongo.collection import Collection
 from pymongo.errors import DuplicateKeyError
 
-from storycore.errors import Conflict, InvalidParameter, NotFound
+from storycore.errors import DuplicateKey, Missing
 from storycore.heads import ProfileFields
 from storycore.ports import (
     ApplicationRepository,
@@ -52,8 +52,8 @@ from ._mongo_search import copy_author_tokens
 __all__ = ["MongoApplications", "MongoIdentities", "MongoTokens", "MongoUsers", "insert_user"]
 
 
-def _username_taken(user: UserRecord) -> InvalidParameter:
-    return InvalidParameter(f"the username {user.username!r} is taken", field="username")
+def _username_taken() -> DuplicateKey:
+    return DuplicateKey("user.username")
 
 
 def insert_user(users: Collection[Document], user: UserRecord) -> None:
@@ -62,8 +62,8 @@ def insert_user(users: Collection[Document], user: UserRecord) -> None:
         users.insert_one(user_document(user))
     except DuplicateKeyError as exc:
         if users.find_one({"_id": user.id}, {"_id": 1}) is not None:
-            raise Conflict(f"a user with the id {user.id!r} exists") from exc
-        raise _username_taken(user) from exc
+            raise DuplicateKey("user.id") from exc
+        raise _username_taken() from exc
 
 
 class MongoUsers(UserRepository):
@@ -102,7 +102,7 @@ class MongoUsers(UserRepository):
         try:
             self._set(user.id, user_members(user))
         except DuplicateKeyError as exc:
-            raise _username_taken(user) from exc
+            raise _username_taken() from exc
 
     def update(self, user_id: str, changes: Mapping[str, Any]) -> None:
         self._set(user_id, dict(changes))
@@ -122,7 +122,7 @@ class MongoUsers(UserRepository):
             return_document=ReturnDocument.BEFORE,
         )
         if before is None:
-            raise NotFound(f"there is no user with id {user_id!r}")
+            raise Missing("user")
         if tokens is None:
             return
         version = before["tokens_version"] + 1
@@ -152,17 +152,20 @@ class MongoApplications(ApplicationRepository):
     def __init__(self, collections: Collections) -> None:
         self._apps = collections.apps
 
-    def _refused(self, app: AppRecord) -> Exception:
-        """The error for an application that a unique index refused."""
-        if self._apps.find_one({"name": app.name, "_id": {"$ne": app.id}}, {"_id": 1}):
-            return InvalidParameter(f"the application {app.name!r} exists", field="name")
-        return Conflict("an application with this id or api key exists")
+    def _refused(self, app_id: str, name: str | None, *, adding: bool) -> DuplicateKey:
+        """The key of an application that a unique index refused."""
+        taken = {"name": name, "_id": {"$ne": app_id}}
+        if name is not None and self._apps.find_one(taken, {"_id": 1}):
+            return DuplicateKey("app.name")
+        if adding and self._apps.find_one({"_id": app_id}, {"_id": 1}) is not None:
+            return DuplicateKey("app.id")
+        return DuplicateKey("app.key_digest")
 
     def add(self, app: AppRecord) -> None:
         try:
             self._apps.insert_one(app_document(app))
         except DuplicateKeyError as exc:
-            raise self._refused(app) from exc
+            raise self._refused(app.id, app.name, adding=True) from exc
 
     def _one(self, selector: Document) -> AppRecord | None:
         found = self._apps.find_one(selector, APP)
@@ -181,18 +184,17 @@ class MongoApplications(ApplicationRepository):
         try:
             done = self._apps.replace_one({"_id": app.id}, app_document(app))
         except DuplicateKeyError as exc:
-            raise self._refused(app) from exc
+            raise self._refused(app.id, app.name, adding=False) from exc
         if done.matched_count == 0:
-            raise NotFound(f"there is no application {app.name!r}")
+            raise Missing("app")
 
     def update(self, app_id: str, changes: Mapping[str, Any]) -> None:
         try:
             done = self._apps.update_one({"_id": app_id}, {"$set": dict(changes)})
         except DuplicateKeyError as exc:
-            name = changes.get("name", "")
-            raise InvalidParameter(f"the application {name!r} exists", field="name") from exc
+            raise self._refused(app_id, changes.get("name"), adding=False) from exc
         if done.matched_count == 0:
-            raise NotFound(f"there is no application with id {app_id!r}")
+            raise Missing("app")
 
     def find(self, offset: int, limit: int) -> list[AppRecord]:
         if limit <= 0:
@@ -213,7 +215,7 @@ class MongoTokens(TokenRepository):
         try:
             self._tokens.insert_one(token_document(token))
         except DuplicateKeyError as exc:
-            raise Conflict("a token with this digest exists") from exc
+            raise DuplicateKey("token.digest") from exc
 
     def get(self, digest: str) -> TokenRecord | None:
         found = self._tokens.find_one({"_id": digest}, TOKEN)
@@ -239,10 +241,10 @@ class MongoIdentities(IdentityRepository):
     def add_user(self, provider: str, external_id: str, user: UserRecord) -> None:
         identity = {"provider": provider, "external_id": external_id}
         if self._identities.find_one(identity, {"_id": 1}) is not None:
-            raise Conflict("this identity is linked to a user already")
+            raise DuplicateKey("identity")
         insert_user(self._users, user)
         try:
             self._identities.insert_one({**identity, "user_id": user.id})
         except DuplicateKeyError as exc:  # linked meanwhile: the user goes again
             self._users.delete_one({"_id": user.id})
-            raise Conflict("this identity is linked to a user already") from exc
+            raise DuplicateKey("identity") from exc

@@ -29,7 +29,7 @@ from typing import Any
 from pymongo import ASCENDING, DESCENDING
 from pymongo.errors import DuplicateKeyError
 
-from storycore.errors import Conflict, NotFound, SlugTaken, VersionConflict
+from storycore.errors import DuplicateKey, Missing, StaleVersion
 from storycore.heads import StoryHead
 from storycore.ports import AliasRepository, StoryRepository
 from storycore.queries import StoryQuery
@@ -87,8 +87,8 @@ class MongoStories(StoryRepository):
             # Refused, so certainly not stored: its generation goes too.
             self._generations.discard(story.id, rev)
             if self._stories.find_one({"_id": story.id}, {"_id": 1}) is not None:
-                raise Conflict(f"a story with the id {story.id!r} exists") from exc
-            raise _slug_taken(story) from exc
+                raise DuplicateKey("story.id") from exc
+            raise DuplicateKey("story.slug") from exc
         self._aliases.delete_one({"author_id": story.author_id, "slug": story.slug})
         # The author's tokens may have changed since they were read: copy the newer ones.
         newer, newer_version = self._author_tokens(story.author_id)
@@ -115,7 +115,7 @@ class MongoStories(StoryRepository):
             old_slug, old_rev = self._switch(
                 story, expected_version, rev, None if elements is None else len(elements)
             )
-        except (NotFound, VersionConflict, SlugTaken):
+        except (Missing, StaleVersion, DuplicateKey):
             # Refused, so the story never showed the new generation.
             if rev is not None:
                 self._generations.discard(story.id, rev)
@@ -152,12 +152,9 @@ class MongoStories(StoryRepository):
                 },
             )
             if current is None:
-                raise NotFound("the story no longer exists")
+                raise Missing("story")
             if current["version"] != expected_version:
-                raise VersionConflict(
-                    f"the story is at version {current['version']}, not {expected_version}",
-                    field="version",
-                )
+                raise StaleVersion(current["version"])
             old_slug: str = current["slug"]
             if old_slug != story.slug:
                 self._check_slug_free(story)
@@ -175,14 +172,14 @@ class MongoStories(StoryRepository):
                     {"$set": fields},
                 )
             except DuplicateKeyError as exc:
-                raise _slug_taken(story) from exc
+                raise DuplicateKey("story.slug") from exc
             if done.matched_count == 1:
                 return old_slug, current["elements_rev"]
             # Something else changed the story since it was read: read it again.
-        raise VersionConflict("the story kept changing; try again", field="version")
+        raise StaleVersion()  # it kept changing
 
     def _check_slug_free(self, story: StoryRecord) -> None:
-        """``SlugTaken`` when another live story of the author is at ``story.slug`` (the unique
+        """``DuplicateKey`` when another live story of the author is at ``story.slug`` (the unique
         index decides races; this spares them the inert alias a refused move would leave).
         """
         taken = self._stories.find_one(
@@ -190,7 +187,7 @@ class MongoStories(StoryRepository):
             {"_id": 1},
         )
         if taken is not None:
-            raise _slug_taken(story)
+            raise DuplicateKey("story.slug")
 
     def _retire(self, author_id: str, slug: str, story_id: str) -> None:
         """Make ``slug`` an alias of the story (upserted; a concurrent upsert may win first)."""
@@ -386,10 +383,6 @@ def _selector(query: StoryQuery) -> Document:
     if query.featured:
         selector["featured_at"] = {"$ne": None}
     return selector
-
-
-def _slug_taken(story: StoryRecord) -> SlugTaken:
-    return SlugTaken(f"the author already has a story at {story.slug!r}", field="slug")
 
 
 class MongoAliases(AliasRepository):

@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from storycore.errors import Conflict, InvalidParameter, NotFound
+from storycore.errors import DuplicateKey, Missing
 from storycore.heads import ProfileFields
 from storycore.ports import (
     ApplicationRepository,
@@ -29,8 +29,25 @@ def _user(record: str) -> UserRecord:
     return trusted_user(orjson.loads(record))
 
 
+def _duplicate(exc: sqlite3.IntegrityError, table: str) -> Exception:
+    """The ``DuplicateKey`` of a unique constraint of ``table`` (``users``, ``apps``,
+    ``tokens``) the database refused; other faults pass through.
+    """
+    for column, key in _UNIQUE[table]:
+        if f"{table}.{column}" in str(exc):
+            return DuplicateKey(key)
+    return exc
+
+
+_UNIQUE = {
+    "users": (("username_key", "user.username"), ("id", "user.id")),
+    "apps": (("name", "app.name"), ("key_digest", "app.key_digest"), ("id", "app.id")),
+    "tokens": (("digest", "token.digest"),),
+}
+
+
 def insert_user(conn: sqlite3.Connection, user: UserRecord) -> None:
-    """Insert ``user`` inside the caller's transaction; a taken username is a 400."""
+    """Insert ``user`` inside the caller's transaction."""
     try:
         conn.execute(
             "INSERT INTO users (id, username_key, search_text, record) VALUES (?, ?, ?, ?)",
@@ -38,9 +55,7 @@ def insert_user(conn: sqlite3.Connection, user: UserRecord) -> None:
              user.model_dump_json()),
         )  # fmt: skip
     except sqlite3.IntegrityError as exc:
-        raise InvalidParameter(
-            f"the username {user.username!r} is taken", field="username"
-        ) from exc
+        raise _duplicate(exc, "users") from exc
 
 
 class SQLiteUsers(UserRepository):
@@ -90,7 +105,7 @@ class SQLiteUsers(UserRepository):
         with self._db.write() as conn:
             row = conn.execute("SELECT search_text FROM users WHERE id = ?", (user.id,)).fetchone()
             if row is None:
-                raise NotFound(f"there is no user {user.username!r}")
+                raise Missing("user")
             self._store(conn, user, row[0])
 
     def update(self, user_id: str, changes: Mapping[str, Any]) -> None:
@@ -100,7 +115,7 @@ class SQLiteUsers(UserRepository):
                 "SELECT record, search_text FROM users WHERE id = ?", (user_id,)
             ).fetchone()
             if row is None:
-                raise NotFound(f"there is no user with id {user_id!r}")
+                raise Missing("user")
             self._store(conn, _user(row[0]).model_copy(update=changes), row[1])
 
     @staticmethod
@@ -112,9 +127,7 @@ class SQLiteUsers(UserRepository):
                 (username_key(user.username), text, user.model_dump_json(), user.id),
             )
         except sqlite3.IntegrityError as exc:
-            raise InvalidParameter(
-                f"the username {user.username!r} is taken", field="username"
-            ) from exc
+            raise _duplicate(exc, "users") from exc
         if search_text != text:
             conn.execute(
                 "UPDATE story_search SET author = ? "
@@ -143,7 +156,7 @@ class SQLiteApplications(ApplicationRepository):
                     (app.id, app.name, app.key_digest, app.model_dump_json()),
                 )
         except sqlite3.IntegrityError as exc:
-            raise InvalidParameter(f"the application {app.name!r} exists", field="name") from exc
+            raise _duplicate(exc, "apps") from exc
 
     def _one(self, column: str, value: str) -> AppRecord | None:
         row = self._db.row(f"SELECT record FROM apps WHERE {column} = ?", (value,))
@@ -166,7 +179,7 @@ class SQLiteApplications(ApplicationRepository):
         with self._db.write() as conn:
             row = conn.execute("SELECT record FROM apps WHERE id = ?", (app_id,)).fetchone()
             if row is None:
-                raise NotFound(f"there is no application with id {app_id!r}")
+                raise Missing("app")
             self._store(conn, AppRecord.model_validate_json(row[0]).model_copy(update=changes))
 
     @staticmethod
@@ -177,9 +190,9 @@ class SQLiteApplications(ApplicationRepository):
                 (app.name, app.key_digest, app.model_dump_json(), app.id),
             )
         except sqlite3.IntegrityError as exc:
-            raise InvalidParameter(f"the application {app.name!r} exists", field="name") from exc
+            raise _duplicate(exc, "apps") from exc
         if done.rowcount == 0:
-            raise NotFound(f"there is no application {app.name!r}")
+            raise Missing("app")
 
     def find(self, offset: int, limit: int) -> list[AppRecord]:
         rows = self._db.rows(
@@ -195,12 +208,15 @@ class SQLiteTokens(TokenRepository):
         self._db = connection
 
     def add(self, token: TokenRecord) -> None:
-        with self._db.write() as conn:
-            conn.execute(
-                "INSERT INTO tokens (digest, user_id, app_id, created, expires) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (token.digest, token.user_id, token.app_id, token.created, token.expires),
-            )
+        try:
+            with self._db.write() as conn:
+                conn.execute(
+                    "INSERT INTO tokens (digest, user_id, app_id, created, expires) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (token.digest, token.user_id, token.app_id, token.created, token.expires),
+                )
+        except sqlite3.IntegrityError as exc:
+            raise _duplicate(exc, "tokens") from exc
 
     def get(self, digest: str) -> TokenRecord | None:
         row = self._db.row(
@@ -238,7 +254,7 @@ class SQLiteIdentities(IdentityRepository):
                 (provider, external_id),
             ).fetchone()
             if linked:
-                raise Conflict("this identity is linked to a user already")
+                raise DuplicateKey("identity")
             insert_user(conn, user)
             conn.execute(
                 "INSERT INTO identities (provider, external_id, user_id) VALUES (?, ?, ?)",

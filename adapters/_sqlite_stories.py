@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from storycore.errors import Conflict, NotFound, SlugTaken, VersionConflict
+from storycore.errors import DuplicateKey, Missing, StaleVersion
 from storycore.heads import StoryHead
 from storycore.ports import AliasRepository, SearchIndex, StoryRepository
 from storycore.queries import StoryQuery
@@ -110,10 +110,7 @@ class SQLiteStories(StoryRepository):
         count = 0
         with self._db.write() as conn:
             for story, elements in stories:
-                try:
-                    self._insert(conn, story, elements)
-                except sqlite3.IntegrityError as exc:  # what ``_insert`` leaves untranslated
-                    raise _refused_insert(exc, story) from exc
+                self._insert(conn, story, elements)
                 count += 1
         return count
 
@@ -149,7 +146,7 @@ class SQLiteStories(StoryRepository):
                 ),
             )
         except sqlite3.IntegrityError as exc:
-            raise _translate(exc, story) from exc
+            raise _refused(exc) from exc
         rowid = cursor.lastrowid
         assert rowid is not None
         conn.execute(
@@ -177,13 +174,10 @@ class SQLiteStories(StoryRepository):
                     "SELECT rowid, version, slug FROM stories WHERE id = ?", (story.id,)
                 ).fetchone()
                 if row is None:
-                    raise NotFound("the story no longer exists")
+                    raise Missing("story")
                 rowid, version, old_slug = row
                 if version != expected_version:
-                    raise VersionConflict(
-                        f"the story is at version {version}, not {expected_version}",
-                        field="version",
-                    )
+                    raise StaleVersion(version)
                 conn.execute(
                     "UPDATE stories SET slug = ?, status = ?, private = ?, public = ?, version = ?,"
                     " updated = ?, published = ?, title_key = ?, record = ? WHERE rowid = ?",
@@ -219,7 +213,7 @@ class SQLiteStories(StoryRepository):
                     (token_text(story.search_tokens), rowid),
                 )
         except sqlite3.IntegrityError as exc:
-            raise _translate(exc, story) from exc
+            raise _refused(exc) from exc
 
     @staticmethod
     def write_labels(
@@ -488,19 +482,13 @@ class SQLiteSearch(SearchIndex):
         return [story_from_row(row) for row in rows]
 
 
-def _refused_insert(exc: sqlite3.IntegrityError, story: StoryRecord) -> Exception:
-    """The storycore error for a new story the database refused: its id is taken (``Conflict``,
-    as MongoDB says it) or its author is missing (``NotFound``).
-    """
-    if "stories.id" in str(exc):
-        return Conflict(f"a story with the id {story.id!r} exists")
-    if "FOREIGN KEY" in str(exc):
-        return NotFound(f"there is no user with the id {story.author_id!r}")
-    return exc
-
-
-def _translate(exc: sqlite3.IntegrityError, story: StoryRecord) -> Exception:
-    """The storycore error for a constraint the database refused (others pass through)."""
-    if "stories.author_id, stories.slug" in str(exc):
-        return SlugTaken(f"the author already has a story at {story.slug!r}", field="slug")
+def _refused(exc: sqlite3.IntegrityError) -> Exception:
+    """The storage error for a story the database refused (other faults pass through)."""
+    text = str(exc)
+    if "stories.author_id, stories.slug" in text:
+        return DuplicateKey("story.slug")
+    if "stories.id" in text:
+        return DuplicateKey("story.id")
+    if "FOREIGN KEY" in text:
+        return Missing("user")
     return exc

@@ -34,6 +34,7 @@ from .shapes import Page, TokenGrant, UserProfile
 from .timestamps import format_timestamp, now
 from .usernames import username_key, validate_username
 from .visibility import ANONYMOUS, Viewer
+from .wording import wording
 
 __all__ = ["Accounts", "AppCredentials"]
 
@@ -96,7 +97,8 @@ class Accounts:
             **profile,
         )
         user.search_tokens = user_search_tokens(user)
-        self._users.add(user)
+        with wording(name=username):
+            self._users.add(user)
         return self._ctx.presenter.profile(user)
 
     def create_app(self, name: str, *, delegation: bool = False, href: str = "") -> AppCredentials:
@@ -112,7 +114,8 @@ class Accounts:
             delegation=delegation,
             created=now(),
         )
-        self._ctx.store.apps.add(app)
+        with wording(name=name):
+            self._ctx.store.apps.add(app)
         return AppCredentials(app=app, api_key=api_key)
 
     def application(self, api_key: str | None) -> AppRecord:
@@ -124,7 +127,8 @@ class Accounts:
         app = self._ctx.store.apps.get_by_name(name)
         if app is None:
             raise NotFound(f"there is no application {name!r}")
-        self._ctx.store.apps.update(app.id, {"delegation": granted})
+        with wording(name=name):
+            self._ctx.store.apps.update(app.id, {"delegation": granted})
         return app.model_copy(update={"delegation": granted})
 
     def _app(self, api_key: str | None) -> AppRecord:
@@ -162,7 +166,8 @@ class Accounts:
                 expires=format_timestamp(issued + self._ctx.settings.token_lifetime),
             )
         )
-        self._users.update(user.id, {"last_seen": format_timestamp(issued)})
+        with wording(name=username):
+            self._users.update(user.id, {"last_seen": format_timestamp(issued)})
         return TokenGrant(**self._ctx.presenter.profile(user).model_dump(), _token=token)
 
     def viewer(
@@ -233,7 +238,8 @@ class Accounts:
         changes: dict[str, Any] = {**self._profile_members(data, path="user"), "updated": now()}
         if "name" in changes:
             changes["search_tokens"] = user_search_tokens(target.model_copy(update=changes))
-        self._users.update(target.id, changes)
+        with wording(name=username):
+            self._users.update(target.id, changes)
         return self._ctx.presenter.profile(self._ctx.user_named(username))
 
     def _profile_members(self, data: Mapping[str, Any], *, path: str) -> dict[str, str]:

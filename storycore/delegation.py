@@ -18,7 +18,14 @@ from .accounts import Accounts
 from .derived import user_search_tokens
 from .drafts import parse_story
 from .elements import normalize_elements
-from .errors import Conflict, Forbidden, InvalidParameter, ProviderUnavailable, Unauthorized
+from .errors import (
+    Conflict,
+    DuplicateKey,
+    Forbidden,
+    InvalidParameter,
+    ProviderUnavailable,
+    Unauthorized,
+)
 from .identity import ANSWER_CAP, ProviderClient, ProviderIdentity, interpret
 from .ids import new_id
 from .lifecycle import Stories
@@ -28,6 +35,7 @@ from .shapes import DelegatedCreated
 from .timestamps import now
 from .usernames import RESERVED_USERNAMES, username_key
 from .visibility import Viewer
+from .wording import wording
 
 __all__ = ["Delegation", "username_from_screen_name"]
 
@@ -144,7 +152,7 @@ class Delegation:
             user.search_tokens = user_search_tokens(user)
             try:
                 self._ctx.store.identities.add_user(provider, identity.id, user)
-            except (InvalidParameter, Conflict):
+            except DuplicateKey:
                 continue  # the username was taken, or a concurrent first use linked it
             return user
         raise Conflict("no free username could be made from the provider's screen name")
@@ -155,5 +163,6 @@ class Delegation:
         changes: dict[str, Any] = {"name": identity.name, "avatar": identity.avatar}
         changes["updated"] = now()
         changes["search_tokens"] = user_search_tokens(user.model_copy(update=changes))
-        self._ctx.store.users.update(user.id, changes)
+        with wording(name=user.username):
+            self._ctx.store.users.update(user.id, changes)
         return user.model_copy(update=changes)

@@ -20,7 +20,15 @@ error body, so no binding holds a rule::
     ├── ProviderUnavailable     502 provider_unavailable
     ├── Unavailable             503 unavailable (the store is busy or down; retry)
     ├── InternalError           500 internal_error
-    └── StoryMoved              301 (not a failure: the story lives at another slug)
+    ├── StoryMoved              301 (not a failure: the story lives at another slug)
+    └── StorageError            what an adapter raises; the service words it (``wording``)
+        ├── DuplicateKey        a unique key is taken (``key`` names which)
+        ├── StaleVersion        a replacement expected another stored version
+        └── Missing             the record to change is not stored
+
+Adapters raise ``StorageError``s and ``Unavailable`` only: they state what the storage
+refused, and ``storycore.wording`` turns that into the error a caller sees, with its field and
+message. A ``StorageError`` that escapes unworded renders as a 500, as a bug does.
 
     ConfigurationError          a bad storage URL or setting, raised at start-up
     MissingDependencyError      an optional extra is not installed (an ``ImportError``)
@@ -33,11 +41,13 @@ from typing import Any, ClassVar
 __all__ = [
     "ConfigurationError",
     "Conflict",
+    "DuplicateKey",
     "Forbidden",
     "InternalError",
     "InvalidParameter",
     "InvalidSlug",
     "MethodNotAllowed",
+    "Missing",
     "MissingDependencyError",
     "NotFound",
     "NotImplementedFormat",
@@ -45,6 +55,8 @@ __all__ = [
     "ProviderUnavailable",
     "RateLimited",
     "SlugTaken",
+    "StaleVersion",
+    "StorageError",
     "StoryMoved",
     "StorycoreError",
     "Unauthorized",
@@ -211,6 +223,42 @@ class StoryMoved(StorycoreError):
         super().__init__(f"the story moved to {username}/{slug}")
         self.username = username
         self.slug = slug
+
+
+class StorageError(StorycoreError):
+    """A change the storage refused. Raised by adapters, worded by the service; one that
+    reaches a caller unworded is a bug (500).
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+
+
+class DuplicateKey(StorageError):
+    """A unique key is taken. ``key`` names it: ``story.id``, ``story.slug`` (an author's live
+    slug), ``user.id``, ``user.username`` (regardless of case), ``app.id``, ``app.name``,
+    ``app.key_digest``, ``token.digest`` or ``identity`` (a provider's user, linked already).
+    """
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"the storage holds a record with this {key} already")
+        self.key = key
+
+
+class StaleVersion(StorageError):
+    """A replacement expected a stored version that is no longer the stored one."""
+
+    def __init__(self, stored: int | None = None) -> None:
+        super().__init__("the stored record changed meanwhile")
+        self.stored = stored
+
+
+class Missing(StorageError):
+    """The record to change (``kind``: ``story``, ``user``, ``app``) is not stored."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(f"the {kind} is not stored")
+        self.kind = kind
 
 
 class ConfigurationError(ValueError):

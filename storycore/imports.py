@@ -53,6 +53,7 @@ from .records import (
 )
 from .trusted import construct_trusted
 from .usernames import username_key
+from .wording import wording
 
 __all__ = ["ImportProgress", "Imports"]
 
@@ -101,7 +102,8 @@ class Imports:
                 except (InvalidParameter, Conflict) as exc:
                     raise _at_line(number, exc) from exc
                 tell("checked", plan.count, None)
-            self._write(plan, tell)
+            with wording():
+                self._write(plan, tell)
             return plan.count
 
     # -- the first pass: checking ------------------------------------------------------------

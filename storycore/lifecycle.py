@@ -17,7 +17,7 @@ from ._context import Context
 from .derived import with_derived_members
 from .drafts import StoryDraft, parse_story
 from .elements import normalize_elements
-from .errors import Forbidden, SlugTaken, VersionConflict
+from .errors import DuplicateKey, Forbidden, SlugTaken, VersionConflict
 from .ids import new_id
 from .numbers import whole_number
 from .pagination import PageRequest
@@ -26,6 +26,7 @@ from .shapes import SlugChanged, StoryCreated, StoryDeleted, StoryDetail, StoryS
 from .slugs import derive_slug, next_free_slug, suffix_stems, validate_slug
 from .timestamps import now
 from .visibility import ANONYMOUS, Viewer, can_act_for, can_feature, counts_as_view
+from .wording import worded, wording
 
 __all__ = ["Stories", "StoryReading"]
 
@@ -276,17 +277,13 @@ class Stories:
         slug_field: str,
     ) -> StoryRecord:
         changed = changed.model_copy(update={"version": current.version + 1})
-        try:
+        with wording(name=changed.slug, field=slug_field):
             self._stories.replace(changed, expected_version=current.version, elements=elements)
-        except SlugTaken as exc:
-            raise SlugTaken(exc.message, field=slug_field) from exc
         return changed
 
     def _add(self, record: StoryRecord, elements: Sequence[Element]) -> None:
-        try:
+        with wording(name=record.slug, field="story.slug"):
             self._stories.add(record, elements)
-        except SlugTaken as exc:
-            raise SlugTaken(exc.message, field="story.slug") from exc
 
     def _add_with_derived_slug(
         self, record: StoryRecord, elements: Sequence[Element]
@@ -305,8 +302,10 @@ class Stories:
             candidate = record.model_copy(update={"slug": next_free_slug(base, taken, limit)})
             try:
                 self._stories.add(candidate, elements)
-            except SlugTaken:
-                continue
+            except DuplicateKey as exc:
+                if exc.key == "story.slug":
+                    continue  # a concurrent create took it first
+                raise worded(exc) from exc
             return candidate
         raise SlugTaken(f"no free slug could be derived from {base!r}", field="story.slug")
 

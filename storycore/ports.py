@@ -1,6 +1,9 @@
 """The storage ports: what the service needs from a backend, as ``typing.Protocol``s.
 
 Every adapter implements all of them and passes the one contract suite in ``tests/contract``.
+Adapters raise storage errors only (``storycore.errors``): ``DuplicateKey`` naming the key,
+``StaleVersion``, ``Missing`` and ``Unavailable``, each translated once from the driver's own;
+the service words what a caller is told (``storycore.wording``).
 "Atomic" below means: either every change of the call is stored, or none is, also across
 processes that share the storage, and a reader never sees half of it.
 """
@@ -43,10 +46,12 @@ class StoryRepository(Protocol):
     def add(self, story: StoryRecord, elements: Sequence[Element]) -> None:
         """Store a new story and its elements (in order), atomically with its search entry.
 
-        Raises ``SlugTaken`` when ``story.author_id`` already has a story at ``story.slug``;
-        then nothing is stored. A retired slug (an alias) at that place is freed: the alias
-        stops and the new story takes the slug. The record is stored as given, counters and
-        ``featured_at`` included (an import restores them).
+        Raises ``DuplicateKey("story.slug")`` when ``story.author_id`` already has a story at
+        ``story.slug``, ``DuplicateKey("story.id")`` for a stored id, and ``Missing("user")``
+        where the store knows the author is not stored; then nothing is stored. A retired slug
+        (an alias) at that place is freed: the alias stops and the new story takes the slug.
+        The record is stored as given, counters and ``featured_at`` included (an import
+        restores them).
         """
         ...
 
@@ -54,7 +59,7 @@ class StoryRepository(Protocol):
         """Store many new stories, as ``add`` does each; the bulk path of imports and loads.
 
         Adapters that can store them all in one transaction do, and then a failure (a
-        ``SlugTaken``, a ``Conflict`` for an id the store holds, an error raised while
+        ``DuplicateKey`` for a slug or an id the store holds, an error raised while
         ``stories`` is consumed) stores none of them: SQLite does. Elsewhere, like this
         default, which adds one by one, the stories before the failure stay stored and the
         caller removes them if it must (imports do). Returns how many were stored.
@@ -90,9 +95,10 @@ class StoryRepository(Protocol):
     ) -> None:
         """Replace the stored story ``story.id`` by ``story``, atomically, if it is unchanged.
 
-        Raises ``VersionConflict`` when the stored version is not ``expected_version`` (a
-        concurrent write came first), ``NotFound`` when the story is gone, and ``SlugTaken``
-        when ``story.slug`` is another live story's; in each case nothing changes. When the
+        Raises ``StaleVersion`` when the stored version is not ``expected_version`` (a
+        concurrent write came first), ``Missing("story")`` when the story is gone, and
+        ``DuplicateKey("story.slug")`` when ``story.slug`` is another live story's; in each
+        case nothing changes. When the
         slug changes, the old slug becomes an alias of the story and an alias at the new slug
         stops. ``elements`` replaces all elements when given and keeps them when None. The
         counters (views, popularity, ...) and ``featured_at`` are kept as stored, whatever
@@ -218,8 +224,9 @@ class UserRepository(Protocol):
     """User accounts."""
 
     def add(self, user: UserRecord) -> None:
-        """Store a new user. Raises ``InvalidParameter`` (field ``username``) when the
-        username is taken regardless of case; then nothing is stored.
+        """Store a new user. Raises ``DuplicateKey("user.username")`` when the username is
+        taken regardless of case and ``DuplicateKey("user.id")`` for a stored id; then nothing
+        is stored.
         """
         ...
 
@@ -244,8 +251,9 @@ class UserRepository(Protocol):
     def replace(self, user: UserRecord) -> None:
         """Store ``user`` over the stored user with its id, atomically with the search entries
         of the user's stories (which match the user's new ``search_tokens`` afterwards).
-        Raises ``NotFound`` when there is no such user and ``InvalidParameter`` (field
-        ``username``) when its username is another user's; then nothing changes.
+        Raises ``Missing("user")`` when there is no such user and
+        ``DuplicateKey("user.username")`` when its username is another user's; then nothing
+        changes.
         """
         ...
 
@@ -256,7 +264,7 @@ class UserRepository(Protocol):
         members is never lost, so no caller writes back a whole record it read earlier.
 
         ``changes`` names members of ``UserRecord`` other than ``id`` and ``username``, with
-        values of their types. Raises ``NotFound`` when there is no such user.
+        values of their types. Raises ``Missing("user")`` when there is no such user.
         """
         ...
 
@@ -270,8 +278,8 @@ class ApplicationRepository(Protocol):
     """Applications and their api keys."""
 
     def add(self, app: AppRecord) -> None:
-        """Store a new application. Raises ``InvalidParameter`` (field ``name``) when the name
-        is taken; then nothing is stored.
+        """Store a new application. Raises ``DuplicateKey`` (``app.name``, ``app.key_digest``
+        or ``app.id``) when one is taken; then nothing is stored.
         """
         ...
 
@@ -288,13 +296,15 @@ class ApplicationRepository(Protocol):
         ...
 
     def replace(self, app: AppRecord) -> None:
-        """Store ``app`` over the stored application with its id. ``NotFound`` if absent."""
+        """Store ``app`` over the stored application with its id. ``Missing("app")`` if
+        absent; ``DuplicateKey`` as ``add`` when its name or key is another's.
+        """
         ...
 
     def update(self, app_id: str, changes: Mapping[str, Any]) -> None:
         """Set the named members of the stored application (members of ``AppRecord`` other
-        than ``id``) and leave the others as stored, atomically. ``NotFound`` if absent;
-        ``InvalidParameter`` (field ``name``) when a new name is another application's.
+        than ``id``) and leave the others as stored, atomically. ``Missing("app")`` if absent;
+        ``DuplicateKey`` as ``add`` when a new name or key is another application's.
         """
         ...
 
@@ -308,7 +318,7 @@ class TokenRepository(Protocol):
     """User tokens, by digest."""
 
     def add(self, token: TokenRecord) -> None:
-        """Store a new token."""
+        """Store a new token; ``DuplicateKey("token.digest")`` for a stored digest."""
         ...
 
     def get(self, digest: str) -> TokenRecord | None:
@@ -331,9 +341,10 @@ class IdentityRepository(Protocol):
         ...
 
     def add_user(self, provider: str, external_id: str, user: UserRecord) -> None:
-        """Store ``user`` and link the identity to it, atomically. Raises ``InvalidParameter``
-        (field ``username``) when the username is taken regardless of case, and ``Conflict``
-        when the identity is linked already; in both cases nothing is stored.
+        """Store ``user`` and link the identity to it, atomically. Raises
+        ``DuplicateKey("user.username")`` when the username is taken regardless of case, and
+        ``DuplicateKey("identity")`` when the identity is linked already; in both cases
+        nothing is stored.
         """
         ...
 

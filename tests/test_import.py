@@ -23,6 +23,7 @@ from storycore.contrib import _progress
 from storycore.contrib.cli import main
 from storycore.contrib.demo import load_demo
 from storycore.contrib.transfer import export_lines
+from storycore.errors import DuplicateKey
 from storycore.ports import Store
 from storycore.records import StoryRecord, UserRecord
 from storycore.sanitize import sanitize_html
@@ -467,7 +468,7 @@ def test_sqlite_stores_a_bulk_of_stories_all_or_none() -> None:
         store.users.add(author)
         stories = [_story(f"s{number:04d}", f"story-{number}") for number in range(600)]
         stories.append(_story("s9999", "story-3"))  # the author's slug of an earlier one
-        with pytest.raises(SlugTaken):
+        with pytest.raises(DuplicateKey, match=r"story\.slug"):
             store.stories.add_many((story, []) for story in stories)
         assert list(store.stories.iter_all()) == []
     finally:
@@ -489,10 +490,10 @@ def _story(story_id: str, slug: str) -> StoryRecord:
     )
 
 
-def test_a_bulk_add_of_an_id_the_store_holds_is_a_conflict(store: Store) -> None:
+def test_a_bulk_add_of_an_id_the_store_holds_is_a_duplicate_story_id(store: Store) -> None:
     store.users.add(UserRecord(id="author", username="author", created=_AT, updated=_AT))
     store.stories.add(_story("s0001", "first"), [])
-    with pytest.raises(Conflict):
+    with pytest.raises(DuplicateKey, match=r"story\.id"):
         store.stories.add_many([(_story("s0001", "second"), [])])
 
 

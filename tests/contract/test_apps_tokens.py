@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storycore.errors import InvalidParameter, NotFound
+from storycore.errors import DuplicateKey, Missing
 from storycore.ports import Store
 from storycore.records import AppRecord, UserRecord
 
@@ -26,16 +26,16 @@ def test_get_of_an_unknown_application_is_none(store: Store) -> None:
 
 def test_an_application_name_is_unique(store: Store) -> None:
     store.apps.add(make_app("reader"))
-    with pytest.raises(InvalidParameter) as caught:
+    with pytest.raises(DuplicateKey) as caught:
         store.apps.add(make_app("reader"))
-    assert caught.value.field == "name"
+    assert caught.value.key == "app.name"
 
 
 def test_a_refused_application_is_not_stored(store: Store) -> None:
     first = make_app("reader")
     store.apps.add(first)
     second = make_app("reader")
-    with pytest.raises(InvalidParameter):
+    with pytest.raises(DuplicateKey):
         store.apps.add(second)
     assert store.apps.get(second.id) is None
     assert store.apps.get_by_key_digest(second.key_digest) is None
@@ -83,9 +83,9 @@ def test_a_replaced_key_digest_finds_the_application(store: Store) -> None:
     assert store.apps.get_by_key_digest(app.key_digest) is None
 
 
-def test_replace_of_an_unknown_application_raises_not_found(store: Store) -> None:
+def test_replace_of_an_unknown_application_raises_missing(store: Store) -> None:
     app = make_app("reader")
-    with pytest.raises(NotFound):
+    with pytest.raises(Missing):
         store.apps.replace(app)
     assert store.apps.get(app.id) is None
 
@@ -97,8 +97,8 @@ def test_update_sets_the_named_members_and_keeps_the_others(store: Store) -> Non
     assert store.apps.get(app.id) == app.model_copy(update={"delegation": True})
 
 
-def test_update_of_an_unknown_application_raises_not_found(store: Store) -> None:
-    with pytest.raises(NotFound):
+def test_update_of_an_unknown_application_raises_missing(store: Store) -> None:
+    with pytest.raises(Missing):
         store.apps.update("nope", {"delegation": True})
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storycore.errors import Conflict, InvalidParameter
+from storycore.errors import DuplicateKey
 from storycore.ports import Store
 
 from ._factories import add_user, make_user
@@ -36,25 +36,25 @@ def test_one_external_id_at_two_providers_is_two_identities(store: Store) -> Non
     assert store.identities.get("two", "42") == second.id
 
 
-def test_add_user_with_a_taken_username_raises_invalid_parameter(store: Store) -> None:
+def test_add_user_with_a_taken_username_raises_duplicate_username(store: Store) -> None:
     add_user(store, "alice")
-    with pytest.raises(InvalidParameter) as caught:
+    with pytest.raises(DuplicateKey) as caught:
         store.identities.add_user("provider", "42", make_user("Alice"))
-    assert caught.value.field == "username"
+    assert caught.value.key == "user.username"
 
 
 def test_add_user_refused_for_its_username_stores_nothing(store: Store) -> None:
     add_user(store, "alice")
     user = make_user("Alice")
-    with pytest.raises(InvalidParameter):
+    with pytest.raises(DuplicateKey, match=r"user\.username"):
         store.identities.add_user("provider", "42", user)
     assert store.users.get(user.id) is None
     assert store.identities.get("provider", "42") is None
 
 
-def test_add_user_for_a_linked_identity_raises_conflict(store: Store) -> None:
+def test_add_user_for_a_linked_identity_raises_duplicate_identity(store: Store) -> None:
     store.identities.add_user("provider", "42", make_user("alice"))
-    with pytest.raises(Conflict):
+    with pytest.raises(DuplicateKey, match="identity"):
         store.identities.add_user("provider", "42", make_user("bob"))
 
 
@@ -62,7 +62,7 @@ def test_add_user_refused_for_a_linked_identity_stores_nothing(store: Store) -> 
     first = make_user("alice")
     store.identities.add_user("provider", "42", first)
     second = make_user("bob")
-    with pytest.raises(Conflict):
+    with pytest.raises(DuplicateKey, match="identity"):
         store.identities.add_user("provider", "42", second)
     assert store.users.get(second.id) is None
     assert store.users.get_by_username("bob") is None

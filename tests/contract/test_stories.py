@@ -5,7 +5,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from storycore.errors import NotFound, SlugTaken, VersionConflict
+from storycore.errors import DuplicateKey, Missing, StaleVersion
 from storycore.ports import Store
 from storycore.queries import StoryQuery
 from storycore.records import UserRecord, element_document
@@ -122,7 +122,7 @@ def test_get_by_slug_looks_only_at_the_authors_stories(
 
 def test_a_slug_is_unique_per_author(store: Store, author: UserRecord) -> None:
     add_story(store, author.id, "tale")
-    with pytest.raises(SlugTaken):
+    with pytest.raises(DuplicateKey, match=r"story\.slug"):
         add_story(store, author.id, "tale")
 
 
@@ -130,7 +130,7 @@ def test_an_add_refused_for_its_slug_stores_nothing(store: Store, author: UserRe
     first = add_story(store, author.id, "tale")
     element = make_element("zebra", permalink="https://x.example/zebra")
     second = make_story(author.id, "tale", elements=[element], title="Zebra")
-    with pytest.raises(SlugTaken):
+    with pytest.raises(DuplicateKey, match=r"story\.slug"):
         store.stories.add(second, [element])
     assert store.stories.get(second.id) is None
     assert store.stories.get_by_slug(author.id, "tale") == without_tokens(first)
@@ -209,18 +209,18 @@ def test_replace_stores_the_new_record(store: Store, author: UserRecord) -> None
     assert store.stories.get(story.id) == new
 
 
-def test_replace_with_a_stale_version_raises_version_conflict(
+def test_replace_with_a_stale_version_raises_stale_version(
     store: Store, author: UserRecord
 ) -> None:
     story = add_story(store, author.id, version=3)
-    with pytest.raises(VersionConflict):
+    with pytest.raises(StaleVersion):
         store.stories.replace(changed(story, [], title="Late"), expected_version=2)
 
 
 def test_a_version_conflict_changes_nothing(store: Store, author: UserRecord) -> None:
     elements = [make_element("kept")]
     story = add_story(store, author.id, "tale", elements=elements, version=3)
-    with pytest.raises(VersionConflict):
+    with pytest.raises(StaleVersion):
         store.stories.replace(
             changed(story, [make_element("lost")], title="Late", slug="moved"),
             expected_version=2,
@@ -232,25 +232,27 @@ def test_a_version_conflict_changes_nothing(store: Store, author: UserRecord) ->
     assert store.stories.get_by_slug(author.id, "moved") is None
 
 
-def test_replace_of_a_missing_story_raises_not_found(store: Store, author: UserRecord) -> None:
+def test_replace_of_a_missing_story_raises_missing(store: Store, author: UserRecord) -> None:
     story = make_story(author.id)
-    with pytest.raises(NotFound):
+    with pytest.raises(Missing):
         store.stories.replace(changed(story, []), expected_version=story.version)
     assert store.stories.get(story.id) is None
 
 
-def test_replace_of_a_removed_story_raises_not_found(store: Store, author: UserRecord) -> None:
+def test_replace_of_a_removed_story_raises_missing(store: Store, author: UserRecord) -> None:
     story = add_story(store, author.id)
     store.stories.remove(story.id)
-    with pytest.raises(NotFound):
+    with pytest.raises(Missing):
         store.stories.replace(changed(story, []), expected_version=story.version)
     assert store.stories.get(story.id) is None
 
 
-def test_replace_onto_another_live_slug_raises_slug_taken(store: Store, author: UserRecord) -> None:
+def test_replace_onto_another_live_slug_raises_duplicate_slug(
+    store: Store, author: UserRecord
+) -> None:
     add_story(store, author.id, "taken")
     story = add_story(store, author.id, "tale")
-    with pytest.raises(SlugTaken):
+    with pytest.raises(DuplicateKey, match=r"story\.slug"):
         store.stories.replace(changed(story, [], slug="taken"), expected_version=story.version)
 
 
@@ -261,7 +263,7 @@ def test_a_slug_change_refused_for_its_slug_changes_nothing(
     elements = [make_element("kept")]
     story = add_story(store, author.id, "tale", elements=elements)
     new = changed(story, [make_element("lost")], slug="taken", title="Lost")
-    with pytest.raises(SlugTaken):
+    with pytest.raises(DuplicateKey, match=r"story\.slug"):
         store.stories.replace(new, expected_version=story.version, elements=[make_element("x")])
     assert store.stories.get(story.id) == story
     assert store.stories.get_by_slug(author.id, "tale") == without_tokens(story)

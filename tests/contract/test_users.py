@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storycore.errors import InvalidParameter, NotFound
+from storycore.errors import DuplicateKey, Missing
 from storycore.heads import ProfileFields
 from storycore.ports import Store
 from storycore.records import UserRecord
@@ -34,15 +34,15 @@ def test_get_of_an_unknown_id_is_none(store: Store) -> None:
 @pytest.mark.parametrize("taken", ["alice", "ALICE", "Alice"])
 def test_a_username_is_unique_regardless_of_case(store: Store, taken: str) -> None:
     add_user(store, "alice")
-    with pytest.raises(InvalidParameter) as caught:
+    with pytest.raises(DuplicateKey) as caught:
         store.users.add(make_user(taken))
-    assert caught.value.field == "username"
+    assert caught.value.key == "user.username"
 
 
 def test_a_refused_user_is_not_stored(store: Store) -> None:
     first = add_user(store, "alice")
     second = make_user("ALICE")
-    with pytest.raises(InvalidParameter):
+    with pytest.raises(DuplicateKey, match=r"user\.username"):
         store.users.add(second)
     assert store.users.get(second.id) is None
     assert store.users.get_by_username("alice") == first
@@ -97,9 +97,9 @@ def test_replace_stores_the_new_record(store: Store) -> None:
     assert store.users.get(user.id) == new
 
 
-def test_replace_of_an_unknown_user_raises_not_found(store: Store) -> None:
+def test_replace_of_an_unknown_user_raises_missing(store: Store) -> None:
     user = make_user("alice")
-    with pytest.raises(NotFound):
+    with pytest.raises(Missing):
         store.users.replace(user)
     assert store.users.get(user.id) is None
 
@@ -159,8 +159,8 @@ def test_updates_of_different_members_both_stay(store: Store) -> None:
     assert (stored.last_seen, stored.bio) == (at(5), "sailor")
 
 
-def test_update_of_an_unknown_user_raises_not_found(store: Store) -> None:
-    with pytest.raises(NotFound):
+def test_update_of_an_unknown_user_raises_missing(store: Store) -> None:
+    with pytest.raises(Missing):
         store.users.update("nope", {"bio": "x"})
     assert store.users.get("nope") is None
 
