@@ -1,7 +1,13 @@
-"""The route table of API v1 (interface section 4, decisions sections 1 to 8)."""
+"""The route table of API v1 (interface section 4, decisions sections 1 to 8).
+
+Limits and enums are read from the core (``SORT_KEYS``) and from the service's ``Settings``
+(page size, query length) when the document is made, so they are never copied here.
+"""
 
 from __future__ import annotations
 
+from ..queries import SORT_KEYS, parse_sort
+from ..settings import Settings
 from ..shapes import (
     DelegatedCreated,
     SearchItem,
@@ -14,44 +20,44 @@ from ..shapes import (
     UserProfile,
 )
 from . import endpoints as e
-from .routing import Parameter, Route
+from .routing import Credentials, Parameter, Route, Schema
 
 __all__ = ["ROUTES"]
 
 _STRING = {"type": "string"}
 _INTEGER = {"type": "integer"}
+_DEFAULT_SORT = next(key for key, member in SORT_KEYS.items() if member == parse_sort(None))
+
+
+def _page_size(settings: Settings) -> Schema:
+    limits = settings.limits
+    return {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": limits.per_page,
+        "default": limits.per_page_default,
+    }
+
+
+def _query(settings: Settings) -> Schema:
+    return {"type": "string", "minLength": 1, "maxLength": settings.limits.query, "pattern": "\\S"}
+
+
 _PAGES = (
     Parameter("page", {"type": "integer", "minimum": 1, "default": 1}, "page number"),
-    Parameter(
-        "per_page", {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}, "page size"
-    ),
+    Parameter("per_page", _page_size, "page size"),
 )
 _SORT = (
     Parameter(
         "sort",
-        {
-            "type": "string",
-            "enum": [
-                "date.published",
-                "date.created",
-                "date.modified",
-                "stats.popularity",
-                "stats.views",
-                "title",
-            ],
-        },
-        "sort key (default date.published)",
+        {"type": "string", "enum": list(SORT_KEYS)},
+        f"sort key (default {_DEFAULT_SORT})",
     ),
     Parameter("order", {"type": "string", "enum": ["desc", "asc"]}, "default desc"),
 )
 _FILTERS = (
     Parameter("permalink", _STRING, "only the story with this permalink"),
     Parameter("tag", _STRING, "only stories with this hashtag (with or without #)"),
-)
-_CREDENTIALS = (
-    Parameter("api_key", _STRING, "application key"),
-    Parameter("username", _STRING, "the user on whose behalf the call is made"),
-    Parameter("_token", _STRING, "user token from POST /v1/auth"),
 )
 _STORY = Parameter(
     "story",
@@ -62,8 +68,13 @@ _STORY = Parameter(
 )
 _VERSION = Parameter("version", _INTEGER, "the version the change is based on")
 _STORY_PATH = "/v1/stories/{username}/{slug}"
-_LIST_ERRORS = (400, 401, 404)
-_WRITE_ERRORS = (400, 401, 403, 404, 409)
+# the statuses of the operations' own faults; a route that reads credentials adds their 400
+# and 401 (``openapi.py``)
+_LIST_ERRORS = (400, 404)
+_WRITE_ERRORS = (400, 403, 404, 409)
+_ANYONE = Credentials.OPTIONAL
+_USER = Credentials.REQUIRED
+_IGNORED = Credentials.NONE
 
 
 def _story_write(action: str, handler: object, summary: str, **extra: object) -> Route:
@@ -72,8 +83,8 @@ def _story_write(action: str, handler: object, summary: str, **extra: object) ->
         f"{_STORY_PATH}/{action}",
         handler,  # type: ignore[arg-type]
         summary,
-        authenticated=True,
         errors=_WRITE_ERRORS,
+        credentials=_USER,
         tags=("stories",),
         **extra,  # type: ignore[arg-type]
     )
@@ -81,30 +92,33 @@ def _story_write(action: str, handler: object, summary: str, **extra: object) ->
 
 ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/stories/search", e.search, "Search public stories",
-          (Parameter("q", {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "\\S"},
-                     "the words to find (not blank)", required=True), *_PAGES),
-          SearchItem, "stories", _LIST_ERRORS, tags=("stories",)),
+          (Parameter("q", _query, "the words to find (not blank)", required=True), *_PAGES),
+          SearchItem, "stories", _LIST_ERRORS, tags=("stories",), credentials=_ANYONE),
     Route("GET", "/v1/stories", e.list_stories, "List public stories",
           (*_SORT, *_FILTERS, Parameter("containingElement", _STRING,
            "only stories holding an element with this permalink"), *_PAGES),
-          StorySummary, "stories", _LIST_ERRORS, tags=("stories",)),
+          StorySummary, "stories", _LIST_ERRORS, tags=("stories",), credentials=_ANYONE),
     Route("GET", "/v1/stories/browse/latest", e.latest, "List public stories, latest first",
-          (*_FILTERS, *_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",)),
+          (*_FILTERS, *_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",),
+          credentials=_ANYONE),
     Route("GET", "/v1/stories/browse/featured", e.featured, "List featured public stories",
-          (*_FILTERS, *_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",)),
+          (*_FILTERS, *_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",),
+          credentials=_ANYONE),
     Route("GET", "/v1/stories/browse/popular", e.popular, "List public stories, most popular first",
-          (*_FILTERS, *_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",)),
+          (*_FILTERS, *_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",),
+          credentials=_ANYONE),
     Route("GET", "/v1/stories/browse/topic/{topic}", e.topic, "List public stories of a topic",
-          (*_SORT, *_FILTERS, *_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",)),
+          (*_SORT, *_FILTERS, *_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",),
+          credentials=_ANYONE),
     Route("GET", "/v1/stories/{username}", e.user_stories, "List a user's stories",
           (Parameter("filter", _STRING, "statuses, comma-separated: working (or draft), published"),
            *_SORT, *_FILTERS, *_PAGES),
-          StorySummary, "stories", _LIST_ERRORS, tags=("stories",)),
+          StorySummary, "stories", _LIST_ERRORS, tags=("stories",), credentials=_ANYONE),
     Route("POST", "/v1/stories/{username}/create", e.create_story, "Create a story",
           (_STORY, Parameter("publish", {"type": "boolean", "default": False}, "publish now")),
-          StoryCreated, None, _WRITE_ERRORS, authenticated=True, tags=("stories",)),
+          StoryCreated, None, _WRITE_ERRORS, tags=("stories",), credentials=_USER),
     Route("GET", _STORY_PATH, e.read_story, "Read a story with a page of its elements",
-          _PAGES, StoryDetail, None, (400, 401, 404), tags=("stories",)),
+          _PAGES, StoryDetail, None, (400, 404), tags=("stories",), credentials=_ANYONE),
     _story_write("save", e.save_story, "Save a story", parameters=(_STORY, _VERSION),
                  content=StoryDetail),
     _story_write("publish", e.publish_story, "Publish a story",
@@ -119,28 +133,32 @@ ROUTES: tuple[Route, ...] = (
                  parameters=(Parameter("slug", _STRING, "the new slug", required=True),),
                  content=SlugChanged),
     Route("GET", "/v1/users", e.list_users, "List users", _PAGES, UserProfile, "users",
-          (400, 401), tags=("users",)),
+          (400,), tags=("users",), credentials=_ANYONE),
     Route("GET", "/v1/users/{username}", e.read_user, "Read a profile", (), UserProfile, None,
-          (401, 404), tags=("users",)),
+          (404,), tags=("users",), credentials=_ANYONE),
     Route("POST", "/v1/users/{username}/update", e.update_user, "Update a profile",
           (Parameter("user", {"oneOf": [{"type": "string"}, {"type": "object"}]},
                      "name, bio, location, website, avatar", required=True),),
-          UserProfile, None, (400, 401, 403, 404), authenticated=True, tags=("users",)),
+          UserProfile, None, (400, 403, 404), tags=("users",), credentials=_USER),
+    # oEmbed clients send no credentials; any sent are ignored
     Route("GET", "/v1/oembed", e.oembed, "oEmbed 1.0 answer for a story's permalink",
           (Parameter("url", _STRING, "the story's permalink", required=True),
            Parameter("format", {"type": "string", "enum": ["json", "xml"]}, "json; xml is 501"),
            Parameter("maxwidth", {"type": "integer", "minimum": 1}, "largest width"),
            Parameter("maxheight", {"type": "integer", "minimum": 1}, "largest height")),
-          None, None, (400, 404, 501), bare=True, tags=("embed",)),
+          None, None, (400, 404, 501), bare=True, tags=("embed",), credentials=_IGNORED),
+    # the caller is proven by the identity provider (OAuth Echo), the application by api_key
     Route("POST", "/v1/delegated/create", e.delegated_create,
           "Create a story for an identity-provider user (OAuth Echo; experimental)",
           (_STORY, Parameter("publish", {"type": "boolean", "default": True}, "publish now"),
            Parameter("api_key", _STRING, "key of an application with a delegation grant",
                      required=True)),
-          DelegatedCreated, None, (400, 401, 403, 429, 502), tags=("delegation",)),
+          DelegatedCreated, None, (400, 401, 403, 429, 502), tags=("delegation",),
+          credentials=_IGNORED),
+    # the caller proves itself with a password: api_key and username are this route's own
     Route("POST", "/v1/auth", e.authenticate, "Get a user token",
           (Parameter("api_key", _STRING, "application key", required=True),
            Parameter("username", _STRING, "", required=True),
            Parameter("password", _STRING, "", required=True)),
-          TokenGrant, None, (400, 401), tags=("auth",)),
+          TokenGrant, None, (400, 401), tags=("auth",), credentials=_IGNORED),
 )  # fmt: skip

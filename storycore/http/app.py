@@ -19,13 +19,14 @@ from ..errors import (
     StoryMoved,
 )
 from ..service import Service
+from ..visibility import Viewer
 from .api import ROUTES
 from .call import Call
 from .messages import HttpRequest, HttpResponse, json_response
 from .openapi import openapi_document
 from .params import Params
 from .redirects import redirect
-from .routing import Route, resolve
+from .routing import CREDENTIALS, Credentials, Route, resolve
 from .web import handle_web
 
 __all__ = ["HttpApp"]
@@ -90,9 +91,21 @@ class HttpApp:
         if not _is_api(request.path):
             return handle_web(self.service, request)
         route, arguments = resolve(self.routes, request.method, request.path)
-        call = Call(self.service, request, Params.of(request), arguments)
+        params = Params.of(request)
+        call = Call(self.service, request, params, arguments, self._caller(route, params))
         response: HttpResponse = route.handler(call)
         return response
+
+    def _caller(self, route: Route, params: Params) -> Viewer | None:
+        """The viewer the credentials prove, resolved once, before the handler runs; None for
+        a route that ignores them. Credentials sent are checked here (decisions, "HTTP"): a
+        malformed one is a 400 naming it, a refused one a 401. That an operation needs a user
+        (``Credentials.REQUIRED``) is the service's rule, which answers 401 without one.
+        """
+        if route.credentials is Credentials.NONE:
+            return None
+        api_key, username, token = (params.text(p.name) for p in CREDENTIALS)
+        return self.service.accounts.viewer(api_key, username, token)
 
     @staticmethod
     def _moved(request: HttpRequest, moved: StoryMoved) -> HttpResponse:
@@ -100,7 +113,7 @@ class HttpApp:
 
     def _openapi_response(self) -> HttpResponse:
         if self._openapi is None:
-            self._openapi = orjson.dumps(openapi_document(self.routes))
+            self._openapi = orjson.dumps(openapi_document(self.routes, self.service.settings))
         return HttpResponse(
             200, [("Content-Type", "application/json; charset=utf-8")], self._openapi
         )

@@ -54,25 +54,26 @@ def reading_content(reading: StoryReading) -> Any:
     return content
 
 
-@dataclass
+@dataclass(frozen=True)
 class Call:
-    """What an endpoint works with."""
+    """What an endpoint works with. ``caller`` is the viewer ``HttpApp`` resolved from the
+    credentials before the endpoint ran, or None when its route ignores them.
+    """
 
     service: Service
     request: HttpRequest
     params: Params
     args: dict[str, str]
-    _viewer: Viewer | None = field(default=None, repr=False)
+    caller: Viewer | None = field(default=None, repr=False)
 
+    @property
     def viewer(self) -> Viewer:
-        """The caller, from ``api_key``, ``username`` and ``_token`` (anonymous without)."""
-        if self._viewer is None:
-            self._viewer = self.service.accounts.viewer(
-                self.params.text("api_key"),
-                self.params.text("username"),
-                self.params.text("_token"),
-            )
-        return self._viewer
+        """The caller (anonymous without credentials). Reading it in an endpoint whose route
+        ignores credentials (``Credentials.NONE``) is a bug, not a quiet anonymous caller.
+        """
+        if self.caller is None:
+            raise RuntimeError("this route ignores credentials, so its call has no viewer")
+        return self.caller
 
     @staticmethod
     def ok(content: Any, headers: Sequence[tuple[str, str]] = ()) -> HttpResponse:

@@ -1,4 +1,8 @@
-"""The endpoints of API v1: each turns a call into one service operation and its answer."""
+"""The endpoints of API v1: each turns a call into one service operation and its answer.
+
+The caller (``call.viewer``) was resolved from the credentials before the endpoint runs, as
+its route declares (``Credentials``); an endpoint never reads them itself.
+"""
 
 from __future__ import annotations
 
@@ -25,7 +29,7 @@ def _story_param(call: Call, *, required: bool) -> object:
 def search(call: Call) -> HttpResponse:
     page = call.service.catalog.search(
         call.params.text("q"),
-        viewer=call.viewer(),
+        viewer=call.viewer,
         page=call.params.page("page"),
         per_page=call.params.page("per_page"),
     )
@@ -33,7 +37,6 @@ def search(call: Call) -> HttpResponse:
 
 
 def list_stories(call: Call) -> HttpResponse:
-    call.viewer()
     page = call.service.catalog.stories(
         containing_element=call.params.text("containingElement"),
         sort=call.params.text("sort"),
@@ -47,7 +50,6 @@ def list_stories(call: Call) -> HttpResponse:
 
 
 def latest(call: Call) -> HttpResponse:
-    call.viewer()
     return call.listing(
         call.service.catalog.latest(
             permalink=call.params.text("permalink"),
@@ -60,7 +62,6 @@ def latest(call: Call) -> HttpResponse:
 
 
 def featured(call: Call) -> HttpResponse:
-    call.viewer()
     page = call.service.catalog.featured(
         permalink=call.params.text("permalink"),
         tag=call.params.text("tag"),
@@ -71,7 +72,6 @@ def featured(call: Call) -> HttpResponse:
 
 
 def popular(call: Call) -> HttpResponse:
-    call.viewer()
     page = call.service.catalog.popular(
         permalink=call.params.text("permalink"),
         tag=call.params.text("tag"),
@@ -82,7 +82,6 @@ def popular(call: Call) -> HttpResponse:
 
 
 def topic(call: Call) -> HttpResponse:
-    call.viewer()
     page = call.service.catalog.topic(
         call.args["topic"],
         sort=call.params.text("sort"),
@@ -98,7 +97,7 @@ def topic(call: Call) -> HttpResponse:
 def user_stories(call: Call) -> HttpResponse:
     page = call.service.catalog.user(
         call.args["username"],
-        viewer=call.viewer(),
+        viewer=call.viewer,
         filter=call.params.text("filter"),
         sort=call.params.text("sort"),
         order=call.params.text("order"),
@@ -117,7 +116,7 @@ def read_story(call: Call) -> HttpResponse:
     reading = call.service.stories.open(
         call.args["username"],
         call.args["slug"],
-        viewer=call.viewer(),
+        viewer=call.viewer,
         page=call.params.page("page"),
         per_page=call.params.page("per_page"),
         as_documents=True,
@@ -133,7 +132,7 @@ def create_story(call: Call) -> HttpResponse:
     created = call.service.stories.create(
         call.args["username"],
         _story_param(call, required=True),  # type: ignore[arg-type]
-        viewer=call.viewer(),
+        viewer=call.viewer,
         publish=call.params.boolean("publish", False),
     )
     return call.ok(created)
@@ -144,7 +143,7 @@ def save_story(call: Call) -> HttpResponse:
         call.args["username"],
         call.args["slug"],
         _story_param(call, required=True),  # type: ignore[arg-type]
-        viewer=call.viewer(),
+        viewer=call.viewer,
         version=call.params.integer("version"),
     )
     return call.ok(saved)
@@ -155,7 +154,7 @@ def publish_story(call: Call) -> HttpResponse:
         call.args["username"],
         call.args["slug"],
         _story_param(call, required=False),  # type: ignore[arg-type]
-        viewer=call.viewer(),
+        viewer=call.viewer,
         version=call.params.integer("version"),
     )
     return call.ok(published)
@@ -166,7 +165,7 @@ def _story_action(action: str) -> Callable[[Call], HttpResponse]:
 
     def endpoint(call: Call) -> HttpResponse:
         operation = getattr(call.service.stories, action)
-        return call.ok(operation(call.args["username"], call.args["slug"], viewer=call.viewer()))
+        return call.ok(operation(call.args["username"], call.args["slug"], viewer=call.viewer))
 
     endpoint.__name__ = f"{action}_story"
     return endpoint
@@ -179,11 +178,10 @@ unfeature_story = _story_action("unfeature")
 
 
 def edit_slug(call: Call) -> HttpResponse:
-    viewer = call.viewer()
     new_slug = call.params.text("slug", required=True)
     assert new_slug is not None
     changed = call.service.stories.change_slug(
-        call.args["username"], call.args["slug"], new_slug, viewer=viewer
+        call.args["username"], call.args["slug"], new_slug, viewer=call.viewer
     )
     return call.ok(changed)
 
@@ -192,7 +190,6 @@ def edit_slug(call: Call) -> HttpResponse:
 
 
 def list_users(call: Call) -> HttpResponse:
-    call.viewer()
     return call.listing(
         call.service.accounts.list(
             page=call.params.page("page"), per_page=call.params.page("per_page")
@@ -202,7 +199,6 @@ def list_users(call: Call) -> HttpResponse:
 
 
 def read_user(call: Call) -> HttpResponse:
-    call.viewer()
     return call.ok(call.service.accounts.get(call.args["username"]))
 
 
@@ -210,7 +206,7 @@ def update_user(call: Call) -> HttpResponse:
     user = call.params.raw("user")
     if user is None:
         raise InvalidParameter("user is required", field="user")
-    return call.ok(call.service.accounts.update(call.args["username"], user, viewer=call.viewer()))
+    return call.ok(call.service.accounts.update(call.args["username"], user, viewer=call.viewer))
 
 
 def authenticate(call: Call) -> HttpResponse:

@@ -3,32 +3,68 @@
 A trailing slash is optional on every path. Routes are tried in order, so fixed paths
 (``/v1/stories/search``) come before the templates they would also match. A path that some
 route matches with another method is a 405 naming the methods it takes.
+
+Every route declares its use of the credentials (``Credentials``); ``HttpApp`` resolves them
+by that declaration and the OpenAPI document reads the same one.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import MethodNotAllowed, NotFound
+from ..settings import Settings
 
-__all__ = ["Parameter", "Route", "resolve"]
+__all__ = ["CREDENTIALS", "Credentials", "Parameter", "Route", "Schema", "resolve"]
+
+Schema = dict[str, Any]
+
+
+class Credentials(enum.Enum):
+    """What an operation does with ``api_key``, ``username`` and ``_token``."""
+
+    #: the operation needs a user: without one (anonymous, or an api key alone) it is a 401
+    REQUIRED = "required"
+    #: anyone may call it; credentials sent are checked (decisions, "HTTP") and name the caller
+    OPTIONAL = "optional"
+    #: ignored: the operation takes its own parameters (``/v1/auth``, delegation) or none
+    NONE = "none"
 
 
 @dataclass(frozen=True, slots=True)
 class Parameter:
-    """A documented request parameter (for the OpenAPI document)."""
+    """A documented request parameter (for the OpenAPI document). ``schema`` is a JSON schema,
+    or a function of the service's settings for one that holds a configured limit.
+    """
 
     name: str
-    schema: dict[str, Any]
+    schema: Schema | Callable[[Settings], Schema]
     description: str = ""
     required: bool = False
+
+    def schema_for(self, settings: Settings) -> Schema:
+        """The parameter's JSON schema under ``settings``."""
+        return self.schema(settings) if callable(self.schema) else self.schema
+
+
+# the credentials of decisions section 5, as the routes that read them take them
+CREDENTIALS = (
+    Parameter("api_key", {"type": "string"}, "application key"),
+    Parameter("username", {"type": "string"}, "the user on whose behalf the call is made"),
+    Parameter("_token", {"type": "string"}, "user token from POST /v1/auth"),
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Route:
-    """One operation: method and path template, the handler, and what documents it."""
+    """One operation: method and path template, the handler, and what documents it.
+
+    ``credentials`` has no default: every route states its use of them. ``errors`` are the
+    statuses of the operation's own faults; those of the credentials follow from ``credentials``.
+    """
 
     method: str
     template: str
@@ -38,9 +74,9 @@ class Route:
     content: Any = None
     list_key: str | None = None
     errors: Sequence[int] = ()
-    authenticated: bool = False
     bare: bool = False
     tags: Sequence[str] = field(default=())
+    credentials: Credentials = field(kw_only=True)
 
     @property
     def segments(self) -> list[str]:
