@@ -10,7 +10,13 @@ from pathlib import Path
 
 import pytest
 
-CORE = Path(__file__).resolve().parent.parent / "storycore"
+ROOT = Path(__file__).resolve().parent.parent
+CORE = ROOT / "storycore"
+# storycore/adapters, storycore/contrib and storycore/testing are links to the top-level folders
+# (the installed layout, for type checkers); rglob does not follow links, so the core's modules
+# are only the files storycore/ itself holds
+CORE_MODULES = sorted(CORE.rglob("*.py"))
+LINKED_FOLDERS = ("adapters", "contrib", "testing")
 
 FORBIDDEN = {
     "adapters",
@@ -53,7 +59,7 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("module", sorted(CORE.rglob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("module", CORE_MODULES, ids=lambda p: p.name)
 def test_the_core_imports_nothing_outward(module: Path) -> None:
     outward = {
         name
@@ -73,3 +79,26 @@ def test_importing_the_core_loads_no_adapter_or_driver() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_linked_folders_are_imported_only_under_storycore() -> None:
+    # the checkout root is on sys.path after ``pip install -e .``, so ``import adapters`` would
+    # load a second copy of storycore.adapters beside the real one
+    offenders = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for folder in ("storycore", *LINKED_FOLDERS, "tests", "benchmarks", "examples", "scripts")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        for name in _absolute_names(node)
+        if name.split(".")[0] in LINKED_FOLDERS
+    ]
+    assert offenders == []
+
+
+def _absolute_names(node: ast.AST) -> list[str]:
+    """The modules an ``import`` or ``from ... import`` statement names without a leading dot."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+        return [node.module]
+    return []

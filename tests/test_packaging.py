@@ -1,9 +1,14 @@
-"""Every package folder is listed for the wheel, under the name it installs as."""
+"""Every package folder is listed for the wheel, under the name it installs as; the checkout is
+laid out as the installed package, so type checkers see all of it."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTALLED_AS = {
@@ -12,6 +17,12 @@ INSTALLED_AS = {
     "contrib": "storycore.contrib",
     "testing": "storycore.testing",
 }
+# A caller outside the checkout passing an int where ``open_store`` takes a URL string.
+WRONG_CALL = "from storycore.adapters import open_store\n\nopen_store(42)\n"
+
+
+def _setuptools() -> dict[str, Any]:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
 
 
 def _packages_on_disk() -> set[str]:
@@ -24,12 +35,52 @@ def _packages_on_disk() -> set[str]:
 
 
 def test_every_package_folder_is_in_the_wheel() -> None:
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    assert set(config["packages"]) == _packages_on_disk()
+    assert set(_setuptools()["packages"]) == _packages_on_disk()
 
 
-def test_adapters_contrib_and_testing_install_under_storycore() -> None:
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+def test_adapters_contrib_and_testing_are_linked_into_storycore() -> None:
     for folder, name in INSTALLED_AS.items():
         if folder != "storycore":
-            assert config["package-dir"][name] == folder
+            link = ROOT.joinpath(*name.split("."))
+            assert link.is_symlink()
+            assert os.readlink(link) == f"../{folder}"
+
+
+def test_packages_are_found_from_the_checkout_root_alone() -> None:
+    # only a lone "" entry lets setuptools' editable install be a plain path in a .pth file,
+    # which mypy and pyright read, instead of an import hook that they cannot follow
+    assert _setuptools()["package-dir"] == {"": "."}
+
+
+def test_mypy_ignores_no_missing_storycore_module() -> None:
+    mypy = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
+    hidden = [
+        module
+        for override in mypy.get("overrides", [])
+        if override.get("ignore_missing_imports")
+        for module in override["module"]
+        if module.split(".")[0] == "storycore"
+    ]
+    assert mypy["files"] == ["storycore"]
+    assert hidden == []
+
+
+def test_mypy_outside_the_checkout_sees_storycore_adapters(tmp_path: Path) -> None:
+    # run against this environment's storycore, as installed by the README (``pip install -e .``)
+    (tmp_path / "app.py").write_text(WRONG_CALL)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "app.py",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert 'Argument 1 to "open_store" has incompatible type "int"' in out.stdout, out.stdout
