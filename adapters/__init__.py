@@ -9,6 +9,10 @@
                                     ``pip install 'storycore[mongodb]'``
 ``mongomock://dbname``              MongoDB in memory (mongomock), shared by the process: a
                                     reopen by name finds the data, which goes with the process
+``memory://``                       the reference store, plain Python dicts; each open is a new,
+                                    empty store, gone when it closes; anything after
+                                    ``memory://`` (``memory://{name}``) is ignored: no two opens
+                                    share data
 =================================  ===========================================================
 
 A SQLite URL takes no query string or fragment: ``sqlite:///x.db?mode=ro`` is refused, not
@@ -27,6 +31,7 @@ __all__ = ["open_store"]
 _SQLITE = "sqlite://"
 _SQLITE_FORMS = "write sqlite:///relative.db, sqlite:////absolute.db or sqlite:// (memory)"
 _MONGODB = ("mongodb://", "mongodb+srv://", "mongomock://")
+_MEMORY = "memory://"
 
 
 def open_store(url: str) -> Store:
@@ -35,10 +40,14 @@ def open_store(url: str) -> Store:
         return _sqlite_store(url)
     if url.startswith(_MONGODB):
         return _mongo_store(url)
+    if url.startswith(_MEMORY):
+        from .memory import MemoryStore
+
+        return MemoryStore()
     scheme = url.split(":", 1)[0] if ":" in url else url
     raise ConfigurationError(
         f"unknown storage URL scheme {scheme!r}: use sqlite:///file.db, sqlite://,"
-        " mongodb://host:port/dbname or mongomock://dbname"
+        " mongodb://host:port/dbname, mongomock://dbname or memory://"
     )
 
 

@@ -3,10 +3,10 @@
 The storage fixtures are the testing kit's (``storycore.testing.plugin``, loaded through its
 entry point): every test that asks for ``store_factory``, ``store`` or ``service`` runs once per
 URL of the ``storycore_store_urls`` ini value in ``pyproject.toml`` (a SQLite file, SQLite in
-memory, MongoDB through mongomock), unchanged, with the marker of its backend (``-m sqlite``,
-``-m mongodb``). Tests never branch on the backend. A real MongoDB joins when
-STORYCORE_TEST_MONGODB_URI names a server (``mongodb://host:port``, no database: the kit makes
-one per store and drops it after).
+memory, MongoDB through mongomock, the reference store ``memory://``), unchanged, with the marker
+of its backend (``-m sqlite``, ``-m mongodb``, ``-m memory``). Tests never branch on the
+backend. A real MongoDB joins when STORYCORE_TEST_MONGODB_URI names a server
+(``mongodb://host:port``, no database: the kit makes one per store and drops it after).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ _BACKEND_MARKS = {
     "sqlite": pytest.mark.sqlite,
     "mongomock": pytest.mark.mongodb,
     "mongodb": pytest.mark.mongodb,
+    "memory": pytest.mark.memory,
 }
 
 

@@ -1,0 +1,397 @@
+"""The reference backend (``memory://``): plain Python dicts, gone with the store.
+
+It passes the contract suite like every backend, so it shows what each port asks for, and a
+host application's tests may run on it (``storycore.testing``). Lists and search scan every
+story: right for tests and demos, not for a large store. One ``threading.RLock`` per store
+makes each call atomic (``_Part``), and records go in and out as copies (``_copy``).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import re
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel
+
+from storycore import ports, records
+from storycore.errors import DuplicateKey, Missing, StaleVersion
+from storycore.queries import StoryQuery
+from storycore.records import AppRecord, Element, StoryRecord, TokenRecord, UserRecord
+from storycore.usernames import username_key
+
+__all__ = ["MemoryStore"]
+
+T = TypeVar("T")
+R = TypeVar("R", bound=BaseModel)
+
+# kept by ``replace``: counters and the featured mark have methods of their own; no new author
+_KEPT = ("views", "likes", "comments", "element_comments", "popularity", "featured_at", "author_id")
+_LISTED = {"search_tokens"}  # what lists and search may leave out (the port allows it)
+
+
+@dataclass(slots=True)
+class _State:
+    """Every record of one store, by key, and the lock every call holds."""
+
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    stories: dict[str, StoryRecord] = field(default_factory=dict)
+    elements: dict[str, list[str]] = field(default_factory=dict)  # JSON documents, in order
+    slugs: dict[tuple[str, str], str] = field(default_factory=dict)  # (author, slug) -> id
+    aliases: dict[tuple[str, str], str] = field(default_factory=dict)  # retired slug -> id
+    embeds: dict[str, dict[str, int]] = field(default_factory=dict)  # id -> page -> loads
+    users: dict[str, UserRecord] = field(default_factory=dict)
+    apps: dict[str, AppRecord] = field(default_factory=dict)
+    tokens: dict[str, TokenRecord] = field(default_factory=dict)  # by digest
+    identities: dict[tuple[str, str], str] = field(default_factory=dict)  # -> user id
+
+
+class _Part:
+    """A repository: a view over a store's state. Each public method a subclass defines runs
+    holding the lock (a generator's only to start: it takes the lock for each step itself)."""
+
+    def __init__(self, state: _State) -> None:
+        self._s = state
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name, method in list(vars(cls).items()):
+            if inspect.isfunction(method) and not name.startswith("_"):
+                setattr(cls, name, _locked(method))
+
+
+def _locked(method: Callable[..., T]) -> Callable[..., T]:
+    @functools.wraps(method)
+    def locked(self: _Part, *args: Any, **kwargs: Any) -> T:
+        with self._s.lock:
+            return method(self, *args, **kwargs)
+
+    return locked
+
+
+def _copy(record: R, *, exclude: set[str] | None = None) -> R:
+    """A copy of ``record`` sharing nothing with it: a JSON round trip costs half as much as
+    ``model_copy(deep=True)``. Lists and search leave out the search tokens (the port allows)."""
+    return type(record).model_validate_json(record.model_dump_json(exclude=exclude))
+
+
+def _page(items: list[T], offset: int, limit: int) -> list[T]:
+    """``limit`` items from ``offset`` (none for a limit below one)."""
+    return items[max(offset, 0) :][: max(limit, 0)]
+
+
+def _visible(story: StoryRecord, query: StoryQuery) -> bool:
+    """Whether ``story`` passes the filters of ``query``."""
+    return (
+        story.status in query.statuses
+        and (query.include_private or not story.private)
+        and query.author_id in (None, story.author_id)
+        and query.slug in (None, story.slug)
+        and query.tag in (None, *story.tags)
+        and query.topic in (None, *story.topic_keys)
+        and query.containing_element in (None, *story.element_permalinks)
+        and not (query.featured and story.featured_at is None)
+    )
+
+
+def _by_loads(pages: dict[str, int]) -> list[tuple[str, int]]:
+    """A story's embed pages, most loads first, then by address."""
+    return sorted(pages.items(), key=lambda item: (-item[1], item[0]))
+
+
+class _Stories(_Part, ports.StoryRepository):
+    """Stories; ``add_many`` is the port's default, one by one."""
+
+    def add(self, story: StoryRecord, elements: Sequence[Element]) -> None:
+        slug = (story.author_id, story.slug)
+        if story.id in self._s.stories:
+            raise DuplicateKey("story.id")
+        if slug in self._s.slugs:
+            raise DuplicateKey("story.slug")
+        if story.author_id not in self._s.users:
+            raise Missing("user")
+        self._s.aliases.pop(slug, None)
+        self._s.slugs[slug] = story.id
+        self._store(story, elements)
+
+    def _store(self, story: StoryRecord, elements: Sequence[Element] | None) -> None:
+        self._s.stories[story.id] = _copy(story)
+        if elements is not None:  # each as ``element_document`` makes it
+            self._s.elements[story.id] = [element.model_dump_json() for element in elements]
+
+    def replace(
+        self,
+        story: StoryRecord,
+        *,
+        expected_version: int,
+        elements: Sequence[Element] | None = None,
+    ) -> None:
+        stored = self._s.stories.get(story.id)
+        if stored is None:
+            raise Missing("story")
+        if stored.version != expected_version:
+            raise StaleVersion(stored.version)
+        old, new = (stored.author_id, stored.slug), (stored.author_id, story.slug)
+        if old != new:
+            if new in self._s.slugs:
+                raise DuplicateKey("story.slug")
+            self._s.slugs[new] = self._s.slugs.pop(old)
+            self._s.aliases.pop(new, None)
+            self._s.aliases[old] = story.id
+        self._store(story.model_copy(update={k: getattr(stored, k) for k in _KEPT}), elements)
+
+    def remove(self, story_id: str) -> bool:
+        story = self._s.stories.pop(story_id, None)
+        if story is None:
+            return False
+        del self._s.slugs[story.author_id, story.slug]
+        self._s.elements.pop(story_id, None)
+        self._s.embeds.pop(story_id, None)
+        for slug in [slug for slug, held in self._s.aliases.items() if held == story_id]:
+            del self._s.aliases[slug]
+        return True
+
+    def set_featured(self, story_id: str, featured_at: str | None) -> None:
+        if story := self._s.stories.get(story_id):
+            story.featured_at = featured_at
+
+    def add_views(
+        self,
+        views: MutableMapping[str, int],
+        embeds: MutableMapping[tuple[str, str], int],
+        *,
+        max_embed_pages: int,
+    ) -> None:
+        """Atomic: the call holds the lock, and nothing in it can fail midway."""
+        for story_id, count in views.items():
+            if story := self._s.stories.get(story_id):
+                story.views += count
+                story.popularity += count
+        for (story_id, href), loads in embeds.items():
+            if story_id not in self._s.stories:
+                continue
+            pages = self._s.embeds.setdefault(story_id, {})
+            if href not in pages:  # a new page: keep the first others, then this one
+                kept = _by_loads(pages)[: max(max_embed_pages - 1, 0)]
+                pages = self._s.embeds[story_id] = dict(kept)
+            pages[href] = pages.get(href, 0) + loads
+
+    def get(self, story_id: str) -> StoryRecord | None:
+        story = self._s.stories.get(story_id)
+        return _copy(story) if story else None
+
+    def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
+        story_id = self._s.slugs.get((author_id, slug))
+        return _copy(self._s.stories[story_id], exclude=_LISTED) if story_id else None
+
+    def slugs_like(self, author_id: str, base: str) -> set[str]:
+        like = re.compile(rf"{re.escape(base)}(-[0-9]+)?")
+        return {slug for a, slug in self._s.slugs if a == author_id and like.fullmatch(slug)}
+
+    def elements(self, story_id: str, offset: int, limit: int) -> list[Element]:
+        documents = _page(self._s.elements.get(story_id, []), offset, limit)
+        return [Element.model_validate_json(document) for document in documents]
+
+    def find(self, query: StoryQuery) -> list[StoryRecord]:
+        def order(story: StoryRecord) -> tuple[bool, Any, str]:
+            value = getattr(story, query.sort)  # None sorts below every value
+            return (value is not None, "" if value is None else value, story.id)
+
+        found = [story for story in self._s.stories.values() if _visible(story, query)]
+        found.sort(key=order, reverse=query.descending)
+        return [_copy(story, exclude=_LISTED) for story in _page(found, query.offset, query.limit)]
+
+    def embeds(self, story_ids: Iterable[str]) -> dict[str, list[records.EmbedCount]]:
+        return {
+            story_id: [records.EmbedCount(href=href, views=n) for href, n in _by_loads(pages)]
+            for story_id in set(story_ids)
+            if (pages := self._s.embeds.get(story_id))
+        }
+
+    def author_stats(self, author_ids: Iterable[str]) -> dict[str, records.AuthorStats]:
+        result = {author_id: records.AuthorStats() for author_id in author_ids}
+        public = [s for s in self._s.stories.values() if s.is_public and s.author_id in result]
+        for story in sorted(public, key=lambda s: (s.featured_at or "", s.id), reverse=True):
+            stats = result[story.author_id]
+            stats.stories += 1
+            stats.views += story.views
+            stats.embeds += sum(self._s.embeds.get(story.id, {}).values())
+            stats.last_story = max(stats.last_story or story.created, story.created)
+            if story.featured_at:  # newest feature first
+                stats.featured = stats.featured or story.featured_at
+                stats.featured_stories.append(story.id)
+        return result
+
+    def iter_all(self) -> Iterator[tuple[StoryRecord, list[Element]]]:
+        with self._s.lock:
+            ids = sorted(self._s.stories)
+        for story_id in ids:
+            with self._s.lock:
+                story, elements = self.get(story_id), self.elements(story_id, 0, 2**31)
+            if story is not None:  # removed meanwhile
+                yield story, elements
+
+
+class _Aliases(_Part, ports.AliasRepository):
+    def resolve(self, author_id: str, slug: str) -> str | None:
+        return self._s.aliases.get((author_id, slug))
+
+
+class _Search(_Part, ports.SearchIndex):
+    def search(self, words: Sequence[str], offset: int, limit: int) -> list[StoryRecord]:
+        found = [s for s in self._s.stories.values() if s.is_public and self._holds(s, words)]
+        found.sort(key=lambda story: (story.published or "", story.id), reverse=True)
+        return [_copy(story, exclude=_LISTED) for story in _page(found, offset, limit)]
+
+    def _holds(self, story: StoryRecord, words: Sequence[str]) -> bool:
+        """Whether every word is one of the story's search tokens or of its author's."""
+        author = self._s.users.get(story.author_id)
+        theirs = author.search_tokens if author else ()
+        return bool(words) and all(w in story.search_tokens or w in theirs for w in words)
+
+
+def _put_user(state: _State, user: UserRecord, *, new: bool) -> None:
+    """Store a copy of ``user``, a new one or over the stored one. Search reads the author's
+    tokens from here, so their stories follow at once."""
+    if new and user.id in state.users:
+        raise DuplicateKey("user.id")
+    if not new and user.id not in state.users:
+        raise Missing("user")
+    key = username_key(user.username)
+    if any(username_key(u.username) == key and u.id != user.id for u in state.users.values()):
+        raise DuplicateKey("user.username")
+    state.users[user.id] = _copy(user)
+
+
+class _Users(_Part, ports.UserRepository):
+    def add(self, user: UserRecord) -> None:
+        _put_user(self._s, user, new=True)
+
+    def get(self, user_id: str) -> UserRecord | None:
+        return self.get_many([user_id]).get(user_id)
+
+    def get_by_username(self, username: str) -> UserRecord | None:
+        key = username_key(username)
+        found = [u for u in self._s.users.values() if username_key(u.username) == key]
+        return _copy(found[0]) if found else None
+
+    def get_many(self, user_ids: Iterable[str]) -> dict[str, UserRecord]:
+        found = [user for uid in set(user_ids) if (user := self._s.users.get(uid))]
+        return {user.id: _copy(user) for user in found}
+
+    def replace(self, user: UserRecord) -> None:
+        _put_user(self._s, user, new=False)
+
+    def update(self, user_id: str, changes: Mapping[str, Any]) -> None:
+        if not (stored := self._s.users.get(user_id)):
+            raise Missing("user")
+        _put_user(self._s, stored.model_copy(update=changes), new=False)
+
+    def find(self, offset: int, limit: int) -> list[UserRecord]:
+        users = sorted(self._s.users.values(), key=lambda u: (username_key(u.username), u.id))
+        return [_copy(user) for user in _page(users, offset, limit)]
+
+
+class _Applications(_Part, ports.ApplicationRepository):
+    def _put(self, app: AppRecord, *, new: bool) -> None:
+        if new and app.id in self._s.apps:
+            raise DuplicateKey("app.id")
+        if not new and app.id not in self._s.apps:
+            raise Missing("app")
+        others = [other for other in self._s.apps.values() if other.id != app.id]
+        for key in ("name", "key_digest"):
+            if any(getattr(other, key) == getattr(app, key) for other in others):
+                raise DuplicateKey(f"app.{key}")
+        self._s.apps[app.id] = _copy(app)
+
+    def _one(self, member: str, value: str) -> AppRecord | None:
+        found = [app for app in self._s.apps.values() if getattr(app, member) == value]
+        return _copy(found[0]) if found else None
+
+    def add(self, app: AppRecord) -> None:
+        self._put(app, new=True)
+
+    def get(self, app_id: str) -> AppRecord | None:
+        return self._one("id", app_id)
+
+    def get_by_key_digest(self, key_digest: str) -> AppRecord | None:
+        return self._one("key_digest", key_digest)
+
+    def get_by_name(self, name: str) -> AppRecord | None:
+        return self._one("name", name)
+
+    def replace(self, app: AppRecord) -> None:
+        self._put(app, new=False)
+
+    def update(self, app_id: str, changes: Mapping[str, Any]) -> None:
+        if not (stored := self._s.apps.get(app_id)):
+            raise Missing("app")
+        self._put(stored.model_copy(update=changes), new=False)
+
+    def find(self, offset: int, limit: int) -> list[AppRecord]:
+        apps = sorted(self._s.apps.values(), key=lambda app: (app.name, app.id))
+        return [_copy(app) for app in _page(apps, offset, limit)]
+
+
+class _Tokens(_Part, ports.TokenRepository):
+    def add(self, token: TokenRecord) -> None:
+        if token.digest in self._s.tokens:
+            raise DuplicateKey("token.digest")
+        self._s.tokens[token.digest] = _copy(token)
+
+    def get(self, digest: str) -> TokenRecord | None:
+        token = self._s.tokens.get(digest)
+        return _copy(token) if token else None
+
+    def remove_expired(self, now: str) -> int:
+        expired = [d for d, token in self._s.tokens.items() if token.expires <= now]
+        for digest in expired:
+            del self._s.tokens[digest]
+        return len(expired)
+
+
+class _Identities(_Part, ports.IdentityRepository):
+    def get(self, provider: str, external_id: str) -> str | None:
+        return self._s.identities.get((provider, external_id))
+
+    def add_user(self, provider: str, external_id: str, user: UserRecord) -> None:
+        if (provider, external_id) in self._s.identities:
+            raise DuplicateKey("identity")
+        _put_user(self._s, user, new=True)
+        self._s.identities[provider, external_id] = user.id
+
+
+class _Repository(Generic[T]):
+    """A repository member of the store: a view over its state, made on each read."""
+
+    def __init__(self, kind: Callable[[_State], T]) -> None:
+        self._kind = kind
+
+    def __get__(self, store: MemoryStore, owner: object = None) -> T:
+        return self._kind(store._state)
+
+
+class MemoryStore(ports.Store):
+    """Every repository over one new, empty set of dicts."""
+
+    #: Every call holds the one lock (and the GIL): more threads would only queue.
+    parallel_calls = 1
+
+    stories = _Repository(_Stories)
+    aliases = _Repository(_Aliases)
+    search = _Repository(_Search)
+    users = _Repository(_Users)
+    apps = _Repository(_Applications)
+    tokens = _Repository(_Tokens)
+    identities = _Repository(_Identities)
+
+    def __init__(self) -> None:
+        self._state = _State()
+
+    def close(self) -> None:
+        """Drop every record: the memory goes back even while the store is referenced."""
+        self._state = _State()
