@@ -21,6 +21,11 @@ A ``conftest.py`` may add URLs at start-up (say, a real MongoDB when a variable 
         if os.environ.get("MONGODB_URI"):
             config.addinivalue_line("storycore_store_urls", os.environ["MONGODB_URI"] + "_{name}")
 
+A test (or a module, through ``pytestmark``) may name its own storage URLs with the marker of
+the same name, which wins over the ini value and the option::
+
+    pytestmark = pytest.mark.storycore_store_urls("memory://")
+
 Fixtures (each may be overridden by a fixture of the same name in a ``conftest.py``):
 
 ============================  =================================================================
@@ -103,6 +108,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the ``storycore_store_urls`` marker."""
+    config.addinivalue_line(
+        "markers",
+        f"{_INI}(*urls): run this test's store fixtures on these storage URLs only, whatever "
+        f"the {_INI} ini value or --storycore-store-url say",
+    )
+
+
 def store_urls(config: pytest.Config) -> list[str]:
     """The storage URLs the store fixtures run on: the command line's, else the ini value's,
     else ``DEFAULT_STORE_URLS``.
@@ -130,12 +144,14 @@ def _parametrized_by_hand(metafunc: pytest.Metafunc) -> bool:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Run each test that needs a store once per storage URL (unless it parametrizes
+    """Run each test that needs a store once per storage URL: those of its
+    ``storycore_store_urls`` marker, else the configured ones (unless it parametrizes
     ``storycore_store_url`` itself).
     """
     if _URL_FIXTURE not in metafunc.fixturenames or _parametrized_by_hand(metafunc):
         return
-    urls = store_urls(metafunc.config)
+    chosen = metafunc.definition.get_closest_marker(_INI)
+    urls = list(chosen.args) if chosen and chosen.args else store_urls(metafunc.config)
     metafunc.parametrize(_URL_FIXTURE, urls, ids=[store_id(url) for url in urls], indirect=True)
 
 

@@ -102,6 +102,28 @@ def test_the_ini_value_lists_the_urls_and_the_option_replaces_it(host: Path) -> 
     assert "RAN sqlite" not in replaced.stdout
 
 
+def test_the_marker_names_a_tests_own_urls_over_the_ini_value_and_the_option(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "test_marked.py").write_text(
+        textwrap.dedent(
+            """
+            import pytest
+
+            pytestmark = pytest.mark.storycore_store_urls("memory://")
+
+            def test_on_memory(store, storycore_store_url):
+                print("RAN", storycore_store_url)
+            """
+        )
+    )
+    (tmp_path / "pytest.ini").write_text("[pytest]\nstorycore_store_urls =\n    sqlite://\n")
+    ran = _run_pytest(tmp_path, "--storycore-store-url", "mongomock://{name}")
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "RAN memory://" in ran.stdout
+    assert "1 passed" in ran.stdout
+
+
 def test_the_plugin_loads_and_runs_without_hypothesis_or_httpx(host: Path) -> None:
     ran = _run_pytest(host, prelude=WITHOUT_THE_EXTRA)
     assert ran.returncode == 0, ran.stdout + ran.stderr

@@ -11,6 +11,9 @@ from storycore.adapters import open_store
 from storycore.credentials import digest, hash_password
 from tests.conftest import TEST_SETTINGS
 
+# behaviour, tested once on the fastest store; storage is the contract suite's
+pytestmark = pytest.mark.storycore_store_urls("memory://")
+
 
 @pytest.mark.parametrize("username", ["browse", "Search", "V1", "s", "api"])
 def test_reserved_usernames_are_refused_in_any_case(service: Service, username: str) -> None:

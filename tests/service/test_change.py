@@ -21,6 +21,9 @@ from storycore import (
 )
 from storycore.shapes import SearchItem
 
+# behaviour, tested once on the fastest store; storage is the contract suite's
+pytestmark = pytest.mark.storycore_store_urls("memory://")
+
 
 def _create(service: Service, viewer: Viewer, slug: str = "tale", **members: object) -> str:
     story = {"title": "A tale", "slug": slug, **members}

@@ -16,6 +16,9 @@ from storycore import (
     Viewer,
 )
 
+# behaviour, tested once on the fastest store; storage is the contract suite's
+pytestmark = pytest.mark.storycore_store_urls("memory://")
+
 
 def test_a_story_is_created_working_unless_published(service: Service, alice: Viewer) -> None:
     created = service.stories.create("alice", {"title": "Draft"}, viewer=alice)

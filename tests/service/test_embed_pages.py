@@ -11,6 +11,9 @@ from storycore import Limits, Service, Settings, Viewer
 from storycore.records import EmbedCount
 from tests.conftest import TEST_SETTINGS
 
+# behaviour, tested once on the fastest store; storage is the contract suite's
+pytestmark = pytest.mark.storycore_store_urls("memory://")
+
 EMBED_PAGES = 3
 
 

@@ -6,6 +6,9 @@ import pytest
 
 from storycore import ANONYMOUS, InvalidParameter, NotFound, Service, Viewer
 
+# behaviour, tested once on the fastest store; storage is the contract suite's
+pytestmark = pytest.mark.storycore_store_urls("memory://")
+
 
 def _story(service: Service, viewer: Viewer, *, publish: bool = True, private: bool = False) -> str:
     story = {

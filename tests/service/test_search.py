@@ -8,6 +8,9 @@ import pytest
 
 from storycore import InvalidParameter, Service, Viewer
 
+# behaviour, tested once on the fastest store; storage is the contract suite's
+pytestmark = pytest.mark.storycore_store_urls("memory://")
+
 
 def _publish(service: Service, viewer: Viewer, **story: object) -> str:
     slug = service.stories.create("alice", story, viewer=viewer, publish=True).slug
