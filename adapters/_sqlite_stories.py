@@ -171,13 +171,16 @@ class SQLiteStories(StoryRepository):
         try:
             with self._db.write() as conn:
                 row = conn.execute(
-                    "SELECT rowid, version, slug FROM stories WHERE id = ?", (story.id,)
+                    "SELECT rowid, version, slug, author_id FROM stories WHERE id = ?",
+                    (story.id,),
                 ).fetchone()
                 if row is None:
                     raise Missing("story")
-                rowid, version, old_slug = row
+                rowid, version, old_slug, author_id = row
                 if version != expected_version:
                     raise StaleVersion(version)
+                if story.author_id != author_id:  # a story never changes author
+                    story = story.model_copy(update={"author_id": author_id})
                 conn.execute(
                     "UPDATE stories SET slug = ?, status = ?, private = ?, public = ?, version = ?,"
                     " updated = ?, published = ?, title_key = ?, record = ? WHERE rowid = ?",

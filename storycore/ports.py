@@ -102,7 +102,8 @@ class StoryRepository(Protocol):
         slug changes, the old slug becomes an alias of the story and an alias at the new slug
         stops. ``elements`` replaces all elements when given and keeps them when None. The
         counters (views, popularity, ...) and ``featured_at`` are kept as stored, whatever
-        ``story`` holds: they change only through their own methods.
+        ``story`` holds: they change only through their own methods. So is ``author_id``: a
+        story never changes author.
         """
         ...
 

@@ -282,6 +282,21 @@ def test_replace_may_move_onto_another_authors_slug(
     assert store.stories.get_by_slug(author.id, "taken") == without_tokens(new)
 
 
+def test_replace_keeps_the_stored_author(
+    store: Store, author: UserRecord, other_author: UserRecord
+) -> None:
+    story = add_story(store, author.id, "tale")
+    store.stories.replace(
+        changed(story, [], author_id=other_author.id, title="Retold"),
+        expected_version=story.version,
+    )
+    stored = store.stories.get(story.id)
+    assert stored is not None
+    assert (stored.author_id, stored.title) == (author.id, "Retold")
+    assert store.stories.get_by_slug(author.id, "tale") is not None
+    assert store.stories.get_by_slug(other_author.id, "tale") is None
+
+
 def test_replace_keeps_the_stored_counters_and_featured_at(
     store: Store, author: UserRecord
 ) -> None:
