@@ -25,6 +25,7 @@ from typing import Any, get_args
 from pydantic import BaseModel, ValidationError
 
 from .appnames import validate_app_name
+from .credentials import is_password_hash
 from .derived import user_search_tokens, with_derived_members
 from .drafts import parse_story
 from .elements import normalize_elements
@@ -56,11 +57,6 @@ ProfileCheck = Callable[[Mapping[str, Any], str], dict[str, str]]
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _KEY_DIGEST = re.compile(r"[0-9a-f]{64}")  # SHA-256, hex
 # ``scrypt$n$r$p$salt$key`` (``credentials.hash_password``), at a cost a login can afford
-_PASSWORD_HASH = re.compile(
-    r"scrypt\$(?P<n>[0-9]{1,8})\$(?P<r>[0-9]{1,2})\$(?P<p>[0-9]{1,2})"
-    r"\$[A-Za-z0-9+/]{1,128}={0,2}\$[A-Za-z0-9+/]{1,128}={0,2}"
-)
-_MAX_SCRYPT_N, _MAX_SCRYPT_R, _MAX_SCRYPT_P = 2**20, 32, 16
 _SHORT_TEXT = 100
 _STORY_DRAFT = ("title", "slug", "description", "thumbnail", "private", "topics", "hashtags")
 _COUNTERS = ("views", "likes", "comments", "element_comments", "popularity")
@@ -198,15 +194,7 @@ def _password_hash(members: Members) -> str | None:
     value = members.string("password_hash")
     if value is None:
         return None
-    shape = _PASSWORD_HASH.fullmatch(value)
-    n = int(shape["n"]) if shape else 0
-    if (
-        shape is None
-        or not 2 <= n <= _MAX_SCRYPT_N
-        or n & (n - 1)
-        or not 1 <= int(shape["r"]) <= _MAX_SCRYPT_R
-        or not 1 <= int(shape["p"]) <= _MAX_SCRYPT_P
-    ):
+    if not is_password_hash(value):
         raise InvalidParameter(
             "user.password_hash must be a scrypt hash as storycore writes it",
             field="user.password_hash",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 import secrets
 import unicodedata
 
@@ -21,6 +22,7 @@ __all__ = [
     "check_password",
     "digest",
     "hash_password",
+    "is_password_hash",
     "is_valid_password",
     "new_secret",
     "same_digest",
@@ -78,6 +80,24 @@ def hash_password(password: str, *, cost: int = 2**14) -> str:
     key = _scrypt(password, salt, cost, 8, 1)
     encode = base64.b64encode
     return f"{_SCHEME}${cost}$8$1${encode(salt).decode()}${encode(key).decode()}"
+
+
+_MAX_N, _MAX_R, _MAX_P = 2**20, 32, 16  # the most a stored hash may ask a login to spend
+_HASH = re.compile(
+    r"scrypt\$(?P<n>[0-9]{1,8})\$(?P<r>[0-9]{1,2})\$(?P<p>[0-9]{1,2})"
+    r"\$[A-Za-z0-9+/]{1,128}={0,2}\$[A-Za-z0-9+/]{1,128}={0,2}"
+)
+
+
+def is_password_hash(stored: str) -> bool:
+    """Whether ``stored`` is a hash as ``hash_password`` writes it, at a cost a login can
+    afford (n a power of two up to 2^20, r up to 32, p up to 16): what an import may keep.
+    """
+    shape = _HASH.fullmatch(stored)
+    if shape is None:
+        return False
+    n, r, p = int(shape["n"]), int(shape["r"]), int(shape["p"])
+    return 2 <= n <= _MAX_N and not n & (n - 1) and 1 <= r <= _MAX_R and 1 <= p <= _MAX_P
 
 
 def verify_password(password: str, stored: str | None, *, cost: int = 2**14) -> bool:

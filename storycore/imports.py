@@ -40,7 +40,7 @@ import orjson
 from ._context import Context
 from ._import_records import ProfileCheck, checked_app, checked_story, checked_user
 from .accounts import Accounts
-from .errors import Conflict, InvalidParameter, SlugTaken
+from .errors import Conflict, DuplicateKey, InvalidParameter, SlugTaken
 from .ports import Store
 from .records import (
     AppRecord,
@@ -53,7 +53,7 @@ from .records import (
 )
 from .trusted import construct_trusted
 from .usernames import username_key
-from .wording import wording
+from .wording import worded, wording
 
 __all__ = ["ImportProgress", "Imports"]
 
@@ -133,9 +133,7 @@ class Imports:
         plan.first("user.username", number, username_key(user.username), "username")
         holder = self._store.users.get_by_username(user.username)
         if holder is not None and holder.id != user.id:
-            raise InvalidParameter(
-                f"the username {user.username!r} is taken", field="user.username"
-            )
+            raise worded(DuplicateKey("user.username"), name=user.username, field="user.username")
         plan.authors.add(user.id)
 
     def _admit_app(self, plan: _Plan, number: int, app: AppRecord) -> None:

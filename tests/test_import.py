@@ -7,10 +7,7 @@ replaces; export, import into an empty store and export again gives the same byt
 
 from __future__ import annotations
 
-import io
-import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -19,8 +16,6 @@ import pytest
 from storycore import Conflict, InvalidParameter, Service, Settings, SlugTaken, Viewer
 from storycore import imports as imports_module
 from storycore.adapters import open_store
-from storycore.contrib import _progress
-from storycore.contrib.cli import main
 from storycore.contrib.demo import load_demo
 from storycore.contrib.transfer import export_lines
 from storycore.errors import DuplicateKey
@@ -28,7 +23,7 @@ from storycore.ports import Store
 from storycore.records import StoryRecord, UserRecord
 from storycore.sanitize import sanitize_html
 
-Lines = list[bytes]
+from ._exports import Lines, edited, line_of
 
 
 @pytest.fixture
@@ -72,24 +67,8 @@ def target(store_factory: Callable[[], Store], storycore_settings: Settings) -> 
     return Service(store_factory(), storycore_settings)
 
 
-def _line_of(lines: Lines, kind: str, match: Callable[[dict[str, Any]], bool]) -> int:
-    """The number (from 1) of the first line of ``kind`` whose record matches."""
-    for number, line in enumerate(lines, start=1):
-        item = orjson.loads(line)
-        if item["kind"] == kind and match(item["record"]):
-            return number
-    raise AssertionError(f"no {kind} line matches")
-
-
-def _edited(lines: Lines, number: int, change: Callable[[dict[str, Any]], None]) -> Lines:
-    """``lines`` with line ``number`` (from 1) changed in place by ``change``."""
-    item = orjson.loads(lines[number - 1])
-    change(item)
-    return [*lines[: number - 1], orjson.dumps(item) + b"\n", *lines[number:]]
-
-
 def _alices_story(lines: Lines) -> int:
-    return _line_of(lines, "story", lambda record: record["title"] == "Harbour lights")
+    return line_of(lines, "story", lambda record: record["title"] == "Harbour lights")
 
 
 def _is_empty(service: Service) -> bool:
@@ -120,7 +99,7 @@ def test_a_javascript_permalink_is_refused_naming_its_line_and_field(
     def hostile(item: dict[str, Any]) -> None:
         item["elements"][1]["permalink"] = "javascript:alert(1)"
 
-    message = _refused_line(target, _edited(exported, number, hostile))
+    message = _refused_line(target, edited(exported, number, hostile))
     assert message.startswith(f"line {number}: story.elements.1.permalink: ")
 
 
@@ -132,41 +111,41 @@ def test_a_javascript_address_anywhere_in_an_element_is_refused(
     def hostile(item: dict[str, Any]) -> None:
         item["elements"][2]["data"]["image"]["src"] = "javascript:alert(1)"
 
-    message = _refused_line(target, _edited(exported, number, hostile))
+    message = _refused_line(target, edited(exported, number, hostile))
     assert message.startswith(f"line {number}: story.elements.2.data.image.src: ")
 
 
 def test_a_username_outside_the_rule_is_refused(exported: Lines, target: Service) -> None:
-    number = _line_of(exported, "user", lambda record: record["username"] == "bob")
+    number = line_of(exported, "user", lambda record: record["username"] == "bob")
 
     def hostile(item: dict[str, Any]) -> None:
         item["record"]["username"] = "Bad/Name"
 
-    message = _refused_line(target, _edited(exported, number, hostile))
+    message = _refused_line(target, edited(exported, number, hostile))
     assert message.startswith(f"line {number}: user.username: ")
 
 
 def test_an_address_in_a_profile_is_checked_as_create_user_checks_it(
     exported: Lines, target: Service
 ) -> None:
-    number = _line_of(exported, "user", lambda record: record["username"] == "alice")
+    number = line_of(exported, "user", lambda record: record["username"] == "alice")
 
     def hostile(item: dict[str, Any]) -> None:
         item["record"]["website"] = "javascript:alert(1)"
 
-    message = _refused_line(target, _edited(exported, number, hostile))
+    message = _refused_line(target, edited(exported, number, hostile))
     assert message.startswith(f"line {number}: user.website: ")
 
 
 def test_an_application_address_is_checked_as_create_app_checks_it(
     exported: Lines, target: Service
 ) -> None:
-    number = _line_of(exported, "app", lambda record: True)
+    number = line_of(exported, "app", lambda record: True)
 
     def hostile(item: dict[str, Any]) -> None:
         item["record"]["href"] = "javascript:alert(1)"
 
-    message = _refused_line(target, _edited(exported, number, hostile))
+    message = _refused_line(target, edited(exported, number, hostile))
     assert message.startswith(f"line {number}: app.href: ")
 
 
@@ -176,7 +155,7 @@ def test_a_title_over_the_limit_is_refused(exported: Lines, target: Service) -> 
     def too_long(item: dict[str, Any]) -> None:
         item["record"]["title"] = "x" * 201
 
-    message = _refused_line(target, _edited(exported, number, too_long))
+    message = _refused_line(target, edited(exported, number, too_long))
     assert message.startswith(f"line {number}: story.title: ")
 
 
@@ -188,7 +167,7 @@ def test_a_bad_last_line_leaves_none_of_the_lines_before_it(
     def bad(item: dict[str, Any]) -> None:
         item["record"]["slug"] = "Not A Slug"
 
-    message = _refused_line(target, _edited(exported, number, bad))
+    message = _refused_line(target, edited(exported, number, bad))
     assert message.startswith(f"line {number}: story.slug: ")
 
 
@@ -213,7 +192,7 @@ def test_a_username_taken_in_the_store_regardless_of_case_is_refused(
 ) -> None:
     target.accounts.create_user("ALICE", "another-password")
     before = list(export_lines(target.store))
-    number = _line_of(exported, "user", lambda record: record["username"] == "alice")
+    number = line_of(exported, "user", lambda record: record["username"] == "alice")
     with pytest.raises(InvalidParameter, match=rf"^line {number}: user\.username: "):
         target.imports.load(exported)
     assert list(export_lines(target.store)) == before
@@ -227,7 +206,7 @@ def test_a_slug_the_author_holds_in_the_file_twice_is_refused(
     def other_id(item: dict[str, Any]) -> None:
         item["record"]["id"] = "0another0id0"
 
-    lines = [*exported, _edited(exported, number, other_id)[number - 1]]
+    lines = [*exported, edited(exported, number, other_id)[number - 1]]
     with pytest.raises(SlugTaken, match=rf"^line {len(lines)}: story\.slug: "):
         target.imports.load(lines)
     assert _is_empty(target)
@@ -242,7 +221,7 @@ def test_text_html_is_sanitized_as_a_write_sanitizes_it(exported: Lines, target:
     def with_script(item: dict[str, Any]) -> None:
         item["elements"][0]["data"]["text"] = hostile
 
-    target.imports.load(_edited(exported, _alices_story(exported), with_script))
+    target.imports.load(edited(exported, _alices_story(exported), with_script))
     stored = _stored_text(target)
     assert "<script" not in stored
     assert "javascript:" not in stored
@@ -258,7 +237,7 @@ def test_an_imported_story_is_found_by_the_words_of_its_edited_title(
     def retitled(item: dict[str, Any]) -> None:
         item["record"]["title"] = "Lighthouse keepers"
 
-    target.imports.load(_edited(exported, _alices_story(exported), retitled))
+    target.imports.load(edited(exported, _alices_story(exported), retitled))
     found = target.catalog.search("lighthouse").items
     assert [item.title for item in found] == ["Lighthouse keepers"]
 
@@ -270,7 +249,7 @@ def test_search_tokens_written_in_the_file_are_not_trusted(
         item["record"]["search_tokens"] = ["planted"]
         item["record"]["tags"] = ["planted"]
 
-    target.imports.load(_edited(exported, _alices_story(exported), planted))
+    target.imports.load(edited(exported, _alices_story(exported), planted))
     assert target.catalog.search("planted").items == []
     assert target.catalog.stories(tag="planted").items == []
     assert [s.title for s in target.catalog.search("harbour").items] == ["Harbour lights"]
@@ -282,7 +261,7 @@ def test_an_imported_story_is_found_by_a_hashtag_added_to_its_text(
     def tagged(item: dict[str, Any]) -> None:
         item["elements"][0]["data"]["text"] = "<p>Forty boats before noon #lanterns</p>"
 
-    target.imports.load(_edited(exported, _alices_story(exported), tagged))
+    target.imports.load(edited(exported, _alices_story(exported), tagged))
     assert [s.title for s in target.catalog.stories(tag="lanterns").items] == ["Harbour lights"]
     assert [s.title for s in target.catalog.stories(tag="boats").items] == ["Harbour lights"]
 
@@ -290,12 +269,12 @@ def test_an_imported_story_is_found_by_a_hashtag_added_to_its_text(
 def test_an_imported_story_is_found_by_its_authors_edited_name(
     exported: Lines, target: Service
 ) -> None:
-    number = _line_of(exported, "user", lambda record: record["username"] == "alice")
+    number = line_of(exported, "user", lambda record: record["username"] == "alice")
 
     def renamed(item: dict[str, Any]) -> None:
         item["record"]["name"] = "Alice Wonderland"
 
-    target.imports.load(_edited(exported, number, renamed))
+    target.imports.load(edited(exported, number, renamed))
     assert [s.title for s in target.catalog.search("wonderland").items] == ["Harbour lights"]
 
 
@@ -338,7 +317,7 @@ def test_an_id_the_store_holds_refuses_the_import_before_writing(
     def retitled(item: dict[str, Any]) -> None:
         item["record"]["title"] = "Lighthouse keepers"
 
-    lines = _edited(exported, _alices_story(exported), retitled)
+    lines = edited(exported, _alices_story(exported), retitled)
     with pytest.raises(Conflict, match=r"^line 1: user\.id: "):
         source.imports.load(lines)
     assert list(export_lines(source.store)) == exported
@@ -350,71 +329,12 @@ def test_replace_puts_the_files_records_over_the_stored_ones(
     def retitled(item: dict[str, Any]) -> None:
         item["record"]["title"] = "Lighthouse keepers"
 
-    lines = _edited(exported, _alices_story(exported), retitled)
+    lines = edited(exported, _alices_story(exported), retitled)
     assert source.imports.load(lines, replace=True) == len(lines)
     assert len(list(export_lines(source.store))) == len(exported)
     assert source.stories.read("alice", "harbour-lights").title == "Lighthouse keepers"
     assert [s.title for s in source.catalog.search("lighthouse").items] == ["Lighthouse keepers"]
     assert source.catalog.search("lights").items == []
-
-
-# -- the command line -------------------------------------------------------------------------
-
-
-def _database(tmp_path: Path, name: str) -> str:
-    return f"sqlite:///{tmp_path / name}"
-
-
-def _export_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[str, Path]:
-    db = _database(tmp_path, "source.db")
-    assert main(["--db", db, "demo"]) == 0
-    path = tmp_path / "export.jsonl"
-    assert main(["--db", db, "export", str(path)]) == 0
-    capsys.readouterr()
-    return db, path
-
-
-def test_the_command_line_names_the_bad_line_and_imports_nothing(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    _, path = _export_file(tmp_path, capsys)
-    lines = path.read_bytes().splitlines(keepends=True)
-    number = _line_of(lines, "user", lambda record: record["username"] == "alice")
-    path.write_bytes(b"".join(_edited(lines, number, _bad_username)))
-    copy = _database(tmp_path, "copy.db")
-    assert main(["--db", copy, "import", str(path)]) == 1
-    error = capsys.readouterr().err
-    assert re.fullmatch(rf"storycore: line {number}: user\.username: [^\n]+\n", error), error
-    empty = tmp_path / "empty.jsonl"
-    assert main(["--db", copy, "export", str(empty)]) == 0
-    assert empty.read_bytes() == b""
-
-
-def _bad_username(item: dict[str, Any]) -> None:
-    item["record"]["username"] = "Bad/Name"
-
-
-def test_the_command_line_refuses_an_existing_id_and_replaces_with_replace(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    db, path = _export_file(tmp_path, capsys)
-    assert main(["--db", db, "import", str(path)]) == 1
-    assert re.fullmatch(r"storycore: line 1: user\.id: [^\n]+\n", capsys.readouterr().err)
-    assert main(["--db", db, "import", "--replace", str(path)]) == 0
-    again = tmp_path / "again.jsonl"
-    assert main(["--db", db, "export", str(again)]) == 0
-    assert again.read_bytes() == path.read_bytes()
-
-
-def test_the_command_line_round_trip_gives_the_same_bytes(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    _, path = _export_file(tmp_path, capsys)
-    copy = _database(tmp_path, "copy.db")
-    assert main(["--db", copy, "import", str(path)]) == 0
-    again = tmp_path / "again.jsonl"
-    assert main(["--db", copy, "export", str(again)]) == 0
-    assert again.read_bytes() == path.read_bytes()
 
 
 # -- a write that fails is undone -------------------------------------------------------------
@@ -455,7 +375,7 @@ def test_a_replacing_write_that_fails_midway_puts_the_stored_records_back(
 
     lines = list(exported)
     for number in range(1, len(lines) + 1):
-        lines = _edited(lines, number, renamed)
+        lines = edited(lines, number, renamed)
     with pytest.raises(OSError, match="no space"):
         source.imports.load(lines, replace=True)
     assert list(export_lines(source.store)) == exported
@@ -488,38 +408,3 @@ def _story(story_id: str, slug: str) -> StoryRecord:
         created=_AT,
         updated=_AT,
     )
-
-
-def test_a_bulk_add_of_an_id_the_store_holds_is_a_duplicate_story_id(store: Store) -> None:
-    store.users.add(UserRecord(id="author", username="author", created=_AT, updated=_AT))
-    store.stories.add(_story("s0001", "first"), [])
-    with pytest.raises(DuplicateKey, match=r"story\.id"):
-        store.stories.add_many([(_story("s0001", "second"), [])])
-
-
-# -- progress on a terminal -------------------------------------------------------------------
-
-
-class _Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
-def test_progress_on_a_terminal_shows_the_total_and_the_time_left(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    clock = iter([100.0, 101.0])
-    monkeypatch.setattr(_progress.time, "monotonic", lambda: next(clock))
-    terminal = _Terminal()
-    show = _progress.import_progress(_progress.Meter(terminal), io.BytesIO(), 0)
-    show("imported", 1, 4)
-    show("imported", 2, 4)
-    assert terminal.getvalue().split("\r")[-1].startswith("importing: 2 of 4 records, 1 s left")
-
-
-def test_progress_is_silent_off_a_terminal() -> None:
-    stream = io.StringIO()
-    meter = _progress.Meter(stream)
-    meter.show("importing", 2, 4, " records")
-    meter.end()
-    assert stream.getvalue() == ""

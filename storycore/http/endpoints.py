@@ -121,9 +121,10 @@ def read_story(call: Call) -> HttpResponse:
         per_page=call.params.page("per_page"),
         as_documents=True,
     )
-    headers = [("ETag", reading.etag), ("Cache-Control", "no-cache")]
+    etag = reading.etag
+    headers = [("ETag", etag), ("Cache-Control", "no-cache")]
     headers += call.link_headers(reading.detail.page, reading.has_next)
-    if none_match(call.request.header("if-none-match"), reading.etag):
+    if none_match(call.request.header("if-none-match"), etag):
         return HttpResponse(304, headers)
     return call.ok(reading_content(reading), headers)
 

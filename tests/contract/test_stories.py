@@ -282,6 +282,15 @@ def test_replace_may_move_onto_another_authors_slug(
     assert store.stories.get_by_slug(author.id, "taken") == without_tokens(new)
 
 
+def test_a_bulk_add_of_an_id_the_store_holds_raises_duplicate_story_id(
+    store: Store, author: UserRecord
+) -> None:
+    first = add_story(store, author.id, "first")
+    with pytest.raises(DuplicateKey, match=r"story\.id"):
+        store.stories.add_many([(make_story(author.id, "second", story_id=first.id), [])])
+    assert store.stories.get_by_slug(author.id, "second") is None
+
+
 def test_replace_keeps_the_stored_author(
     store: Store, author: UserRecord, other_author: UserRecord
 ) -> None:

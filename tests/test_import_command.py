@@ -1,0 +1,104 @@
+"""``storycore import`` on the command line (decisions sections 21 and 22): one line naming the
+bad line, nothing imported, ``--replace``, the byte-for-byte round trip; and its progress,
+shown on a terminal only.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from storycore.contrib import _progress
+from storycore.contrib.cli import main
+
+from ._exports import edited, line_of
+
+# -- the command line -------------------------------------------------------------------------
+
+
+def _database(tmp_path: Path, name: str) -> str:
+    return f"sqlite:///{tmp_path / name}"
+
+
+def _export_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[str, Path]:
+    db = _database(tmp_path, "source.db")
+    assert main(["--db", db, "demo"]) == 0
+    path = tmp_path / "export.jsonl"
+    assert main(["--db", db, "export", str(path)]) == 0
+    capsys.readouterr()
+    return db, path
+
+
+def test_the_command_line_names_the_bad_line_and_imports_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, path = _export_file(tmp_path, capsys)
+    lines = path.read_bytes().splitlines(keepends=True)
+    number = line_of(lines, "user", lambda record: record["username"] == "alice")
+    path.write_bytes(b"".join(edited(lines, number, _bad_username)))
+    copy = _database(tmp_path, "copy.db")
+    assert main(["--db", copy, "import", str(path)]) == 1
+    error = capsys.readouterr().err
+    assert re.fullmatch(rf"storycore: line {number}: user\.username: [^\n]+\n", error), error
+    empty = tmp_path / "empty.jsonl"
+    assert main(["--db", copy, "export", str(empty)]) == 0
+    assert empty.read_bytes() == b""
+
+
+def _bad_username(item: dict[str, Any]) -> None:
+    item["record"]["username"] = "Bad/Name"
+
+
+def test_the_command_line_refuses_an_existing_id_and_replaces_with_replace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, path = _export_file(tmp_path, capsys)
+    assert main(["--db", db, "import", str(path)]) == 1
+    assert re.fullmatch(r"storycore: line 1: user\.id: [^\n]+\n", capsys.readouterr().err)
+    assert main(["--db", db, "import", "--replace", str(path)]) == 0
+    again = tmp_path / "again.jsonl"
+    assert main(["--db", db, "export", str(again)]) == 0
+    assert again.read_bytes() == path.read_bytes()
+
+
+def test_the_command_line_round_trip_gives_the_same_bytes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, path = _export_file(tmp_path, capsys)
+    copy = _database(tmp_path, "copy.db")
+    assert main(["--db", copy, "import", str(path)]) == 0
+    again = tmp_path / "again.jsonl"
+    assert main(["--db", copy, "export", str(again)]) == 0
+    assert again.read_bytes() == path.read_bytes()
+
+
+# -- progress on a terminal -------------------------------------------------------------------
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_on_a_terminal_shows_the_total_and_the_time_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = iter([100.0, 101.0])
+    monkeypatch.setattr(_progress.time, "monotonic", lambda: next(clock))
+    terminal = _Terminal()
+    show = _progress.import_progress(_progress.Meter(terminal), io.BytesIO(), 0)
+    show("imported", 1, 4)
+    show("imported", 2, 4)
+    assert terminal.getvalue().split("\r")[-1].startswith("importing: 2 of 4 records, 1 s left")
+
+
+def test_progress_is_silent_off_a_terminal() -> None:
+    stream = io.StringIO()
+    meter = _progress.Meter(stream)
+    meter.show("importing", 2, 4, " records")
+    meter.end()
+    assert stream.getvalue() == ""
