@@ -5,7 +5,8 @@ adapter keeps a few fields of its own, which reads never return (they read throu
 projections below, which name record members only):
 
 - stories: ``public`` (published and not private: what public lists and search filter on),
-  ``search`` (the story's tokens and its author's, for search), ``author_tokens`` and
+  ``search_tokens`` (the story's search words), ``search`` (those and its author's tokens,
+  for search), ``author_tokens`` and
   ``author_tokens_version`` (the author's tokens copied in, and which version of them),
   ``elements_rev`` and ``element_total`` (the generation of elements the story shows, and
   how many it holds), ``embed_views`` (embed loads over the pages kept, for author figures);
@@ -34,8 +35,6 @@ from storycore.usernames import username_key
 __all__ = [
     "APP",
     "HEAD",
-    "KEPT_BY_REPLACE",
-    "LISTED",
     "PROFILE",
     "STORY",
     "TOKEN",
@@ -58,12 +57,6 @@ __all__ = [
 
 Document = dict[str, Any]
 
-# Counters and the featured mark change only through their own methods, never by ``replace``;
-# the author of a story never changes.
-KEPT_BY_REPLACE = frozenset(
-    {"views", "likes", "comments", "element_comments", "popularity", "featured_at", "author_id"}
-)
-
 
 def _members(model: type[Any], *leave_out: str) -> dict[str, int]:
     """An inclusion projection of a record's members (``id`` comes as ``_id``)."""
@@ -71,8 +64,6 @@ def _members(model: type[Any], *leave_out: str) -> dict[str, int]:
 
 
 STORY = _members(StoryRecord)
-# Lists and search leave the story's search tokens out (the port allows it): lighter reads.
-LISTED = _members(StoryRecord, "search_tokens")
 USER = _members(UserRecord)
 APP = _members(AppRecord)
 TOKEN = {name: 1 for name in TokenRecord.model_fields if name != "digest"}
@@ -87,7 +78,7 @@ def story_members(story: StoryRecord) -> Document:
 
 
 def story_record(document: Document) -> StoryRecord:
-    """The story a document read through ``STORY`` or ``LISTED`` holds."""
+    """The story a document read through ``STORY`` holds."""
     document["id"] = document.pop("_id")
     return trusted_story(document)
 

@@ -16,6 +16,8 @@ exists with the same keys and options alone: opening twice is the same as openin
 - ``users`` (``username_key`` unique), ``apps`` (``name`` and ``key_digest`` unique),
   ``tokens`` (``_id`` is the digest; ``expires`` for clean-up), ``identities``
   (``(provider, external_id)`` unique).
+- ``meta``: what the core records about the stored data, by ``_id``: ``derivation`` holds the
+  ``version`` of the rules that derived it (``Store.derivation``). No index but ``_id``.
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ INDEXES: dict[str, tuple[IndexModel, ...]] = {
     "identities": (
         _index("provider_external_id", ("provider", _UP), ("external_id", _UP), unique=True),
     ),
+    "meta": (),
 }
 
 Wrap = Callable[[Collection[Document]], Collection[Document]]
@@ -95,11 +98,13 @@ class Collections:
     apps: Collection[Document]
     tokens: Collection[Document]
     identities: Collection[Document]
+    meta: Collection[Document]
 
 
 def open_collections(database: Database[Document], wrap: Wrap) -> Collections:
     """The collections of ``database``, each passed through ``wrap``, their indexes made."""
     collections = {name: wrap(database[name]) for name in INDEXES}
     for name, indexes in INDEXES.items():
-        collections[name].create_indexes(list(indexes))
+        if indexes:  # a server refuses a createIndexes of none
+            collections[name].create_indexes(list(indexes))
     return Collections(**collections)

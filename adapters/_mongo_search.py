@@ -1,7 +1,7 @@
 """Search on MongoDB: each story's ``search`` array, a multikey index, and ``$all``.
 
-A story's ``search`` holds its own normalized tokens (``search_tokens``, made by the core's
-tokenizer) and its author's (``author_tokens``, copied in), so "every word, each in the story
+A story's ``search`` holds its own search words (kept apart in ``search_tokens``, as the core
+derived them) and its author's (``author_tokens``, copied in), so "every word, each in the story
 or in its author" is one ``$all`` over one array, the same on mongomock and a real server.
 
 The author's tokens are copied with the version they have on the user (``tokens_version``).
@@ -21,7 +21,7 @@ from pymongo.collection import Collection
 from storycore.ports import SearchIndex
 from storycore.records import StoryRecord
 
-from ._mongo_documents import LISTED, Document, story_record
+from ._mongo_documents import STORY, Document, story_record
 
 __all__ = ["MongoSearch", "copy_author_tokens", "search_array"]
 
@@ -71,7 +71,7 @@ class MongoSearch(SearchIndex):
             return []
         found = self._stories.find(
             {"public": True, "search": {"$all": list(words)}},
-            LISTED,
+            STORY,
             sort=[("published", DESCENDING), ("_id", DESCENDING)],
             skip=offset,
             limit=limit,

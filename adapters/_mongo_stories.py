@@ -22,8 +22,7 @@ removed story. ``resolve`` and ``embeds`` check the story behind what they find.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Iterator, MutableMapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, MutableMapping, Sequence
 from typing import Any
 
 from pymongo import ASCENDING, DESCENDING
@@ -31,14 +30,12 @@ from pymongo.errors import DuplicateKeyError
 
 from storycore.errors import DuplicateKey, Missing, StaleVersion
 from storycore.heads import StoryHead
-from storycore.ports import AliasRepository, StoryRepository
+from storycore.ports import KEPT_BY_REPLACE, AliasRepository, StoryRepository
 from storycore.queries import StoryQuery
-from storycore.records import AuthorStats, Element, EmbedCount, StoryRecord
+from storycore.records import AuthorStats, Element, EmbedCount, StoryRecord, element_document
 
 from ._mongo_documents import (
     HEAD,
-    KEPT_BY_REPLACE,
-    LISTED,
     STORY,
     Document,
     story_head,
@@ -67,14 +64,15 @@ class MongoStories(StoryRepository):
 
     # -- writes --------------------------------------------------------------------------
 
-    def add(self, story: StoryRecord, elements: Sequence[Element]) -> None:
+    def add(self, story: StoryRecord, elements: Sequence[Element], words: Sequence[str]) -> None:
         tokens, version = self._author_tokens(story.author_id)
         rev = self._generations.write(story.id, elements)
         document = {
             "_id": story.id,
             **story_members(story),
             "public": story.is_public,
-            "search": search_array(story.search_tokens, tokens),
+            "search_tokens": list(words),
+            "search": search_array(words, tokens),
             "author_tokens": tokens,
             "author_tokens_version": version,
             "elements_rev": rev,
@@ -109,11 +107,12 @@ class MongoStories(StoryRepository):
         *,
         expected_version: int,
         elements: Sequence[Element] | None = None,
+        words: Sequence[str] | None = None,
     ) -> None:
         rev = None if elements is None else self._generations.write(story.id, elements)
         try:
             old_slug, old_rev = self._switch(
-                story, expected_version, rev, None if elements is None else len(elements)
+                story, expected_version, rev, None if elements is None else len(elements), words
             )
         except (Missing, StaleVersion, DuplicateKey):
             # Refused, so the story never showed the new generation.
@@ -128,7 +127,12 @@ class MongoStories(StoryRepository):
             self._generations.discard(story.id, old_rev)
 
     def _switch(
-        self, story: StoryRecord, expected_version: int, rev: str | None, total: int | None
+        self,
+        story: StoryRecord,
+        expected_version: int,
+        rev: str | None,
+        total: int | None,
+        words: Sequence[str] | None,
     ) -> tuple[str, str]:
         """Update the story document in one conditional write; its old slug and generation."""
         fields = {
@@ -140,6 +144,8 @@ class MongoStories(StoryRepository):
         if rev is not None:
             fields["elements_rev"] = rev
             fields["element_total"] = total
+        if words is not None:
+            fields["search_tokens"] = list(words)
         for _ in range(_SWITCH_ATTEMPTS):
             current = self._stories.find_one(
                 {"_id": story.id},
@@ -159,7 +165,8 @@ class MongoStories(StoryRepository):
             if old_slug != story.slug:
                 self._check_slug_free(story)
                 self._retire(story.author_id, old_slug, story.id)
-            fields["search"] = search_array(story.search_tokens, current["author_tokens"])
+            if words is not None:
+                fields["search"] = search_array(words, current["author_tokens"])
             try:
                 done = self._stories.update_one(
                     {
@@ -263,36 +270,30 @@ class MongoStories(StoryRepository):
         return story_record(found) if found else None
 
     def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
-        found = self._stories.find_one({"author_id": author_id, "slug": slug}, LISTED)
+        found = self._stories.find_one({"author_id": author_id, "slug": slug}, STORY)
         return story_record(found) if found else None
 
-    def slugs_like(self, author_id: str, base: str) -> set[str]:
-        pattern = f"^{re.escape(base)}(-[0-9]+)?$"
+    def taken_slugs(self, author_id: str, slugs: Collection[str]) -> set[str]:
         found = self._stories.find(
-            {"author_id": author_id, "slug": {"$regex": pattern}}, {"slug": 1, "_id": 0}
+            {"author_id": author_id, "slug": {"$in": list(slugs)}}, {"slug": 1, "_id": 0}
         )
         return {document["slug"] for document in found}
 
-    def elements(self, story_id: str, offset: int, limit: int) -> list[Element]:
-        return self._generations.page(story_id, offset, limit)
+    def element_documents(self, story_id: str, offset: int, limit: int) -> list[str]:
+        return [element_document(e) for e in self._generations.page(story_id, offset, limit)]
 
-    def _find(self, query: StoryQuery, projection: Document) -> Iterable[Document]:
+    def find(self, query: StoryQuery) -> list[StoryHead]:
         if query.limit <= 0:  # to MongoDB, a limit of 0 means none
             return []
         direction = DESCENDING if query.descending else ASCENDING
-        return self._stories.find(
+        found = self._stories.find(
             _selector(query),
-            projection,
+            HEAD,
             sort=[(query.sort, direction), ("_id", direction)],
             skip=query.offset,
             limit=query.limit,
         )
-
-    def find(self, query: StoryQuery) -> list[StoryRecord]:
-        return [story_record(document) for document in self._find(query, LISTED)]
-
-    def find_heads(self, query: StoryQuery) -> list[StoryHead]:
-        return [story_head(document) for document in self._find(query, HEAD)]
+        return [story_head(document) for document in found]
 
     def embeds(self, story_ids: Iterable[str]) -> dict[str, list[EmbedCount]]:
         ids = list(set(story_ids))
@@ -366,13 +367,10 @@ class MongoStories(StoryRepository):
 def _selector(query: StoryQuery) -> Document:
     """The filter of a list query."""
     selector: Document = {}
-    if query.statuses == ("published",) and not query.include_private:
+    if query.audience == "public":
         selector["public"] = True  # the form the partial indexes of public lists answer
-    else:
-        selector["status"] = {"$in": list(query.statuses)}
-        if not query.include_private:
-            selector["private"] = False
     optional: dict[str, Any] = {
+        "status": query.status if query.audience == "owner" else None,
         "author_id": query.author_id,
         "slug": query.slug,
         "tags": query.tag,

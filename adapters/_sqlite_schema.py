@@ -1,7 +1,8 @@
 """The SQLite schema, as forward migrations. Migration N brings a database to version N.
 
 A migration is a SQL script, or a function that runs inside the same transaction when SQL alone
-cannot do it (recomputing what the core derives).
+cannot do it. No migration recomputes what the core derives: the core does, through the ports,
+when it opens a store whose derivation (``store_meta``, from migration 8) is older or unknown.
 
 Public lists read partial indexes (``WHERE public = 1``) in their sort order, so a page is an
 index walk; a user's list reads ``(author_id, ...)``. Tags, topics and element permalinks have
@@ -13,8 +14,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-
-from ._sqlite_rederive import rederive
 
 __all__ = ["MIGRATIONS", "Migration"]
 
@@ -159,8 +158,10 @@ CREATE INDEX {table}_public ON {table}({column}, published, story_id) WHERE publ
 )
 
 # Words with spacing marks (हिन्दी) became one token, and ``# foo`` the tag ``foo``: the tokens,
-# title keys and tags written before are recomputed.
-_V5 = rederive
+# title keys and tags written before are recomputed, now by the core (``storycore.reindex``)
+# when it opens the database: a database migrated through here reaches migration 8, which
+# leaves its derivation unknown.
+_V5 = ""
 
 # Search sorts its matches by publication. Reading that key from each match's row in
 # ``stories`` (records and all) cost most of a search; this table holds the key alone, for
@@ -176,9 +177,10 @@ INSERT INTO search_order (story_rowid, published, story_id)
     SELECT rowid, published, id FROM stories WHERE public = 1;
 """
 
-# Hashtags follow search's word rule (``#हिन्दी`` was stored as the tag ``ह``): recomputed. A
-# story keeps at most 100 embed pages, the most viewed: the pages past them go.
-_V7_EMBEDS = """
+# Hashtags follow search's word rule (``#हिन्दी`` was stored as the tag ``ह``): recomputed by the
+# core, as for migration 5. A story keeps at most 100 embed pages, the most viewed: the pages
+# past them go.
+_V7 = """
 DELETE FROM embeds WHERE (story_rowid, href) IN (
     SELECT story_rowid, href FROM (
         SELECT story_rowid, href,
@@ -188,10 +190,12 @@ DELETE FROM embeds WHERE (story_rowid, href) IN (
 )
 """
 
+# What the core records about the stored data (``Store.derivation``): ``derivation``, the
+# version of the rules that derived it. Made anew and empty, so a database migrated here from an
+# earlier version has an unknown derivation and the core recomputes it at the next open.
+_V8 = """
+DROP TABLE IF EXISTS store_meta;
+CREATE TABLE store_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+"""
 
-def _v7(conn: sqlite3.Connection) -> None:
-    rederive(conn)
-    conn.execute(_V7_EMBEDS)
-
-
-MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _v7)
+MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)

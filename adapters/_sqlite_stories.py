@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator, MutableMapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, MutableMapping, Sequence
 from typing import Any
 
 import orjson
 
 from storycore.errors import DuplicateKey, Missing, StaleVersion
 from storycore.heads import StoryHead
-from storycore.ports import AliasRepository, SearchIndex, StoryRepository
+from storycore.ports import AliasRepository, NewStory, SearchIndex, StoryRepository
 from storycore.queries import StoryQuery
 from storycore.records import (
     AuthorStats,
@@ -18,7 +18,7 @@ from storycore.records import (
     EmbedCount,
     StoryRecord,
     element_document,
-    trusted_element,
+    element_of,
     trusted_story,
 )
 from storycore.searchtext import token_text
@@ -30,15 +30,12 @@ __all__ = ["SQLiteAliases", "SQLiteSearch", "SQLiteStories"]
 # Counters and featured_at live in their own columns (updated in place); the rest in ``record``.
 _COLUMN_MEMBERS = ("views", "likes", "comments", "element_comments", "popularity", "featured_at")
 COLUMNS = "s.record, " + ", ".join(f"s.{name}" for name in _COLUMN_MEMBERS)
-# The search tokens live in ``story_search`` only: kept out of ``record``, every read is lighter.
-_RECORD_EXCLUDE = {*_COLUMN_MEMBERS, "search_tokens"}
+_RECORD_EXCLUDE = set(_COLUMN_MEMBERS)
 
 
 def story_from_row(row: Sequence[Any]) -> StoryRecord:
     data = orjson.loads(row[0])
-    data.update(zip(_COLUMN_MEMBERS, row[1 : 1 + len(_COLUMN_MEMBERS)], strict=True))
-    if len(row) > 1 + len(_COLUMN_MEMBERS):  # the search text, where the query asked for it
-        data["search_tokens"] = (row[-1] or "").split()
+    data.update(zip(_COLUMN_MEMBERS, row[1:], strict=True))
     return trusted_story(data)
 
 
@@ -54,16 +51,16 @@ def _head(row: tuple[Any, ...]) -> StoryHead:
     return StoryHead._make((*row[:-1], bool(row[-1])))  # ``private`` is stored as 0 or 1
 
 
-# a whole story: its columns and, from the search index, its tokens
-_WHOLE = f"SELECT {COLUMNS}, f.story FROM stories s LEFT JOIN story_search f ON f.rowid = s.rowid"
-
-
 def record_json(story: StoryRecord) -> str:
     return story.model_dump_json(exclude=_RECORD_EXCLUDE)
 
 
 def _public(story: StoryRecord) -> int:
     return int(story.is_public)
+
+
+def _marks(values: Collection[Any]) -> str:
+    return ",".join("?" * len(values))
 
 
 def _match_expression(words: Sequence[str]) -> str:
@@ -99,23 +96,27 @@ class SQLiteStories(StoryRepository):
 
     # -- writes --------------------------------------------------------------------------
 
-    def add(self, story: StoryRecord, elements: Sequence[Element]) -> None:
+    def add(self, story: StoryRecord, elements: Sequence[Element], words: Sequence[str]) -> None:
         with self._db.write() as conn:
-            self._insert(conn, story, elements)
+            self._insert(conn, story, elements, words)
 
-    def add_many(self, stories: Iterable[tuple[StoryRecord, Sequence[Element]]]) -> int:
+    def add_many(self, stories: Iterable[NewStory]) -> int:
         """All in one transaction: every story is stored, or none. The write lock is held while
         ``stories`` is consumed, so other writers wait for the whole load.
         """
         count = 0
         with self._db.write() as conn:
-            for story, elements in stories:
-                self._insert(conn, story, elements)
+            for story, elements, words in stories:
+                self._insert(conn, story, elements, words)
                 count += 1
         return count
 
     def _insert(
-        self, conn: sqlite3.Connection, story: StoryRecord, elements: Sequence[Element]
+        self,
+        conn: sqlite3.Connection,
+        story: StoryRecord,
+        elements: Sequence[Element],
+        words: Sequence[str],
     ) -> None:
         """Insert one story inside the caller's transaction."""
         try:
@@ -158,7 +159,7 @@ class SQLiteStories(StoryRepository):
         conn.execute(
             "INSERT INTO story_search (rowid, story, author)"
             " VALUES (?, ?, (SELECT search_text FROM users WHERE id = ?))",
-            (rowid, token_text(story.search_tokens), story.author_id),
+            (rowid, token_text(words), story.author_id),
         )
 
     def replace(
@@ -167,6 +168,7 @@ class SQLiteStories(StoryRepository):
         *,
         expected_version: int,
         elements: Sequence[Element] | None = None,
+        words: Sequence[str] | None = None,
     ) -> None:
         try:
             with self._db.write() as conn:
@@ -211,10 +213,11 @@ class SQLiteStories(StoryRepository):
                 if elements is not None:
                     conn.execute("DELETE FROM elements WHERE story_rowid = ?", (rowid,))
                     self._write_elements(conn, rowid, elements)
-                conn.execute(
-                    "UPDATE story_search SET story = ? WHERE rowid = ?",
-                    (token_text(story.search_tokens), rowid),
-                )
+                if words is not None:
+                    conn.execute(
+                        "UPDATE story_search SET story = ? WHERE rowid = ?",
+                        (token_text(words), rowid),
+                    )
         except sqlite3.IntegrityError as exc:
             raise _refused(exc) from exc
 
@@ -297,7 +300,7 @@ class SQLiteStories(StoryRepository):
     # -- reads ---------------------------------------------------------------------------
 
     def get(self, story_id: str) -> StoryRecord | None:
-        row = self._db.row(f"{_WHOLE} WHERE s.id = ?", (story_id,))
+        row = self._db.row(f"SELECT {COLUMNS} FROM stories s WHERE s.id = ?", (story_id,))
         return story_from_row(row) if row else None
 
     def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
@@ -307,12 +310,10 @@ class SQLiteStories(StoryRepository):
         )
         return story_from_row(row) if row else None
 
-    def slugs_like(self, author_id: str, base: str) -> set[str]:
-        # GLOB finds ``base-<digit>...``; the suffix must then be digits only (not ``-2-more``)
+    def taken_slugs(self, author_id: str, slugs: Collection[str]) -> set[str]:
         rows = self._db.rows(
-            "SELECT slug FROM stories WHERE author_id = ? AND (slug = ? OR"
-            " (slug GLOB ? AND substr(slug, ?) NOT GLOB '*[^0-9]*'))",
-            (author_id, base, f"{base}-[0-9]*", len(base) + 2),
+            f"SELECT slug FROM stories WHERE author_id = ? AND slug IN ({_marks(slugs)})",
+            (author_id, *slugs),
         )
         return {row[0] for row in rows}
 
@@ -324,12 +325,8 @@ class SQLiteStories(StoryRepository):
         )
         return [row[0] for row in rows]
 
-    def elements(self, story_id: str, offset: int, limit: int) -> list[Element]:
-        documents = self.element_documents(story_id, offset, limit)
-        return [trusted_element(orjson.loads(document)) for document in documents]
-
-    def _find(self, query: StoryQuery, columns: str) -> list[tuple[Any, ...]]:
-        public_only = query.statuses == ("published",) and not query.include_private
+    def find(self, query: StoryQuery) -> list[StoryHead]:
+        public_only = query.audience == "public"
         labels = [
             ("story_tags", "tag", query.tag),
             ("story_topics", "topic", query.topic),
@@ -351,12 +348,8 @@ class SQLiteStories(StoryRepository):
             order = f"s.{query.sort} {{0}}, s.id {{0}}"
         if public_only:
             where.append("s.public = 1")  # the literal form that selects the partial indexes
-        else:
-            where.append(f"s.status IN ({','.join('?' * len(query.statuses))})")
-            params.extend(query.statuses)
-            if not query.include_private:
-                where.append("s.private = 0")
         conditions = [
+            ("s.status = ?", query.status if not public_only else None),
             ("s.author_id = ?", query.author_id),
             ("s.slug = ?", query.slug),
             *(
@@ -377,16 +370,10 @@ class SQLiteStories(StoryRepository):
             where.append("s.featured_at IS NOT NULL")
         direction = "DESC" if query.descending else "ASC"
         sql = (
-            f"SELECT {columns} FROM {source} WHERE {' AND '.join(where)}"
+            f"SELECT {_HEAD_COLUMNS} FROM {source} WHERE {' AND '.join(where) or '1'}"
             f" ORDER BY {order.format(direction)} LIMIT ? OFFSET ?"
         )
-        return self._db.rows(sql, [*params, query.limit, query.offset])
-
-    def find(self, query: StoryQuery) -> list[StoryRecord]:
-        return [story_from_row(row) for row in self._find(query, COLUMNS)]
-
-    def find_heads(self, query: StoryQuery) -> list[StoryHead]:
-        return [_head(row) for row in self._find(query, _HEAD_COLUMNS)]
+        return [_head(row) for row in self._db.rows(sql, [*params, query.limit, query.offset])]
 
     def embeds(self, story_ids: Iterable[str]) -> dict[str, list[EmbedCount]]:
         ids = list(set(story_ids))
@@ -443,7 +430,8 @@ class SQLiteStories(StoryRepository):
             after = row[0]
             story = self.get(after)
             if story is not None:  # removed meanwhile
-                yield story, self.elements(story.id, 0, 2**31)
+                documents = self.element_documents(story.id, 0, 2**31)
+                yield story, [element_of(document) for document in documents]
 
 
 class SQLiteAliases(AliasRepository):

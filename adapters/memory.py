@@ -10,9 +10,16 @@ from __future__ import annotations
 
 import functools
 import inspect
-import re
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import (
+    Callable,
+    Collection,
+    Iterable,
+    Iterator,
+    Mapping,
+    MutableMapping,
+    Sequence,
+)
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -20,6 +27,7 @@ from pydantic import BaseModel
 
 from storycore import ports, records
 from storycore.errors import DuplicateKey, Missing, StaleVersion
+from storycore.heads import StoryHead
 from storycore.queries import StoryQuery
 from storycore.records import AppRecord, Element, StoryRecord, TokenRecord, UserRecord
 from storycore.usernames import username_key
@@ -29,10 +37,6 @@ __all__ = ["MemoryStore"]
 T = TypeVar("T")
 R = TypeVar("R", bound=BaseModel)
 
-# kept by ``replace``: counters and the featured mark have methods of their own; no new author
-_KEPT = ("views", "likes", "comments", "element_comments", "popularity", "featured_at", "author_id")
-_LISTED = {"search_tokens"}  # what lists and search may leave out (the port allows it)
-
 
 @dataclass(slots=True)
 class _State:
@@ -41,6 +45,7 @@ class _State:
     lock: threading.RLock = field(default_factory=threading.RLock)
     stories: dict[str, StoryRecord] = field(default_factory=dict)
     elements: dict[str, list[str]] = field(default_factory=dict)  # JSON documents, in order
+    words: dict[str, frozenset[str]] = field(default_factory=dict)  # id -> search words
     slugs: dict[tuple[str, str], str] = field(default_factory=dict)  # (author, slug) -> id
     aliases: dict[tuple[str, str], str] = field(default_factory=dict)  # retired slug -> id
     embeds: dict[str, dict[str, int]] = field(default_factory=dict)  # id -> page -> loads
@@ -73,10 +78,10 @@ def _locked(method: Callable[..., T]) -> Callable[..., T]:
     return locked
 
 
-def _copy(record: R, *, exclude: set[str] | None = None) -> R:
+def _copy(record: R) -> R:
     """A copy of ``record`` sharing nothing with it: a JSON round trip costs half as much as
-    ``model_copy(deep=True)``. Lists and search leave out the search tokens (the port allows)."""
-    return type(record).model_validate_json(record.model_dump_json(exclude=exclude))
+    ``model_copy(deep=True)``."""
+    return type(record).model_validate_json(record.model_dump_json())
 
 
 def _page(items: list[T], offset: int, limit: int) -> list[T]:
@@ -87,8 +92,7 @@ def _page(items: list[T], offset: int, limit: int) -> list[T]:
 def _visible(story: StoryRecord, query: StoryQuery) -> bool:
     """Whether ``story`` passes the filters of ``query``."""
     return (
-        story.status in query.statuses
-        and (query.include_private or not story.private)
+        (story.is_public if query.audience == "public" else query.status in (None, story.status))
         and query.author_id in (None, story.author_id)
         and query.slug in (None, story.slug)
         and query.tag in (None, *story.tags)
@@ -106,7 +110,7 @@ def _by_loads(pages: dict[str, int]) -> list[tuple[str, int]]:
 class _Stories(_Part, ports.StoryRepository):
     """Stories; ``add_many`` is the port's default, one by one."""
 
-    def add(self, story: StoryRecord, elements: Sequence[Element]) -> None:
+    def add(self, story: StoryRecord, elements: Sequence[Element], words: Sequence[str]) -> None:
         slug = (story.author_id, story.slug)
         if story.id in self._s.stories:
             raise DuplicateKey("story.id")
@@ -116,12 +120,16 @@ class _Stories(_Part, ports.StoryRepository):
             raise Missing("user")
         self._s.aliases.pop(slug, None)
         self._s.slugs[slug] = story.id
-        self._store(story, elements)
+        self._store(story, elements, words)
 
-    def _store(self, story: StoryRecord, elements: Sequence[Element] | None) -> None:
+    def _store(
+        self, story: StoryRecord, elements: Sequence[Element] | None, words: Sequence[str] | None
+    ) -> None:
         self._s.stories[story.id] = _copy(story)
         if elements is not None:  # each as ``element_document`` makes it
             self._s.elements[story.id] = [element.model_dump_json() for element in elements]
+        if words is not None:
+            self._s.words[story.id] = frozenset(words)
 
     def replace(
         self,
@@ -129,6 +137,7 @@ class _Stories(_Part, ports.StoryRepository):
         *,
         expected_version: int,
         elements: Sequence[Element] | None = None,
+        words: Sequence[str] | None = None,
     ) -> None:
         stored = self._s.stories.get(story.id)
         if stored is None:
@@ -142,7 +151,8 @@ class _Stories(_Part, ports.StoryRepository):
             self._s.slugs[new] = self._s.slugs.pop(old)
             self._s.aliases.pop(new, None)
             self._s.aliases[old] = story.id
-        self._store(story.model_copy(update={k: getattr(stored, k) for k in _KEPT}), elements)
+        kept = story.model_copy(update={k: getattr(stored, k) for k in ports.KEPT_BY_REPLACE})
+        self._store(kept, elements, words)
 
     def remove(self, story_id: str) -> bool:
         story = self._s.stories.pop(story_id, None)
@@ -150,6 +160,7 @@ class _Stories(_Part, ports.StoryRepository):
             return False
         del self._s.slugs[story.author_id, story.slug]
         self._s.elements.pop(story_id, None)
+        self._s.words.pop(story_id, None)
         self._s.embeds.pop(story_id, None)
         for slug in [slug for slug, held in self._s.aliases.items() if held == story_id]:
             del self._s.aliases[slug]
@@ -186,24 +197,22 @@ class _Stories(_Part, ports.StoryRepository):
 
     def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
         story_id = self._s.slugs.get((author_id, slug))
-        return _copy(self._s.stories[story_id], exclude=_LISTED) if story_id else None
+        return _copy(self._s.stories[story_id]) if story_id else None
 
-    def slugs_like(self, author_id: str, base: str) -> set[str]:
-        like = re.compile(rf"{re.escape(base)}(-[0-9]+)?")
-        return {slug for a, slug in self._s.slugs if a == author_id and like.fullmatch(slug)}
+    def taken_slugs(self, author_id: str, slugs: Collection[str]) -> set[str]:
+        return {slug for slug in slugs if (author_id, slug) in self._s.slugs}
 
-    def elements(self, story_id: str, offset: int, limit: int) -> list[Element]:
-        documents = _page(self._s.elements.get(story_id, []), offset, limit)
-        return [Element.model_validate_json(document) for document in documents]
+    def element_documents(self, story_id: str, offset: int, limit: int) -> list[str]:
+        return _page(self._s.elements.get(story_id, []), offset, limit)
 
-    def find(self, query: StoryQuery) -> list[StoryRecord]:
+    def find(self, query: StoryQuery) -> list[StoryHead]:
         def order(story: StoryRecord) -> tuple[bool, Any, str]:
             value = getattr(story, query.sort)  # None sorts below every value
             return (value is not None, "" if value is None else value, story.id)
 
         found = [story for story in self._s.stories.values() if _visible(story, query)]
         found.sort(key=order, reverse=query.descending)
-        return [_copy(story, exclude=_LISTED) for story in _page(found, query.offset, query.limit)]
+        return [StoryHead.of(story) for story in _page(found, query.offset, query.limit)]
 
     def embeds(self, story_ids: Iterable[str]) -> dict[str, list[records.EmbedCount]]:
         return {
@@ -231,9 +240,9 @@ class _Stories(_Part, ports.StoryRepository):
             ids = sorted(self._s.stories)
         for story_id in ids:
             with self._s.lock:
-                story, elements = self.get(story_id), self.elements(story_id, 0, 2**31)
+                story, documents = self.get(story_id), self._s.elements.get(story_id, [])
             if story is not None:  # removed meanwhile
-                yield story, elements
+                yield story, [records.element_of(document) for document in documents]
 
 
 class _Aliases(_Part, ports.AliasRepository):
@@ -245,13 +254,14 @@ class _Search(_Part, ports.SearchIndex):
     def search(self, words: Sequence[str], offset: int, limit: int) -> list[StoryRecord]:
         found = [s for s in self._s.stories.values() if s.is_public and self._holds(s, words)]
         found.sort(key=lambda story: (story.published or "", story.id), reverse=True)
-        return [_copy(story, exclude=_LISTED) for story in _page(found, offset, limit)]
+        return [_copy(story) for story in _page(found, offset, limit)]
 
     def _holds(self, story: StoryRecord, words: Sequence[str]) -> bool:
         """Whether every word is one of the story's search tokens or of its author's."""
         author = self._s.users.get(story.author_id)
         theirs = author.search_tokens if author else ()
-        return bool(words) and all(w in story.search_tokens or w in theirs for w in words)
+        its = self._s.words.get(story.id, frozenset())
+        return bool(words) and all(w in its or w in theirs for w in words)
 
 
 def _put_user(state: _State, user: UserRecord, *, new: bool) -> None:
@@ -391,7 +401,15 @@ class MemoryStore(ports.Store):
 
     def __init__(self) -> None:
         self._state = _State()
+        self._derivation: int | None = None
+
+    def derivation(self) -> int | None:
+        return self._derivation
+
+    def set_derivation(self, version: int) -> None:
+        self._derivation = version
 
     def close(self) -> None:
         """Drop every record: the memory goes back even while the store is referenced."""
         self._state = _State()
+        self._derivation = None

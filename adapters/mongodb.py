@@ -6,10 +6,11 @@ nothing below branches on which one it talks to.
 
 Documents: a story is one document (its members, counters and search tokens); its elements
 are documents of their own, in generations (``_mongo_elements``); retired slugs and embed
-counts are small documents keyed by story. Single-document updates do every change that must
-be atomic: ``$inc`` for counters, filters on ``version`` (and what else was read) for
-optimistic concurrency. Changes that touch several documents are ordered so that a crash
-never leaves a reference to something missing (``_mongo_stories``, ``_mongo_accounts``).
+counts are small documents keyed by story; the core's derivation version is a document of
+``meta``. Single-document updates do every change that must be atomic: ``$inc`` for counters,
+filters on ``version`` (and what else was read) for optimistic concurrency. Changes that touch
+several documents are ordered so that a crash never leaves a reference to something missing
+(``_mongo_stories``, ``_mongo_accounts``).
 ``docs/mongodb.md`` has the indexes, the suggested shard keys and the trade-offs.
 """
 
@@ -58,6 +59,7 @@ class MongoStore(Store):
         self._apps = MongoApplications(collections)
         self._tokens = MongoTokens(collections)
         self._identities = MongoIdentities(collections)
+        self._meta = collections.meta
 
     @property
     def stories(self) -> MongoStories:
@@ -86,6 +88,13 @@ class MongoStore(Store):
     @property
     def identities(self) -> MongoIdentities:
         return self._identities
+
+    def derivation(self) -> int | None:
+        found = self._meta.find_one({"_id": "derivation"})
+        return None if found is None else int(found["version"])
+
+    def set_derivation(self, version: int) -> None:
+        self._meta.update_one({"_id": "derivation"}, {"$set": {"version": version}}, upsert=True)
 
     def close(self) -> None:
         """Close the client of a real server; an in-memory database stays for a reopen."""

@@ -3,8 +3,8 @@
 WAL journal, foreign keys, write transactions taken with ``BEGIN IMMEDIATE`` on one writer
 connection, reads on reader connections of their own that never wait for a writer, a busy
 timeout after which a write raises ``Unavailable`` (``_sqlite_connection``), a schema version
-table with forward migrations, and FTS5 over the core's normalized tokens kept in step with
-every write in the same transaction.
+table with forward migrations, the core's derivation version in ``store_meta``, and FTS5 over
+the core's normalized tokens kept in step with every write in the same transaction.
 """
 
 from __future__ import annotations
@@ -77,6 +77,18 @@ class SQLiteStore(Store):
     @property
     def identities(self) -> SQLiteIdentities:
         return self._identities
+
+    def derivation(self) -> int | None:
+        row = self.connection.row("SELECT value FROM store_meta WHERE name = 'derivation'")
+        return None if row is None else int(row[0])
+
+    def set_derivation(self, version: int) -> None:
+        with self.connection.write() as conn:
+            conn.execute(
+                "INSERT INTO store_meta (name, value) VALUES ('derivation', ?)"
+                " ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                (version,),
+            )
 
     def close(self) -> None:
         self.connection.close()

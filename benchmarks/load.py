@@ -11,10 +11,11 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 from storycore import Service
+from storycore.derived import story_words
 from storycore.drafts import parse_story
 from storycore.elements import normalize_elements
 from storycore.lifecycle import new_story_record
-from storycore.records import Element, StoryRecord
+from storycore.ports import NewStory
 from storycore.slugs import derive_slug, next_free_slug
 from storycore.timestamps import format_timestamp
 
@@ -25,7 +26,7 @@ __all__ = ["load"]
 START = datetime(2025, 1, 1, tzinfo=UTC)
 
 
-def _records(service: Service, data: DataSet) -> Iterator[tuple[StoryRecord, list[Element]]]:
+def _records(service: Service, data: DataSet) -> Iterator[NewStory]:
     users = {name: service.store.users.get_by_username(name) for name in data.author_names()}
     limits = service.settings.limits
     taken: dict[str, set[str]] = {}
@@ -46,7 +47,7 @@ def _records(service: Service, data: DataSet) -> Iterator[tuple[StoryRecord, lis
         slugs = taken.setdefault(author, set())
         record.slug = next_free_slug(derive_slug(record.title), slugs)
         slugs.add(record.slug)
-        yield record, elements
+        yield record, elements, story_words(record, elements)
 
 
 def load(service: Service, data: DataSet) -> float:

@@ -100,7 +100,8 @@ def operations(service: Service, floor: Floor, data: DataSet) -> list[Operation]
         assert story is not None
         changed = story.model_copy(update={"version": story.version + 1, "description": f"f{i}"})
         record = changed.model_dump_json(exclude=_COUNTERS).encode()
-        floor.update_story(story.id, story.version, record, token_text(story.search_tokens))
+        # the floor leaves the search words out, as it did when the read path left them out
+        floor.update_story(story.id, story.version, record, "")
         versions[targets[i % len(targets)]] += 1
 
     def publish(i: int) -> Any:
@@ -133,6 +134,7 @@ def operations(service: Service, floor: Floor, data: DataSet) -> list[Operation]
 
 def _prepare(service: Service, floor: Floor, story: dict[str, Any], n: int) -> dict[str, Any]:
     """The rows a hand-written create would write for ``story`` (computed before timing)."""
+    from storycore.derived import story_words
     from storycore.drafts import parse_story
     from storycore.elements import normalize_elements
     from storycore.lifecycle import new_story_record
@@ -153,6 +155,6 @@ def _prepare(service: Service, floor: Floor, story: dict[str, Any], n: int) -> d
         "elements": [(p, e.permalink, e.model_dump_json()) for p, e in enumerate(elements)],
         "tags": record.tags,
         "topics": record.topic_keys,
-        "tokens": token_text(record.search_tokens),
+        "tokens": token_text(story_words(record, elements)),
         "author_tokens": token_text(author.search_tokens),
     }  # fmt: skip

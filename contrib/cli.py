@@ -9,6 +9,7 @@
     storycore [--db URL] demo
     storycore [--db URL] export [FILE]
     storycore [--db URL] import [--replace] FILE
+    storycore [--db URL] reindex                         # recompute every derived member
 
 ``--db`` may also come from ``STORYCORE_DB``; the default is ``sqlite:///storycore.db``.
 Wrong arguments, refused operations, a closed output pipe and even a bug print one line on
@@ -27,6 +28,7 @@ from typing import Any, NoReturn
 
 from storycore.adapters import open_store
 from storycore.errors import ConfigurationError, MissingDependencyError, StorycoreError
+from storycore.reindex import reindex
 from storycore.service import Service
 from storycore.settings import Settings
 
@@ -98,6 +100,9 @@ def _parser() -> argparse.ArgumentParser:
     load.add_argument(
         "--replace", action="store_true", help="records whose id is stored replace the stored ones"
     )
+    commands.add_parser(
+        "reindex", help="recompute the search words, tags and other derived data of every record"
+    )
     return parser  # fmt: skip
 
 
@@ -145,6 +150,13 @@ def _serve(args: argparse.Namespace) -> None:
 def _run(args: argparse.Namespace) -> None:
     if args.command == "serve":
         _serve(args)
+        return
+    if args.command == "reindex":  # on the store alone: a service would reindex it as it opens
+        store = open_store(args.db)
+        try:
+            print(reindex(store))
+        finally:
+            store.close()
         return
     with Service(open_store(args.db)) as service:
         if args.command == "users":

@@ -71,9 +71,4 @@ class Context:
         author, story = self.visible_story(viewer, username, slug)
         if not can_edit(viewer, story):
             raise Forbidden(f"only the author or an editor may change {author.username}/{slug}")
-        # a change is written from the whole record, search tokens included, which the read
-        # path (``get_by_slug``) may leave out
-        whole = self.store.stories.get(story.id)
-        if whole is None:  # deleted meanwhile
-            raise NotFound(f"{author.username} has no story at {slug!r}")
-        return author, whole
+        return author, story

@@ -111,7 +111,7 @@ def checked_story(
     """The story of an export's ``record`` and ``elements``, checked, with every derived member
     derived from them.
     """
-    members = _record(raw, "story", StoryRecord)
+    members = _record(raw, "story", StoryRecord, former=_FORMER_STORY_MEMBERS)
     draft = parse_story(
         {key: members.data[key] for key in _STORY_DRAFT if key in members.data}
         | {"elements": raw_elements},
@@ -153,13 +153,20 @@ def checked_story(
 
 # -- the members ------------------------------------------------------------------------------
 
+#: Derived members that story records of older exports hold (search words are stored beside the
+#: record now): accepted and ignored.
+_FORMER_STORY_MEMBERS = frozenset({"search_tokens"})
 
-def _record(raw: object, path: str, model: type[BaseModel]) -> Members:
+
+def _record(
+    raw: object, path: str, model: type[BaseModel], *, former: frozenset[str] = frozenset()
+) -> Members:
     """The members of a record; one the record model does not know is refused, as the model
-    would refuse it (a file of another format, or a misspelt member).
+    would refuse it (a file of another format, or a misspelt member), but for the ``former``
+    derived members older exports carry, which are derived again anyway.
     """
     data = decode_object(raw, path)
-    unknown = next((key for key in data if key not in model.model_fields), None)
+    unknown = next((k for k in data if k not in model.model_fields and k not in former), None)
     if unknown is not None:
         field = f"{path}.{unknown}"
         raise InvalidParameter(f"{field} is not a member of an exported {path}", field=field)

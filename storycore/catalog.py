@@ -15,7 +15,7 @@ from .errors import InvalidParameter
 from .hashtags import normalize_tag
 from .heads import StoryHead
 from .pagination import PageRequest, page_of
-from .queries import SortField, StoryQuery, parse_order, parse_sort
+from .queries import Audience, SortField, StoryQuery, parse_order, parse_sort
 from .records import Status, StoryRecord
 from .searchtext import query_tokens
 from .shapes import Page, SearchItem, StorySummary
@@ -139,8 +139,8 @@ class Catalog:
         """
         author = self._ctx.user_named(username)
         statuses = _statuses(filter)
-        hidden = can_see_hidden_stories_of(viewer, author.id)
-        if not hidden:
+        audience: Audience = "owner" if can_see_hidden_stories_of(viewer, author.id) else "public"
+        if audience == "public":
             statuses = tuple(s for s in statuses if s == "published")
         return self._list(
             page,
@@ -150,8 +150,8 @@ class Catalog:
             descending=parse_order(order),
             tag=_tag(tag),
             author_id=author.id,
+            audience=audience,
             statuses=statuses,
-            include_private=hidden,
         )
 
     def search(
@@ -204,6 +204,7 @@ class Catalog:
         permalink: str | None,
         sort: SortField = "published",
         descending: bool = True,
+        audience: Audience = "public",
         statuses: Sequence[Status] = ("published",),
         author_id: str | None = None,
         **filters: Any,
@@ -222,10 +223,11 @@ class Catalog:
             sort=sort,
             descending=descending,
             author_id=author_id,
-            statuses=tuple(statuses),
+            audience=audience,
+            status=statuses[0] if audience == "owner" and len(statuses) == 1 else None,
             **filters,
         )
-        heads = self._ctx.store.stories.find_heads(query)
+        heads = self._ctx.store.stories.find(query)
         return page_of(request, heads, self._summaries)
 
     def _summaries(self, heads: Sequence[StoryHead]) -> list[StorySummary]:

@@ -3,6 +3,12 @@
 They are computed on every write, so reads and lists never recompute them: the cover image,
 ``meta.hashtags``, ``meta.quoted``, ``stats.elements``, the search tokens and sort keys; and a
 user's search tokens.
+
+Stored derived data is versioned: a store remembers the ``DERIVATION_VERSION`` that wrote it
+(``Store.derivation``), and opening it with a newer one recomputes it (``storycore.reindex``).
+Bump ``DERIVATION_VERSION`` with every change here, or in what this module calls (hashtags,
+search text, sanitizing), after which a stored record would derive other values (a new derived
+member included): every store is then recomputed once, at its next open. No migration does it.
 """
 
 from __future__ import annotations
@@ -15,7 +21,16 @@ from .records import ELEMENT_TYPES, Element, Quoted, StoryRecord, UserRecord
 from .sanitize import plain_text
 from .searchtext import fold, tokens
 
-__all__ = ["element_words", "user_search_tokens", "with_derived_members"]
+__all__ = [
+    "DERIVATION_VERSION",
+    "element_words",
+    "story_words",
+    "user_search_tokens",
+    "with_derived_members",
+]
+
+#: The version of the rules below; stores written by an older one are recomputed when opened.
+DERIVATION_VERSION = 1
 
 
 def element_words(element: Element) -> list[str]:
@@ -55,24 +70,37 @@ def _cover(elements: Sequence[Element]) -> str:
 
 def with_derived_members(story: StoryRecord, elements: Sequence[Element]) -> StoryRecord:
     """``story`` with every derived member recomputed from its members and ``elements``."""
-    texts = [plain_text(e.data.get("text", "")) for e in elements if e.type == "text"]
-    tags = extract_hashtags(story.hashtags, story.title, story.description or "", *texts)
     counts = Counter(element.type for element in elements)
-    words = [w for element in elements for w in element_words(element)]
     return story.model_copy(
         update={
             "cover": _cover(elements),
-            "tags": tags,
+            "tags": _tags(story, elements),
             "topic_keys": list(dict.fromkeys(normalize_tag(t) for t in story.topics)),
             "quoted": _quoted(elements),
             "element_counts": {kind: counts.get(kind, 0) for kind in ELEMENT_TYPES},
             "element_permalinks": list(dict.fromkeys(e.permalink for e in elements if e.permalink)),
-            "search_tokens": tokens(
-                story.title, story.description or "", *words, " ".join(tags), " ".join(story.topics)
-            ),
             "title_key": fold(story.title),
         }
     )
+
+
+def story_words(story: StoryRecord, elements: Sequence[Element]) -> list[str]:
+    """The search words of a story (its tokens): title, description, elements' text, tags and
+    topics. ``story`` has its derived members already (``with_derived_members``).
+    """
+    words = [w for element in elements for w in element_words(element)]
+    return tokens(
+        story.title,
+        story.description or "",
+        *words,
+        " ".join(story.tags),
+        " ".join(story.topics),
+    )
+
+
+def _tags(story: StoryRecord, elements: Sequence[Element]) -> list[str]:
+    texts = [plain_text(e.data.get("text", "")) for e in elements if e.type == "text"]
+    return extract_hashtags(story.hashtags, story.title, story.description or "", *texts)
 
 
 def user_search_tokens(user: UserRecord) -> list[str]:

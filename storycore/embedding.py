@@ -14,7 +14,7 @@ from .addresses import is_http_url
 from .embed import EmbedStory, embed_script, oembed, permalink_page
 from .errors import InvalidParameter, NotFound
 from .numbers import whole_number
-from .records import StoryRecord, UserRecord
+from .records import StoryRecord, UserRecord, element_of
 from .visibility import ANONYMOUS
 
 __all__ = ["Embeds"]
@@ -87,7 +87,10 @@ class Embeds:
 
     def _embed_story(self, author: UserRecord, story: StoryRecord) -> EmbedStory:
         presenter = self._ctx.presenter
-        elements = self._ctx.store.stories.elements(story.id, 0, self._ctx.settings.limits.elements)
+        documents = self._ctx.store.stories.element_documents(
+            story.id, 0, self._ctx.settings.limits.elements
+        )
+        elements = [element_of(document) for document in documents]
         return EmbedStory(
             id=story.id,
             title=story.title,

@@ -40,13 +40,15 @@ import orjson
 from ._context import Context
 from ._import_records import ProfileCheck, checked_app, checked_story, checked_user
 from .accounts import Accounts
+from .derived import story_words
 from .errors import Conflict, DuplicateKey, InvalidParameter, SlugTaken
-from .ports import Store
+from .ports import NewStory, Store
 from .records import (
     AppRecord,
     Element,
     StoryRecord,
     UserRecord,
+    element_of,
     trusted_element,
     trusted_story,
     trusted_user,
@@ -198,12 +200,12 @@ class Imports:
                 undo.keep_story(story_id)
                 store.stories.remove(story_id)
 
-            def stories() -> Iterator[tuple[StoryRecord, Sequence[Element]]]:
+            def stories() -> Iterator[NewStory]:
                 for data in plan.spools["story"]:
-                    story, elements = _story_from(data)
+                    new = _story_from(data)
                     # noted before it is written: a write that fails half-way is undone too
-                    undo.added.append(story.id)
-                    yield story, elements
+                    undo.added.append(new[0].id)
+                    yield new
                     written()
 
             store.stories.add_many(stories())
@@ -309,7 +311,8 @@ class _Undo:
         """Keep a story, with its elements, about to be removed for its replacement."""
         story = self._store.stories.get(story_id)
         if story is not None:
-            elements = self._store.stories.elements(story_id, 0, 2**31)
+            documents = self._store.stories.element_documents(story_id, 0, 2**31)
+            elements = [element_of(document) for document in documents]
             self.replaced.add({"kind": "story", **_story_document(story, elements)})
 
     def run(self) -> None:
@@ -360,11 +363,11 @@ def _story_document(story: StoryRecord, elements: Sequence[Element]) -> dict[str
     }
 
 
-def _story_from(document: dict[str, Any]) -> tuple[StoryRecord, list[Element]]:
-    return (
-        trusted_story(document["record"]),
-        [trusted_element(element) for element in document["elements"]],
-    )
+def _story_from(document: dict[str, Any]) -> NewStory:
+    """A spooled story as it is stored, its search words derived again."""
+    story = trusted_story(document["record"])
+    elements = [trusted_element(element) for element in document["elements"]]
+    return story, elements, story_words(story, elements)
 
 
 def _at_line(number: int, exc: InvalidParameter | Conflict) -> InvalidParameter | Conflict:

@@ -9,21 +9,22 @@ at 1 and grows by one on every save, publish, unpublish and slug change.
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ._context import Context
-from .derived import with_derived_members
+from .derived import story_words, with_derived_members
 from .drafts import StoryDraft, parse_story
 from .elements import normalize_elements
 from .errors import DuplicateKey, Forbidden, SlugTaken, VersionConflict
 from .ids import new_id
 from .numbers import whole_number
 from .pagination import PageRequest
-from .records import CreatedWith, Element, Status, StoryRecord, UserRecord
+from .records import CreatedWith, Element, Status, StoryRecord, UserRecord, element_of
 from .shapes import SlugChanged, StoryCreated, StoryDeleted, StoryDetail, StorySummary
-from .slugs import derive_slug, next_free_slug, suffix_stems, validate_slug
+from .slugs import derive_slug, slug_candidates, validate_slug
 from .timestamps import now
 from .visibility import ANONYMOUS, Viewer, can_act_for, can_feature, counts_as_view
 from .wording import worded, wording
@@ -32,6 +33,7 @@ __all__ = ["Stories", "StoryReading"]
 
 StoryInput = Mapping[str, Any] | str
 _RETRIES = 8
+_SLUG_BATCH = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +90,9 @@ class Stories:
         request = self._page(page, per_page)
         author, story = self._ctx.visible_story(viewer, username, slug, follow_alias=True)
         window = (story.id, request.offset, request.probe_limit)
-        documents = self._stories.element_documents(*window) if as_documents else []
-        elements = [] if as_documents else self._stories.elements(*window)
+        documents = self._stories.element_documents(*window)
+        elements = [] if as_documents else [element_of(document) for document in documents]
+        documents = documents if as_documents else []
         if count_view and counts_as_view(viewer, story):
             self._ctx.views.add(story.id)
         return StoryReading(
@@ -247,20 +250,23 @@ class Stories:
             request = self._page(None, None)
             status_changes = transition(current, at)
             if _has_members(draft):
-                previous = self._stories.elements(current.id, 0, self._ctx.settings.limits.elements)
+                previous = self._elements_of(current.id, 0, self._ctx.settings.limits.elements)
                 elements = self._elements(draft, previous=previous, at=at)
                 shown = elements if elements is not None else previous
                 changed = _apply(current, draft).model_copy(update=status_changes or {})
                 changed = with_derived_members(changed, shown)
+                words: list[str] | None = story_words(changed, shown)
             else:  # a status change alone: the derived members stay, one page of elements is shown
-                elements = None
-                shown = self._stories.elements(current.id, request.offset, request.per_page)
+                elements = words = None
+                shown = self._elements_of(current.id, request.offset, request.per_page)
                 if status_changes is None:
                     return self._detail(current, author, request, shown)
                 changed = current.model_copy(update=status_changes)
             changed.updated = at
             try:
-                stored = self._replace(current, changed, elements, slug_field="story.slug")
+                stored = self._replace(
+                    current, changed, elements, words=words, slug_field="story.slug"
+                )
             except VersionConflict:
                 if version is not None or attempt == _RETRIES - 1:
                     raise
@@ -274,16 +280,22 @@ class Stories:
         changed: StoryRecord,
         elements: Sequence[Element] | None,
         *,
+        words: Sequence[str] | None = None,
         slug_field: str,
     ) -> StoryRecord:
         changed = changed.model_copy(update={"version": current.version + 1})
         with wording(name=changed.slug, field=slug_field):
-            self._stories.replace(changed, expected_version=current.version, elements=elements)
+            self._stories.replace(
+                changed, expected_version=current.version, elements=elements, words=words
+            )
         return changed
+
+    def _elements_of(self, story_id: str, offset: int, limit: int) -> list[Element]:
+        return [element_of(d) for d in self._stories.element_documents(story_id, offset, limit)]
 
     def _add(self, record: StoryRecord, elements: Sequence[Element]) -> None:
         with wording(name=record.slug, field="story.slug"):
-            self._stories.add(record, elements)
+            self._stories.add(record, elements, story_words(record, elements))
 
     def _add_with_derived_slug(
         self, record: StoryRecord, elements: Sequence[Element]
@@ -293,21 +305,28 @@ class Stories:
         """
         limit = self._ctx.settings.limits.slug
         base = derive_slug(record.title, limit)
+        words = story_words(record, elements)
         for _ in range(_RETRIES):
-            taken = {
-                slug
-                for stem in suffix_stems(base, limit)
-                for slug in self._stories.slugs_like(record.author_id, stem)
-            }
-            candidate = record.model_copy(update={"slug": next_free_slug(base, taken, limit)})
+            candidate = record.model_copy(update={"slug": self._free_slug(record.author_id, base)})
             try:
-                self._stories.add(candidate, elements)
+                self._stories.add(candidate, elements, words)
             except DuplicateKey as exc:
                 if exc.key == "story.slug":
                     continue  # a concurrent create took it first
                 raise worded(exc) from exc
             return candidate
         raise SlugTaken(f"no free slug could be derived from {base!r}", field="story.slug")
+
+    def _free_slug(self, author_id: str, base: str) -> str:
+        """The first of ``base``, ``base-2``, ``base-3``, ... the author has no story at,
+        asked of storage a batch at a time."""
+        candidates = slug_candidates(base, self._ctx.settings.limits.slug)
+        while batch := list(itertools.islice(candidates, _SLUG_BATCH)):
+            taken = self._stories.taken_slugs(author_id, batch)
+            free = next((slug for slug in batch if slug not in taken), None)
+            if free is not None:
+                return free
+        raise AssertionError("unreachable: the candidates never end")  # pragma: no cover
 
     def _elements(
         self, draft: StoryDraft, *, previous: Sequence[Element], at: str

@@ -10,7 +10,7 @@ processes that share the storage, and a reader never sees half of it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from .heads import ProfileFields, StoryHead
@@ -23,14 +23,14 @@ from .records import (
     StoryRecord,
     TokenRecord,
     UserRecord,
-    element_document,
 )
-from .settings import EMBED_PAGES
 
 __all__ = [
+    "KEPT_BY_REPLACE",
     "AliasRepository",
     "ApplicationRepository",
     "IdentityRepository",
+    "NewStory",
     "SearchIndex",
     "Store",
     "StoryRepository",
@@ -38,14 +38,25 @@ __all__ = [
     "UserRepository",
 ]
 
+#: The members ``StoryRepository.replace`` keeps as stored, whatever the new record holds: the
+#: counters and the featured mark change through their own methods; a story never changes author.
+KEPT_BY_REPLACE = frozenset(
+    {"views", "likes", "comments", "element_comments", "popularity", "featured_at", "author_id"}
+)
+
+#: A new story as ``StoryRepository.add`` takes it: the record, its elements, its search words.
+NewStory = tuple[StoryRecord, Sequence[Element], Sequence[str]]
+
 
 @runtime_checkable
 class StoryRepository(Protocol):
     """Stories with their elements, counters and slug history."""
 
-    def add(self, story: StoryRecord, elements: Sequence[Element]) -> None:
-        """Store a new story and its elements (in order), atomically with its search entry.
+    def add(self, story: StoryRecord, elements: Sequence[Element], words: Sequence[str]) -> None:
+        """Store a new story, its elements (in order) and its search ``words``, atomically.
 
+        ``words`` are the story's search tokens as the core derived them
+        (``storycore.derived.story_words``); ``SearchIndex.search`` matches them.
         Raises ``DuplicateKey("story.slug")`` when ``story.author_id`` already has a story at
         ``story.slug``, ``DuplicateKey("story.id")`` for a stored id, and ``Missing("user")``
         where the store knows the author is not stored; then nothing is stored. A retired slug
@@ -55,7 +66,7 @@ class StoryRepository(Protocol):
         """
         ...
 
-    def add_many(self, stories: Iterable[tuple[StoryRecord, Sequence[Element]]]) -> int:
+    def add_many(self, stories: Iterable[NewStory]) -> int:
         """Store many new stories, as ``add`` does each; the bulk path of imports and loads.
 
         Adapters that can store them all in one transaction do, and then a failure (a
@@ -65,8 +76,8 @@ class StoryRepository(Protocol):
         caller removes them if it must (imports do). Returns how many were stored.
         """
         count = 0
-        for story, elements in stories:
-            self.add(story, elements)
+        for story, elements, words in stories:
+            self.add(story, elements, words)
             count += 1
         return count
 
@@ -75,15 +86,11 @@ class StoryRepository(Protocol):
         ...
 
     def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
-        """The author's story that lives at ``slug`` now (aliases are not followed), or None.
-
-        Its ``search_tokens`` may be left empty, as for ``find``: this is the read path of every
-        story page, and nothing read there needs them. A change starts from ``get``.
-        """
+        """The author's story that lives at ``slug`` now (aliases are not followed), or None."""
         ...
 
-    def slugs_like(self, author_id: str, base: str) -> set[str]:
-        """The author's live slugs that are ``base`` or ``base-<number>``."""
+    def taken_slugs(self, author_id: str, slugs: Collection[str]) -> set[str]:
+        """Those of ``slugs`` at which the author has a story now (aliases do not count)."""
         ...
 
     def replace(
@@ -92,6 +99,7 @@ class StoryRepository(Protocol):
         *,
         expected_version: int,
         elements: Sequence[Element] | None = None,
+        words: Sequence[str] | None = None,
     ) -> None:
         """Replace the stored story ``story.id`` by ``story``, atomically, if it is unchanged.
 
@@ -100,7 +108,8 @@ class StoryRepository(Protocol):
         ``DuplicateKey("story.slug")`` when ``story.slug`` is another live story's; in each
         case nothing changes. When the
         slug changes, the old slug becomes an alias of the story and an alias at the new slug
-        stops. ``elements`` replaces all elements when given and keeps them when None. The
+        stops. ``elements`` replaces all elements, and ``words`` the search words, when given;
+        None keeps them as stored. The
         counters (views, popularity, ...) and ``featured_at`` are kept as stored, whatever
         ``story`` holds: they change only through their own methods. So is ``author_id``: a
         story never changes author.
@@ -118,30 +127,18 @@ class StoryRepository(Protocol):
         """Mark the story featured since ``featured_at``, or not featured when None."""
         ...
 
-    def elements(self, story_id: str, offset: int, limit: int) -> list[Element]:
-        """A slice of the story's elements, in story order."""
-        ...
-
     def element_documents(self, story_id: str, offset: int, limit: int) -> list[str]:
-        """What ``elements`` answers, each as its JSON document (``element_document``): for
-        answers serialized anyway, which need no models. This default dumps the models;
-        adapters that store the documents may answer them as stored.
-        """
-        return [element_document(e) for e in self.elements(story_id, offset, limit)]
-
-    def find(self, query: StoryQuery) -> list[StoryRecord]:
-        """The stories matching ``query``, in its total order, sliced by offset and limit.
-
-        Their ``search_tokens`` may be left empty: lists never need them, and leaving them in
-        the index makes lists cheaper. ``get`` and ``iter_all`` include them.
+        """A slice of the story's elements, in story order, each as its JSON document
+        (``storycore.records.element_document``, the form answers show): answers serialized
+        anyway need no models, and ``storycore.records.element_of`` makes one where needed.
         """
         ...
 
-    def find_heads(self, query: StoryQuery) -> list[StoryHead]:
-        """What ``find`` finds, as heads: what a list shows. This default derives them from
-        whole records; adapters may read them without decoding records.
+    def find(self, query: StoryQuery) -> list[StoryHead]:
+        """The stories matching ``query``, in its total order, sliced by offset and limit, as
+        heads: what a list item shows.
         """
-        return [StoryHead.of(story) for story in self.find(query)]
+        ...
 
     def add_views(
         self,
@@ -168,13 +165,6 @@ class StoryRepository(Protocol):
         which no store can know).
         """
         ...
-
-    def count_view(
-        self, story_id: str, embed_href: str | None = None, *, max_embed_pages: int = EMBED_PAGES
-    ) -> None:
-        """One view of a story, loaded from ``embed_href`` if given: ``add_views`` of one."""
-        embeds = {(story_id, embed_href): 1} if embed_href is not None else {}
-        self.add_views({story_id: 1}, embeds, max_embed_pages=max_embed_pages)
 
     def embeds(self, story_ids: Iterable[str]) -> dict[str, list[EmbedCount]]:
         """The pages that loaded each story's embed, most views first, then by address.
@@ -212,10 +202,9 @@ class SearchIndex(Protocol):
         """Public stories (published, not private) holding every one of ``words``.
 
         ``words`` are normalized tokens (``storycore.searchtext.tokens``). A word matches
-        when it is one of the story's ``search_tokens`` or of its author's ``search_tokens``;
+        when it is one of the story's search words or of its author's ``search_tokens``;
         different words may match in different places. Order: ``published`` descending, then
         id descending. Kept in step with every story and user write, in the same transaction.
-        The records' ``search_tokens`` may be left empty, as for ``find``.
         """
         ...
 
@@ -379,6 +368,22 @@ class Store(Protocol):
 
     @property
     def identities(self) -> IdentityRepository: ...
+
+    def derivation(self) -> int | None:
+        """The derivation version (``storycore.derived.DERIVATION_VERSION``) the core last
+        recorded with ``set_derivation``, or None when none is recorded: a new store, one
+        written before stores kept it, or one a migration marked for recomputing. None means
+        "unknown": the core recomputes the derived data of a store that holds any record. One
+        cheap read; the service makes it at every open.
+        """
+        ...
+
+    def set_derivation(self, version: int) -> None:
+        """Record ``version`` as the derivation of the stored data, durably, over any earlier
+        one, for every process sharing the storage. Only the core calls it, once every derived
+        member is recomputed by that version; the store never sets it by itself.
+        """
+        ...
 
     def close(self) -> None:
         """Release the connection. The store is not used afterwards."""

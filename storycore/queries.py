@@ -12,7 +12,12 @@ from typing import Literal
 from .errors import InvalidParameter
 from .records import Status
 
-__all__ = ["SORT_KEYS", "SortField", "StoryQuery", "parse_order", "parse_sort"]
+__all__ = ["SORT_KEYS", "Audience", "SortField", "StoryQuery", "parse_order", "parse_sort"]
+
+#: Whose view a list takes. ``public``: what anyone may see, published stories that are not
+#: private. ``owner``: every story, working and private ones too, as its author or an editor
+#: sees them (``StoryQuery.status`` may narrow it to one status).
+Audience = Literal["public", "owner"]
 
 SortField = Literal[
     "published", "created", "updated", "popularity", "views", "title_key", "featured_at"
@@ -30,10 +35,12 @@ SORT_KEYS: dict[str, SortField] = {
 
 @dataclass(frozen=True, slots=True)
 class StoryQuery:
-    """A list of stories: filters, then ``sort`` (a record member) and ``descending``.
+    """A list of stories: an audience and filters, then ``sort`` (a record member) and
+    ``descending``.
 
-    ``statuses`` and ``include_private`` choose visibility; the other filters narrow it.
-    Stories whose sort value is null come last when descending and first when ascending.
+    ``audience`` chooses visibility; ``status`` (owner audience only: a public list holds
+    published stories alone) and the other filters narrow it. Stories whose sort value is
+    null come last when descending and first when ascending.
     """
 
     offset: int
@@ -41,8 +48,8 @@ class StoryQuery:
     sort: SortField = "published"
     descending: bool = True
     author_id: str | None = None
-    statuses: tuple[Status, ...] = ("published",)
-    include_private: bool = False
+    audience: Audience = "public"
+    status: Status | None = None
     featured: bool = False
     topic: str | None = None
     tag: str | None = None

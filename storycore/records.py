@@ -8,8 +8,17 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
+from .element_kinds import (
+    ELEMENT_CLASSES,
+    ELEMENT_TYPES,
+    Attribution,
+    Element,
+    ElementType,
+    Source,
+)
 from .trusted import construct_trusted
 
 __all__ = [
@@ -20,6 +29,7 @@ __all__ = [
     "CoverPhoto",
     "CreatedWith",
     "Element",
+    "ElementType",
     "EmbedCount",
     "Notifications",
     "Plan",
@@ -31,6 +41,7 @@ __all__ = [
     "UserRecord",
     "UserSettings",
     "element_document",
+    "element_of",
     "trusted_element",
     "trusted_story",
     "trusted_user",
@@ -38,43 +49,10 @@ __all__ = [
 
 Status = Literal["working", "published"]
 Plan = Literal["free", "enterprise"]
-ElementType = Literal["quote", "link", "image", "video", "text", "other"]
-ELEMENT_TYPES: tuple[ElementType, ...] = ("text", "quote", "image", "video", "link", "other")
 
 
 class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
-
-
-class Source(_Record):
-    """Where an element comes from: a network or a site."""
-
-    name: str
-    href: str
-    username: str = ""
-    userid: str = ""
-
-
-class Attribution(_Record):
-    """Who made an element's content."""
-
-    name: str = ""
-    username: str = ""
-    href: str = ""
-    thumbnail: str = ""
-
-
-class Element(_Record):
-    """One element of a story, stored and shown in the shape of decisions section 7."""
-
-    id: str
-    type: ElementType
-    permalink: str | None = None
-    source: Source | None = None
-    attribution: Attribution | None = None
-    data: dict[str, Any]
-    posted_at: str | None = None
-    added_at: str
 
 
 class Quoted(_Record):
@@ -104,7 +82,9 @@ class EmbedCount(_Record):
 
 
 class StoryRecord(_Record):
-    """A story as stored. Derived members are computed by the service on every write."""
+    """A story as stored. Derived members are computed by the service on every write; its
+    search words are derived with them but stored beside it (``StoryRepository.add``), not read
+    back."""
 
     id: str
     author_id: str
@@ -130,7 +110,6 @@ class StoryRecord(_Record):
     created_with: CreatedWith = Field(default_factory=CreatedWith)
     element_counts: dict[str, int] = Field(default_factory=dict)
     element_permalinks: list[str] = Field(default_factory=list)
-    search_tokens: list[str] = Field(default_factory=list)
     title_key: str = ""
     views: int = 0
     likes: int = 0
@@ -242,10 +221,11 @@ def element_document(element: Element) -> str:
 
 
 def trusted_element(data: dict[str, Any]) -> Element:
-    """An element rebuilt from storage without validating it again (it was, when written)."""
+    """An element rebuilt from storage without validating it again (it was, when written):
+    the class of its ``type``, holding its ``data`` as stored."""
     source, attribution = data.get("source"), data.get("attribution")
     return construct_trusted(
-        Element,
+        ELEMENT_CLASSES[data["type"]],
         {
             **data,
             "source": construct_trusted(Source, source) if source else None,
@@ -278,3 +258,8 @@ def trusted_user(data: dict[str, Any]) -> UserRecord:
             "cover_photo": construct_trusted(CoverPhoto, data.get("cover_photo", {})),
         },
     )
+
+
+def element_of(document: str | bytes) -> Element:
+    """An element from its stored JSON document (``element_document``), trusted as written."""
+    return trusted_element(orjson.loads(document))

@@ -21,6 +21,7 @@ from .imports import Imports
 from .lifecycle import Stories
 from .ports import Store
 from .presenters import Presenter
+from .reindex import bring_up_to_date
 from .resolvers import ElementResolver, OfflineResolver
 from .settings import Settings
 from .viewcounts import ViewCounts
@@ -36,6 +37,9 @@ class Service:
     ``delegation`` creation on behalf of identity-provider users, which sends requests through
     ``provider_client`` (``storycore.contrib.identity.HttpProviderClient`` in the bindings);
     ``imports`` reads an export back, checked and derived as writes would make it.
+
+    Opening a store written by an older derivation version (or an unknown one) recomputes its
+    derived data first (``storycore.reindex``); a store that is current costs one read.
     """
 
     def __init__(
@@ -47,6 +51,7 @@ class Service:
         provider_client: ProviderClient | None = None,
     ) -> None:
         self.settings = settings or Settings()
+        bring_up_to_date(store)
         self.store = store
         self.resolver = resolver or OfflineResolver(self.settings)
         self._views = ViewCounts(store.stories, max_embed_pages=self.settings.limits.embed_pages)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from slugify import slugify
 
@@ -14,7 +15,7 @@ __all__ = [
     "derive_slug",
     "is_valid_slug",
     "next_free_slug",
-    "suffix_stems",
+    "slug_candidates",
     "validate_slug",
 ]
 
@@ -54,25 +55,18 @@ def _stem(base: str, suffix: str, max_length: int) -> str:
     return base[: max_length - len(suffix)].rstrip("-")
 
 
-def suffix_stems(base: str, max_length: int = MAX_SLUG_LENGTH) -> set[str]:
-    """Every stem ``next_free_slug`` may put before a ``-N`` suffix (up to ``-999999``), so a
-    caller can ask storage for all the slugs it must avoid.
+def slug_candidates(base: str, max_length: int = MAX_SLUG_LENGTH) -> Iterator[str]:
+    """``base``, then ``base-2``, ``base-3``, ...: the slugs a derived slug tries in order.
+
+    The base is shortened so that each suffixed slug still fits in ``max_length``.
     """
-    return {base} | {_stem(base, "-" + "9" * digits, max_length) for digits in range(1, 7)}
+    yield base
+    for number in itertools.count(2):
+        suffix = f"-{number}"
+        yield f"{_stem(base, suffix, max_length)}{suffix}"
 
 
 def next_free_slug(base: str, taken: Iterable[str], max_length: int = MAX_SLUG_LENGTH) -> str:
-    """``base``, or ``base-2``, ``base-3``, ... : the first one not in ``taken``.
-
-    The base is shortened so that the suffixed slug still fits in ``max_length``.
-    """
+    """The first of ``slug_candidates`` not in ``taken``."""
     used = set(taken)
-    if base not in used:
-        return base
-    number = 2
-    while True:
-        suffix = f"-{number}"
-        candidate = f"{_stem(base, suffix, max_length)}{suffix}"
-        if candidate not in used:
-            return candidate
-        number += 1
+    return next(slug for slug in slug_candidates(base, max_length) if slug not in used)

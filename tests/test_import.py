@@ -389,7 +389,7 @@ def test_sqlite_stores_a_bulk_of_stories_all_or_none() -> None:
         stories = [_story(f"s{number:04d}", f"story-{number}") for number in range(600)]
         stories.append(_story("s9999", "story-3"))  # the author's slug of an earlier one
         with pytest.raises(DuplicateKey, match=r"story\.slug"):
-            store.stories.add_many((story, []) for story in stories)
+            store.stories.add_many((story, [], []) for story in stories)
         assert list(store.stories.iter_all()) == []
     finally:
         store.close()

@@ -1,7 +1,8 @@
 """Records for the contract suite, with sensible defaults and consistent derived members.
 
 Every story is built through ``with_derived_members`` from the elements it is stored with, and
-every user carries the search tokens of its username and name, as the service would write them.
+stored with the search words ``story_words`` derives from them; every user carries the search
+tokens of its username and name, as the service would write them.
 Timestamps come from ``at(n)``: ``n`` minutes after a fixed moment, so order follows ``n``.
 """
 
@@ -11,7 +12,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from storycore.derived import with_derived_members
+from storycore.derived import story_words, with_derived_members
+from storycore.heads import StoryHead
 from storycore.ids import new_id
 from storycore.ports import Store
 from storycore.records import (
@@ -22,8 +24,10 @@ from storycore.records import (
     StoryRecord,
     TokenRecord,
     UserRecord,
+    element_of,
 )
 from storycore.searchtext import tokens
+from storycore.settings import EMBED_PAGES
 from storycore.timestamps import format_timestamp
 
 _EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
@@ -126,7 +130,7 @@ def add_story(
 ) -> StoryRecord:
     """A new story, stored with ``elements``; the record as stored."""
     story = make_story(author_id, slug, elements=elements, **members)
-    store.stories.add(story, elements)
+    store.stories.add(story, elements, story_words(story, elements))
     return story
 
 
@@ -158,11 +162,23 @@ def make_token(
     )
 
 
-def without_tokens(story: StoryRecord | None) -> StoryRecord | None:
-    """``story`` as lists and search may return it: its search tokens may stay in the index."""
-    return story.model_copy(update={"search_tokens": []}) if story else None
+def heads(stories: Sequence[StoryRecord]) -> list[StoryHead]:
+    """What ``find`` answers for these stories: their heads."""
+    return [StoryHead.of(story) for story in stories]
 
 
-def listed(stories: Sequence[StoryRecord]) -> list[StoryRecord | None]:
-    """Stories found by ``find`` or ``search``, compared without their search tokens."""
-    return [without_tokens(story) for story in stories]
+def read_elements(store: Store, story_id: str, offset: int = 0, limit: int = 10) -> list[Element]:
+    """A slice of the story's elements as ``element_documents`` answers it, as models."""
+    return [element_of(d) for d in store.stories.element_documents(story_id, offset, limit)]
+
+
+def count_view(
+    store: Store,
+    story_id: str,
+    embed_href: str | None = None,
+    *,
+    max_embed_pages: int = EMBED_PAGES,
+) -> None:
+    """One view of a story, loaded from ``embed_href`` if given: ``add_views`` of one."""
+    embeds = {(story_id, embed_href): 1} if embed_href is not None else {}
+    store.stories.add_views({story_id: 1}, embeds, max_embed_pages=max_embed_pages)

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from storycore.ports import Store
 from storycore.records import AuthorStats, EmbedCount, StoryRecord, UserRecord
 
-from ._factories import add_story, add_user, at
+from ._factories import add_story, add_user, at, count_view
 
 THREADS = 4
 VIEWS_PER_THREAD = 50
@@ -53,27 +53,27 @@ def test_count_view_adds_one_view_and_one_popularity_point(
     store: Store, author: UserRecord
 ) -> None:
     story = add_story(store, author.id, views=3, popularity=13, likes=2)
-    store.stories.count_view(story.id)
+    count_view(store, story.id)
     after = _stored(store, story)
     assert (after.views, after.popularity, after.likes) == (4, 14, 2)
 
 
 def test_count_view_changes_nothing_else(store: Store, author: UserRecord) -> None:
     story = add_story(store, author.id)
-    store.stories.count_view(story.id)
+    count_view(store, story.id)
     assert _stored(store, story) == story.model_copy(update={"views": 1, "popularity": 1})
 
 
 def test_count_view_counts_only_that_story(store: Store, author: UserRecord) -> None:
     seen = add_story(store, author.id, "seen")
     unseen = add_story(store, author.id, "unseen")
-    store.stories.count_view(seen.id)
+    count_view(store, seen.id)
     assert _stored(store, unseen).views == 0
 
 
 def test_count_view_without_a_page_counts_no_embed(store: Store, author: UserRecord) -> None:
     story = add_story(store, author.id)
-    store.stories.count_view(story.id)
+    count_view(store, story.id)
     assert store.stories.embeds([story.id]) == {}
 
 
@@ -82,7 +82,7 @@ def test_count_view_with_a_page_counts_an_embed_load_of_it(
 ) -> None:
     story = add_story(store, author.id)
     for _ in range(3):
-        store.stories.count_view(story.id, "https://page.example/a")
+        count_view(store, story.id, "https://page.example/a")
     assert store.stories.embeds([story.id]) == {
         story.id: [EmbedCount(href="https://page.example/a", views=3)]
     }
@@ -90,7 +90,7 @@ def test_count_view_with_a_page_counts_an_embed_load_of_it(
 
 def test_count_view_with_a_page_also_counts_a_view(store: Store, author: UserRecord) -> None:
     story = add_story(store, author.id)
-    store.stories.count_view(story.id, "https://page.example/a")
+    count_view(store, story.id, "https://page.example/a")
     after = _stored(store, story)
     assert (after.views, after.popularity) == (1, 1)
 
@@ -100,7 +100,7 @@ def test_concurrent_views_are_all_counted(store: Store, author: UserRecord) -> N
 
     def view(_: int) -> None:
         for _ in range(VIEWS_PER_THREAD):
-            store.stories.count_view(story.id, "https://page.example/")
+            count_view(store, story.id, "https://page.example/")
 
     with ThreadPoolExecutor(THREADS) as pool:
         list(pool.map(view, range(THREADS)))
@@ -122,10 +122,10 @@ def test_count_view_keeps_at_most_100_pages_of_a_story_the_most_viewed(
     once = [f"https://once.example/{n:03}" for n in range(100)]
     often = [f"https://often.example/{n:02}" for n in range(50)]
     for href in once:
-        store.stories.count_view(story.id, href)
+        count_view(store, story.id, href)
     for href in often:  # 50 more pages, each loaded three times
         for _ in range(3):
-            store.stories.count_view(story.id, href)
+            count_view(store, story.id, href)
     assert store.stories.embeds([story.id])[story.id] == [
         *(EmbedCount(href=href, views=3) for href in often),
         *(EmbedCount(href=href, views=1) for href in once[:50]),
@@ -139,7 +139,7 @@ def test_a_new_page_replaces_the_least_viewed_page_last_by_address(
     story = add_story(store, author.id)
     for href in ["https://a.example/", "https://a.example/", "https://b.example/",
                  "https://c.example/", "https://d.example/"]:  # fmt: skip
-        store.stories.count_view(story.id, href, max_embed_pages=3)
+        count_view(store, story.id, href, max_embed_pages=3)
     assert store.stories.embeds([story.id])[story.id] == [
         EmbedCount(href="https://a.example/", views=2),
         EmbedCount(href="https://b.example/", views=1),
@@ -152,7 +152,7 @@ def test_a_new_page_is_kept_even_when_every_kept_page_has_more_views(
 ) -> None:
     story = add_story(store, author.id)
     for href in ["https://a.example/", "https://b.example/"] * 2 + ["https://c.example/"]:
-        store.stories.count_view(story.id, href, max_embed_pages=2)
+        count_view(store, story.id, href, max_embed_pages=2)
     assert store.stories.embeds([story.id])[story.id] == [
         EmbedCount(href="https://a.example/", views=2),
         EmbedCount(href="https://c.example/", views=1),
@@ -164,7 +164,7 @@ def test_a_kept_page_is_counted_at_the_limit_without_dropping_any(
 ) -> None:
     story = add_story(store, author.id)
     for href in ["https://a.example/", "https://b.example/", "https://b.example/"]:
-        store.stories.count_view(story.id, href, max_embed_pages=2)
+        count_view(store, story.id, href, max_embed_pages=2)
     assert store.stories.embeds([story.id])[story.id] == [
         EmbedCount(href="https://b.example/", views=2),
         EmbedCount(href="https://a.example/", views=1),
@@ -177,8 +177,8 @@ def test_a_new_page_brings_a_story_over_a_lowered_limit_back_under_it(
     story = add_story(store, author.id)
     for n in range(5):
         for _ in range(n + 1):
-            store.stories.count_view(story.id, f"https://page.example/{n}")
-    store.stories.count_view(story.id, "https://new.example/", max_embed_pages=3)
+            count_view(store, story.id, f"https://page.example/{n}")
+    count_view(store, story.id, "https://new.example/", max_embed_pages=3)
     assert store.stories.embeds([story.id])[story.id] == [
         EmbedCount(href="https://page.example/4", views=5),
         EmbedCount(href="https://page.example/3", views=4),
@@ -192,7 +192,7 @@ def test_an_authors_embed_loads_are_those_of_the_pages_kept(
     story = add_story(store, author.id)
     for href in ["https://a.example/", "https://a.example/", "https://b.example/",
                  "https://c.example/"]:  # fmt: skip
-        store.stories.count_view(story.id, href, max_embed_pages=2)
+        count_view(store, story.id, href, max_embed_pages=2)
     kept = store.stories.embeds([story.id])[story.id]
     assert store.stories.author_stats([author.id])[author.id].embeds == 3
     assert sum(page.views for page in kept) == 3
@@ -204,7 +204,7 @@ def test_the_page_bound_is_per_story(store: Store, author: UserRecord) -> None:
     two = add_story(store, author.id, "two")
     for story in (one, two):
         for href in ["https://a.example/", "https://b.example/"]:
-            store.stories.count_view(story.id, href, max_embed_pages=2)
+            count_view(store, story.id, href, max_embed_pages=2)
     embeds = store.stories.embeds([one.id, two.id])
     assert [len(embeds[one.id]), len(embeds[two.id])] == [2, 2]
 
@@ -217,7 +217,7 @@ def test_embeds_are_ordered_by_views_then_address(store: Store, author: UserReco
     for href, views in [("https://c.example/", 1), ("https://b.example/", 2),
                         ("https://d.example/", 2), ("https://a.example/", 1)]:  # fmt: skip
         for _ in range(views):
-            store.stories.count_view(story.id, href)
+            count_view(store, story.id, href)
     assert store.stories.embeds([story.id])[story.id] == [
         EmbedCount(href="https://b.example/", views=2),
         EmbedCount(href="https://d.example/", views=2),
@@ -229,9 +229,9 @@ def test_embeds_are_ordered_by_views_then_address(store: Store, author: UserReco
 def test_embeds_are_kept_per_story(store: Store, author: UserRecord) -> None:
     one = add_story(store, author.id, "one")
     two = add_story(store, author.id, "two")
-    store.stories.count_view(one.id, "https://page.example/")
-    store.stories.count_view(two.id, "https://page.example/")
-    store.stories.count_view(two.id, "https://page.example/")
+    count_view(store, one.id, "https://page.example/")
+    count_view(store, two.id, "https://page.example/")
+    count_view(store, two.id, "https://page.example/")
     assert store.stories.embeds([one.id, two.id]) == {
         one.id: [EmbedCount(href="https://page.example/", views=1)],
         two.id: [EmbedCount(href="https://page.example/", views=2)],
@@ -242,21 +242,21 @@ def test_embeds_answer_only_the_asked_stories(store: Store, author: UserRecord) 
     asked = add_story(store, author.id, "asked")
     other = add_story(store, author.id, "other")
     for story in (asked, other):
-        store.stories.count_view(story.id, "https://page.example/")
+        count_view(store, story.id, "https://page.example/")
     assert set(store.stories.embeds([asked.id])) == {asked.id}
 
 
 def test_stories_without_embeds_are_absent_from_embeds(store: Store, author: UserRecord) -> None:
     embedded = add_story(store, author.id, "embedded")
     plain = add_story(store, author.id, "plain")
-    store.stories.count_view(embedded.id, "https://page.example/")
+    count_view(store, embedded.id, "https://page.example/")
     assert set(store.stories.embeds([embedded.id, plain.id, "unknown"])) == {embedded.id}
 
 
 def test_embeds_take_any_iterable_of_ids(store: Store, author: UserRecord) -> None:
     stories = [add_story(store, author.id, f"s{n}") for n in range(3)]
     for story in stories:
-        store.stories.count_view(story.id, "https://page.example/")
+        count_view(store, story.id, "https://page.example/")
     assert set(store.stories.embeds(story.id for story in stories)) == {s.id for s in stories}
 
 
@@ -298,7 +298,7 @@ def test_author_stats_count_public_stories(store: Store, author: UserRecord) -> 
 def test_author_stats_sum_the_views_of_public_stories(store: Store, author: UserRecord) -> None:
     add_story(store, author.id, "one", views=3)
     counted = add_story(store, author.id, "two", views=4)
-    store.stories.count_view(counted.id)
+    count_view(store, counted.id)
     add_story(store, author.id, "private", private=True, views=100)
     add_story(store, author.id, "working", status="working", views=1000)
     assert store.stories.author_stats([author.id])[author.id].views == 8
@@ -312,7 +312,7 @@ def test_author_stats_sum_the_embed_loads_of_public_stories(
     hidden = add_story(store, author.id, "private", private=True)
     for story, href in [(one, "https://a.example/"), (one, "https://b.example/"),
                         (two, "https://a.example/"), (hidden, "https://a.example/")]:  # fmt: skip
-        store.stories.count_view(story.id, href)
+        count_view(store, story.id, href)
     assert store.stories.author_stats([author.id])[author.id].embeds == 3
 
 
@@ -358,7 +358,7 @@ def test_author_stats_keep_authors_apart(
 ) -> None:
     add_story(store, author.id, "mine", views=2, created=at(1), featured_at=at(4))
     theirs = add_story(store, other_author.id, "theirs", views=5, created=at(2))
-    store.stories.count_view(theirs.id, "https://page.example/")
+    count_view(store, theirs.id, "https://page.example/")
     third = add_user(store, "carol")
     stats = store.stories.author_stats([author.id, other_author.id, third.id])
     assert stats[other_author.id] == AuthorStats(

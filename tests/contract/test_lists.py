@@ -6,15 +6,13 @@ from typing import Any
 
 import pytest
 
-from storycore.heads import StoryHead
 from storycore.ports import Store
-from storycore.queries import SORT_KEYS, SortField, StoryQuery
+from storycore.queries import SORT_KEYS, Audience, SortField, StoryQuery
 from storycore.records import Status, UserRecord
 
-from ._factories import add_story, at, changed, listed, make_element
+from ._factories import add_story, at, changed, count_view, heads, make_element
 
 SORTS: list[SortField] = [*SORT_KEYS.values(), "featured_at"]
-EVERY_STATUS: tuple[Status, ...] = ("working", "published")
 
 
 def _ids(store: Store, **query: Any) -> list[str]:
@@ -31,18 +29,30 @@ def _sorted_by(field: SortField, rank: int) -> dict[str, Any]:
     return {field: at(rank)}
 
 
-def test_find_heads_are_the_heads_of_what_find_finds(store: Store, author: UserRecord) -> None:
-    add_story(store, author.id, "plain")
-    add_story(
-        store, author.id, "described", description="D \u00e9", thumbnail="https://a.example/t.png"
-    )
-    add_story(store, author.id, "covered", cover="https://a.example/c.png", title='"Quoted"')
-    add_story(store, author.id, "private", private=True)
-    query = StoryQuery(offset=0, limit=100, include_private=True)
-    heads = store.stories.find_heads(query)
-    assert heads == [StoryHead.of(story) for story in store.stories.find(query)]
-    assert len(heads) == 4
-    assert all(type(head.private) is bool for head in heads)
+def test_find_answers_the_heads_of_the_stories_it_finds(store: Store, author: UserRecord) -> None:
+    stories = [
+        add_story(store, author.id, "plain", created=at(4)),
+        add_story(
+            store,
+            author.id,
+            "described",
+            description="D \u00e9",
+            thumbnail="https://a.example/t.png",
+            created=at(3),
+        ),
+        add_story(
+            store,
+            author.id,
+            "covered",
+            cover="https://a.example/c.png",
+            title='"Quoted"',
+            created=at(2),
+        ),
+        add_story(store, author.id, "private", private=True, created=at(1)),
+    ]
+    found = store.stories.find(StoryQuery(offset=0, limit=100, sort="created", audience="owner"))
+    assert found == heads(stories)
+    assert all(type(head.private) is bool for head in found)
 
 
 # -- visibility ----------------------------------------------------------------------------
@@ -68,25 +78,27 @@ def test_the_default_query_holds_public_stories_only(
 
 
 @pytest.mark.parametrize(
-    ("statuses", "include_private", "expected"),
+    ("audience", "status", "expected"),
     [
-        (("published",), False, {"public"}),
-        (("published",), True, {"public", "private"}),
-        (("working",), False, {"working"}),
-        (("working",), True, {"working", "working-private"}),
-        (EVERY_STATUS, False, {"public", "working"}),
-        (EVERY_STATUS, True, {"public", "private", "working", "working-private"}),
+        ("public", None, {"public"}),
+        ("owner", None, {"public", "private", "working", "working-private"}),
+        ("owner", "published", {"public", "private"}),
+        ("owner", "working", {"working", "working-private"}),
     ],
 )
-def test_statuses_and_include_private_choose_the_visible_stories(
+def test_the_audience_and_status_choose_the_visible_stories(
     store: Store,
     visibilities: dict[str, str],
-    statuses: tuple[Status, ...],
-    include_private: bool,
+    audience: Audience,
+    status: Status | None,
     expected: set[str],
 ) -> None:
-    found = _ids(store, statuses=statuses, include_private=include_private)
+    found = _ids(store, audience=audience, status=status)
     assert sorted(found) == sorted(visibilities[name] for name in expected)
+
+
+def test_a_public_list_ignores_a_status(store: Store, visibilities: dict[str, str]) -> None:
+    assert _ids(store, status="working") == [visibilities["public"]]
 
 
 def test_a_story_replaced_as_working_leaves_the_public_list(
@@ -211,7 +223,7 @@ def test_filters_follow_a_replace(store: Store, author: UserRecord) -> None:
 
 
 def test_find_on_an_empty_store_is_empty(store: Store) -> None:
-    assert _ids(store, statuses=EVERY_STATUS, include_private=True) == []
+    assert _ids(store, audience="owner") == []
 
 
 # -- order ---------------------------------------------------------------------------------
@@ -260,7 +272,7 @@ def test_stories_without_a_sort_value_come_last_when_descending(
     store: Store, author: UserRecord, field: SortField
 ) -> None:
     _add_with_nulls(store, author.id, field)
-    found = _ids(store, sort=field, descending=True, statuses=EVERY_STATUS)
+    found = _ids(store, sort=field, descending=True, audience="owner")
     assert found == ["c", "a", "d", "b"]
 
 
@@ -269,14 +281,14 @@ def test_stories_without_a_sort_value_come_first_when_ascending(
     store: Store, author: UserRecord, field: SortField
 ) -> None:
     _add_with_nulls(store, author.id, field)
-    found = _ids(store, sort=field, descending=False, statuses=EVERY_STATUS)
+    found = _ids(store, sort=field, descending=False, audience="owner")
     assert found == ["b", "d", "a", "c"]
 
 
 def test_views_order_follows_counted_views(store: Store, author: UserRecord) -> None:
     quiet = add_story(store, author.id, "quiet", story_id="b")
     loud = add_story(store, author.id, "loud", story_id="a")
-    store.stories.count_view(loud.id)
+    count_view(store, loud.id)
     for field in ("views", "popularity"):
         assert _ids(store, sort=field) == [loud.id, quiet.id]
 
@@ -309,6 +321,6 @@ def test_limit_caps_the_answer(store: Store, author: UserRecord) -> None:
     assert [story.slug for story in found] == ["s2", "s1"]
 
 
-def test_found_stories_are_the_stored_records(store: Store, author: UserRecord) -> None:
+def test_found_heads_are_those_of_the_stored_records(store: Store, author: UserRecord) -> None:
     story = add_story(store, author.id, elements=[make_element("x")], views=4, featured_at=at(1))
-    assert listed(store.stories.find(StoryQuery(offset=0, limit=10))) == listed([story])
+    assert store.stories.find(StoryQuery(offset=0, limit=10)) == heads([story])

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from storycore.derived import story_words
 from storycore.ports import Store
 from storycore.records import UserRecord
 from storycore.searchtext import tokens
 
-from ._factories import add_story, at, changed, listed, make_element
+from ._factories import add_story, at, changed, count_view, make_element
 
 
 def _found(store: Store, query: str, offset: int = 0, limit: int = 100) -> list[str]:
@@ -118,24 +119,36 @@ def test_results_are_sliced_by_offset_and_limit(store: Store, author: UserRecord
 
 def test_found_stories_are_the_stored_records(store: Store, author: UserRecord) -> None:
     story = add_story(store, author.id, title="Harbour", views=4, featured_at=at(1))
-    store.stories.count_view(story.id)
+    count_view(store, story.id)
     stored = store.stories.get(story.id)
     assert stored is not None
-    assert listed(store.search.search(["harbour"], 0, 10)) == listed([stored])
+    assert store.search.search(["harbour"], 0, 10) == [stored]
 
 
 def test_search_follows_a_replaced_story(store: Store, author: UserRecord) -> None:
     story = add_story(store, author.id, title="Harbour")
-    store.stories.replace(changed(story, [], title="Lighthouse"), expected_version=story.version)
+    new = changed(story, [], title="Lighthouse")
+    store.stories.replace(new, expected_version=story.version, words=story_words(new, []))
     assert _found(store, "harbour") == []
     assert _found(store, "lighthouse") == [story.id]
+
+
+def test_a_replace_without_words_keeps_the_stored_ones(store: Store, author: UserRecord) -> None:
+    story = add_story(store, author.id, title="Harbour")
+    store.stories.replace(changed(story, [], title="Lighthouse"), expected_version=story.version)
+    assert _found(store, "harbour") == [story.id]
+    assert _found(store, "lighthouse") == []
 
 
 def test_search_follows_replaced_elements(store: Store, author: UserRecord) -> None:
     story = add_story(store, author.id, title="Tale", elements=[make_element("harbour")])
     elements = [make_element("lighthouse")]
+    new = changed(story, elements)
     store.stories.replace(
-        changed(story, elements), expected_version=story.version, elements=elements
+        new,
+        expected_version=story.version,
+        elements=elements,
+        words=story_words(new, elements),
     )
     assert _found(store, "harbour") == []
     assert _found(store, "lighthouse") == [story.id]

@@ -71,6 +71,6 @@ def test_an_unknown_order_is_invalid_parameter(value: str) -> None:
 
 def test_a_query_by_default_lists_public_stories_newest_publication_first() -> None:
     query = StoryQuery(offset=0, limit=21)
-    assert (query.statuses, query.include_private) == (("published",), False)
+    assert (query.audience, query.status) == ("public", None)
     assert (query.sort, query.descending) == ("published", True)
     assert (query.featured, query.author_id, query.tag, query.topic) == (False, None, None, None)

@@ -3,6 +3,8 @@ for the suffix that still fits in 120 characters)."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,7 +15,7 @@ from storycore.slugs import (
     derive_slug,
     is_valid_slug,
     next_free_slug,
-    suffix_stems,
+    slug_candidates,
     validate_slug,
 )
 
@@ -188,17 +190,18 @@ def test_successive_free_slugs_are_distinct_valid_and_within_120_characters(
         taken.add(slug)
 
 
+def test_the_candidates_start_at_the_base_then_count_from_two() -> None:
+    assert list(itertools.islice(slug_candidates("my-story"), 4)) == [
+        "my-story",
+        "my-story-2",
+        "my-story-3",
+        "my-story-4",
+    ]
+
+
 @BOUNDED
 @given(st.text(min_size=100), st.integers(min_value=1, max_value=15))
-def test_every_stem_a_suffix_is_put_after_is_among_the_suffix_stems(title: str, count: int) -> None:
-    base = derive_slug(title)
-    stems = suffix_stems(base)
-    taken = {base}
-    for _ in range(count):
-        slug = next_free_slug(base, taken)
-        assert slug.rsplit("-", 1)[0] in stems
-        taken.add(slug)
-
-
-def test_the_suffix_stems_include_the_base_itself() -> None:
-    assert "my-story" in suffix_stems("my-story")
+def test_every_candidate_is_a_valid_slug_within_the_limit(title: str, count: int) -> None:
+    base = derive_slug(title, 40)
+    for slug in itertools.islice(slug_candidates(base, 40), count):
+        assert is_valid_slug(slug, 40)
