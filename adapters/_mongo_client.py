@@ -1,125 +1,114 @@
-"""MongoDB storage URLs, and the database each one names.
+"""MongoDB storage URLs, the database each one names, and its collections, guarded.
 
 ``mongodb://[user:password@]host[:port][,host...]/dbname[?options]`` (or ``mongodb+srv://``)
-reaches a real server through pymongo. The URL must name a database. Opening asks the server
-for a ``ping`` and fails with a ``ConfigurationError`` when no server answers within the
-server-selection timeout: 5 seconds unless the URL sets ``serverSelectionTimeoutMS``. Error
-messages name hosts and the database, never credentials.
+reaches a server through pymongo; the URL must name a database. Opening pings the server and
+raises ``ConfigurationError`` when none answers within the server-selection timeout (5 seconds
+unless the URL sets ``serverSelectionTimeoutMS``); messages name hosts and the database, never
+credentials. ``mongomock://dbname`` opens ``dbname`` on the in-process server (``_mongo_mock``).
 
-Once open, a call that finds no server (it went away, an election takes longer than the
-server-selection timeout, the connection pool stays full) raises ``Unavailable``, which
-answers 503 with ``Retry-After``: the collections of a server are wrapped so that pymongo's
-``ConnectionFailure`` family (``ServerSelectionTimeoutError``, ``AutoReconnect``,
-``NetworkTimeout``, ``WaitQueueTimeoutError``) is translated at every call, and at every step
-of a cursor, which reaches the server only when iterated. (A write cut off that way may or may
-not have been applied: pymongo retries a retryable write once, and the adapter's multi-document
-changes are ordered so that a retry repairs what the first attempt left.)
-
-``mongomock://dbname`` opens ``dbname`` on this process's in-memory mongomock server.
+Every collection is guarded: pymongo's ``ConnectionFailure`` family (no server in time, a lost
+connection, a full pool) becomes ``Unavailable`` (503 with ``Retry-After``) at every call, and a
+query's documents are read within the call (a cursor reaches the server only when iterated). A
+write cut off may or may not have been applied: pymongo retries a retryable write once, and the
+multi-document changes are ordered so that a retry repairs what the first attempt left.
 """
 
 from __future__ import annotations
 
-import inspect
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, cast
 from urllib.parse import unquote_plus
 
 from pymongo import MongoClient, uri_parser
 from pymongo.collection import Collection
-from pymongo.command_cursor import CommandCursor
-from pymongo.cursor import Cursor
 from pymongo.database import Database
 from pymongo.errors import ConnectionFailure, PyMongoError
 
 from storycore.errors import ConfigurationError, Unavailable
 
 from ._mongo_documents import Document
-from ._mongo_mock import mock_database, serialized
-from ._mongo_schema import Wrap
+from ._mongo_mock import LOCK, mock_database
+from ._mongo_schema import INDEXES, Collections
 
-__all__ = [
-    "MOCK_SCHEME",
-    "SERVER_SCHEMES",
-    "SERVER_SELECTION_TIMEOUT_MS",
-    "Connection",
-    "connect",
-    "unavailable_when_unreachable",
-]
+__all__ = ["connect", "unavailable_when_unreachable"]
 
-MOCK_SCHEME = "mongomock://"
-SERVER_SCHEMES = ("mongodb://", "mongodb+srv://")
-SERVER_SELECTION_TIMEOUT_MS = 5000
+_MOCK = "mongomock://"
 _MOCK_NAME = re.compile(r"^[A-Za-z0-9_-]{1,63}$")
+_SERVER_SELECTION_TIMEOUT_MS = 5000
+_QUERIES = frozenset({"find", "aggregate"})
 _REASON_LENGTH = 300
 _UNREACHABLE = "the MongoDB server did not answer in time; try again in a moment"
+# An open database, the lock its calls hold, and how to close it.
+_Opened = tuple[Database[Document], AbstractContextManager[Any], Callable[[], None]]
 
 
-@dataclass(frozen=True, slots=True)
-class Connection:
-    """An open database, how its collections are wrapped, and how to let it go."""
-
-    database: Database[Document]
-    wrap: Wrap
-    close: Callable[[], None]
-
-
-def connect(url: str) -> Connection:
-    """The database ``url`` names; ``ConfigurationError`` when it is malformed or unreachable."""
-    if url.startswith(MOCK_SCHEME):
-        return _mock(url[len(MOCK_SCHEME) :])
-    return _server(url)
-
-
-def _mock(name: str) -> Connection:
-    if not _MOCK_NAME.match(name):
-        raise ConfigurationError(
-            f"cannot open mongomock://{name}: write mongomock://dbname, the name made of"
-            " letters, digits, '_' and '-' (at most 63)"
-        )
-    return Connection(mock_database(name), serialized, lambda: None)
+def connect(url: str) -> tuple[Collections, Callable[[], None]]:
+    """The collections of the database ``url`` names, their indexes made, and how to close
+    it; ``ConfigurationError`` when the URL is malformed or the server unreachable.
+    """
+    database, lock, close = _mock(url) if url.startswith(_MOCK) else _server(url)
+    collections = {name: unavailable_when_unreachable(database[name], lock) for name in INDEXES}
+    try:
+        for name, indexes in INDEXES.items():
+            if indexes:  # a server refuses a createIndexes of none
+                collections[name].create_indexes(list(indexes))
+    except BaseException as exc:
+        close()
+        if isinstance(exc, PyMongoError):  # a user without createIndex, an index of another shape
+            raise ConfigurationError(
+                f"cannot create storycore's indexes in {database.name!r}: {exc}"
+            ) from exc
+        raise
+    return Collections(**collections), close
 
 
-class _Answering:
-    """A collection whose calls raise ``Unavailable`` when no server answers."""
+class _Guarded:
+    """A collection whose calls hold ``lock``, read a query in full and raise ``Unavailable``
+    when no server answers."""
 
-    def __init__(self, collection: Collection[Document]) -> None:
-        self._collection = collection
+    def __init__(self, collection: Collection[Document], lock: AbstractContextManager[Any]) -> None:
+        self._collection, self._lock = collection, lock
 
     def __getattr__(self, name: str) -> Any:
         member = getattr(self._collection, name)
-        if not inspect.ismethod(member):
+        if not callable(member):
             return member
 
         def call(*args: Any, **kwargs: Any) -> Any:
             try:
-                result = member(*args, **kwargs)
+                with self._lock:
+                    result = member(*args, **kwargs)
+                    return list(result) if name in _QUERIES else result
             except ConnectionFailure as exc:
                 raise Unavailable(_UNREACHABLE) from exc
-            if isinstance(result, Cursor | CommandCursor):
-                return _answering_cursor(result)
-            return result
 
         setattr(self, name, call)  # found here from now on, without __getattr__
         return call
 
 
-def _answering_cursor(cursor: Iterator[Document]) -> Iterator[Document]:
-    """The documents of ``cursor``; ``Unavailable`` when a batch cannot be fetched."""
-    try:
-        yield from cursor
-    except ConnectionFailure as exc:
-        raise Unavailable(_UNREACHABLE) from exc
+def unavailable_when_unreachable(
+    collection: Collection[Document], lock: AbstractContextManager[Any] | None = None
+) -> Collection[Document]:
+    """``collection``, guarded: each call holds ``lock`` (mongomock's; none on a server), a
+    query answers a list, and ``Unavailable`` stands for pymongo's ``ConnectionFailure``.
+    """
+    return cast("Collection[Document]", _Guarded(collection, lock or nullcontext()))
 
 
-def unavailable_when_unreachable(collection: Collection[Document]) -> Collection[Document]:
-    """``collection`` (on a server), its calls raising ``Unavailable`` when none answers."""
-    return cast("Collection[Document]", _Answering(collection))
+def _mock(url: str) -> _Opened:
+    name = url[len(_MOCK) :]
+    if not _MOCK_NAME.match(name):
+        raise ConfigurationError(
+            f"cannot open mongomock://{name}: write mongomock://dbname, the name made of"
+            " letters, digits, '_' and '-' (at most 63)"
+        )
+    return mock_database(name), LOCK, lambda: None
 
 
-def _server(url: str) -> Connection:
+def _server(url: str) -> _Opened:
+    """The database ``url`` names on a server that answered a ping."""
     scheme = url.split("://", 1)[0]
     try:
         parsed = uri_parser.parse_uri(url)
@@ -134,10 +123,9 @@ def _server(url: str) -> Connection:
         raise ConfigurationError(
             f"the MongoDB URL for {hosts} must name a database{named}: {scheme}://host:port/dbname"
         )
-    where = f"{hosts}/{name}"
     options: dict[str, Any] = {}
     if not any(key.lower() == "serverselectiontimeoutms" for key in parsed["options"]):
-        options["serverSelectionTimeoutMS"] = SERVER_SELECTION_TIMEOUT_MS
+        options["serverSelectionTimeoutMS"] = _SERVER_SELECTION_TIMEOUT_MS
     client: MongoClient[Document] = MongoClient(url, **options)
     try:
         client.admin.command("ping")
@@ -145,9 +133,9 @@ def _server(url: str) -> Connection:
         client.close()
         reason = _without_secrets(str(exc).split(", Topology Description:")[0], url)
         raise ConfigurationError(
-            f"cannot open MongoDB at {where}: {type(exc).__name__}: {reason}"
+            f"cannot open MongoDB at {hosts}/{name}: {type(exc).__name__}: {reason}"
         ) from exc
-    return Connection(client[name], unavailable_when_unreachable, client.close)
+    return client[name], nullcontext(), client.close
 
 
 def _without_secrets(message: str, url: str) -> str:

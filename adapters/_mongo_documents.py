@@ -1,148 +1,97 @@
-"""Records as MongoDB documents, and back.
+"""Records as MongoDB documents, and back; reads by one selector; unique-key refusals.
 
-A record's members are the document's fields, its ``id`` is the ``_id``. Next to them the
-adapter keeps a few fields of its own, which reads never return (they read through the
-projections below, which name record members only):
-
-- stories: ``public`` (published and not private: what public lists and search filter on),
-  ``search_tokens`` (the story's search words), ``search`` (those and its author's tokens,
-  for search), ``author_tokens`` and
-  ``author_tokens_version`` (the author's tokens copied in, and which version of them),
-  ``elements_rev`` and ``element_total`` (the generation of elements the story shows, and
-  how many it holds), ``embed_views`` (embed loads over the pages kept, for author figures);
-- users: ``username_key`` (the username regardless of case, unique), ``tokens_version`` and
-  ``stories_version`` (the version of the user's search tokens, and the newest version that
-  every story of the user has been given).
+A record's members are the document's fields and its key (``id``, a token's ``digest``) is the
+``_id``. Beside them the adapter keeps fields of its own (``docs/mongodb.md``, "Documents"),
+which reads never return: every read goes through the projection of its ``Kind``, which names
+record members only.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, Generic, TypeVar
 
-from storycore.heads import ProfileFields, StoryHead
+from pydantic import BaseModel
+from pymongo.collection import Collection
+from pymongo.errors import DuplicateKeyError
+
+from storycore.errors import DuplicateKey
+from storycore.heads import StoryHead
 from storycore.records import (
     AppRecord,
-    Element,
     StoryRecord,
     TokenRecord,
     UserRecord,
-    trusted_element,
     trusted_story,
     trusted_user,
 )
-from storycore.usernames import username_key
 
-__all__ = [
-    "APP",
-    "HEAD",
-    "PROFILE",
-    "STORY",
-    "TOKEN",
-    "USER",
-    "Document",
-    "app_document",
-    "app_record",
-    "element_entry",
-    "entry_element",
-    "profile_fields",
-    "story_head",
-    "story_members",
-    "story_record",
-    "token_document",
-    "token_record",
-    "user_document",
-    "user_members",
-    "user_record",
-]
+__all__ = ["APP", "HEAD", "STORY", "TOKEN", "USER", "Document", "document", "refused"]
 
 Document = dict[str, Any]
+R = TypeVar("R")
 
 
-def _members(model: type[Any], *leave_out: str) -> dict[str, int]:
-    """An inclusion projection of a record's members (``id`` comes as ``_id``)."""
-    return {name: 1 for name in model.model_fields if name not in {"id", *leave_out}}
+def document(record: BaseModel, key: str = "id") -> Document:
+    """The members of ``record`` as fields, ``key`` as the ``_id``."""
+    return {"_id": getattr(record, key), **record.model_dump(exclude={key})}
 
 
-STORY = _members(StoryRecord)
-USER = _members(UserRecord)
-APP = _members(AppRecord)
-TOKEN = {name: 1 for name in TokenRecord.model_fields if name != "digest"}
-# What lists show of a story and of its author.
-HEAD = {name: 1 for name in StoryHead._fields if name != "id"}
-PROFILE = {name: 1 for name in ProfileFields._fields}
+class Kind(Generic[R]):
+    """One kind of record as documents: the projection that reads its members (``fields``),
+    and how the record is rebuilt from a document read through it."""
+
+    def __init__(
+        self, members: Iterable[str], rebuild: Callable[[Document], R], key: str = "id"
+    ) -> None:
+        self.fields = {name: 1 for name in members if name != key}
+        self._rebuild, self._key = rebuild, key
+
+    def one(self, collection: Collection[Document], selector: Document) -> R | None:
+        """The record of the document ``selector`` finds, or None."""
+        found = collection.find_one(selector, self.fields)
+        return None if found is None else self._record(found)
+
+    def many(self, collection: Collection[Document], selector: Document, **find: Any) -> list[R]:
+        """The records of the documents ``selector`` finds (``find`` sorts, skips, limits)."""
+        return [self._record(found) for found in collection.find(selector, self.fields, **find)]
+
+    def page(
+        self,
+        collection: Collection[Document],
+        selector: Document,
+        order: list[tuple[str, int]],
+        offset: int,
+        limit: int,
+    ) -> list[R]:
+        """``many`` in ``order``, sliced."""
+        if limit <= 0:  # to MongoDB, a limit of 0 means none
+            return []
+        return self.many(collection, selector, sort=order, skip=offset, limit=limit)
+
+    def _record(self, found: Document) -> R:
+        found[self._key] = found.pop("_id")
+        return self._rebuild(found)
 
 
-def story_members(story: StoryRecord) -> Document:
-    """The record members of ``story`` as document fields (without its ``_id``)."""
-    return story.model_dump(exclude={"id"})
+STORY = Kind(StoryRecord.model_fields, trusted_story)
+HEAD = Kind(StoryHead._fields, lambda found: StoryHead._make(map(found.get, StoryHead._fields)))
+USER = Kind(UserRecord.model_fields, trusted_user)
+APP = Kind(AppRecord.model_fields, AppRecord.model_validate)
+TOKEN = Kind(TokenRecord.model_fields, TokenRecord.model_validate, key="digest")
 
 
-def story_record(document: Document) -> StoryRecord:
-    """The story a document read through ``STORY`` holds."""
-    document["id"] = document.pop("_id")
-    return trusted_story(document)
-
-
-def story_head(document: Document) -> StoryHead:
-    """The head of a story whose document was read through ``HEAD``."""
-    return StoryHead._make(
-        document["_id"] if name == "id" else document.get(name) for name in StoryHead._fields
-    )
-
-
-def element_entry(story_id: str, rev: str, position: int, element: Element) -> Document:
-    """One element of one generation of a story's elements."""
-    return {
-        "story_id": story_id,
-        "rev": rev,
-        "position": position,
-        "element": element.model_dump(),
-    }
-
-
-def entry_element(document: Document) -> Element:
-    """The element an element document holds."""
-    return trusted_element(document["element"])
-
-
-def user_members(user: UserRecord) -> Document:
-    """The record members of ``user`` as fields, with its ``username_key`` (no ``_id``)."""
-    return {**user.model_dump(exclude={"id"}), "username_key": username_key(user.username)}
-
-
-def user_document(user: UserRecord) -> Document:
-    """A new user's document: its search tokens are version 0, which no story has yet."""
-    return {"_id": user.id, **user_members(user), "tokens_version": 0, "stories_version": 0}
-
-
-def user_record(document: Document) -> UserRecord:
-    """The user a document read through ``USER`` holds."""
-    document["id"] = document.pop("_id")
-    return trusted_user(document)
-
-
-def profile_fields(document: Document) -> ProfileFields:
-    """The profile members of a user whose document was read through ``PROFILE``."""
-    return ProfileFields._make(document.get(name, "") for name in ProfileFields._fields)
-
-
-def app_document(app: AppRecord) -> Document:
-    """An application's document."""
-    return {"_id": app.id, **app.model_dump(exclude={"id"})}
-
-
-def app_record(document: Document) -> AppRecord:
-    """The application a document read through ``APP`` holds."""
-    document["id"] = document.pop("_id")
-    return AppRecord.model_validate(document)
-
-
-def token_document(token: TokenRecord) -> Document:
-    """A token's document, keyed by its digest."""
-    return {"_id": token.digest, **token.model_dump(exclude={"digest"})}
-
-
-def token_record(document: Document) -> TokenRecord:
-    """The token a document read through ``TOKEN`` holds."""
-    document["digest"] = document.pop("_id")
-    return TokenRecord.model_validate(document)
+@contextmanager
+def refused(
+    collection: Collection[Document], key: str, *others: tuple[str, Document]
+) -> Iterator[None]:
+    """Translate a unique index's refusal into ``DuplicateKey``: the first of ``others`` whose
+    selector finds a document in ``collection``, else ``key``. (mongomock's error does not say
+    which index refused, so the documents are asked.)
+    """
+    try:
+        yield
+    except DuplicateKeyError as exc:
+        taken = (name for name, selector in others if collection.find_one(selector, {"_id": 1}))
+        raise DuplicateKey(next(taken, key)) from exc

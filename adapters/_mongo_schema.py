@@ -1,40 +1,23 @@
 """The collections of a storycore database on MongoDB, and their indexes.
 
-Indexes are created on every open with ``create_indexes``, which leaves an index that already
-exists with the same keys and options alone: opening twice is the same as opening once.
-
-- ``stories``: one document per story, elements apart. ``author_slug`` (unique) makes a slug
-  unique per author and finds a story by slug; ``author_published`` serves a user's list and
-  author figures; ``public_<sort>`` (partial: public stories only) serve every public list
-  sort, ``public_featured_at`` being the featured list; ``tag``, ``topic`` and
-  ``containing_element`` are multikey indexes over the story's derived arrays; ``search``
-  (multikey, partial) holds every public story's tokens, in search order after each token.
-- ``elements``: one document per element, ``(story_id, rev, position)`` unique, so one page
-  of one generation of a story's elements is one index range.
-- ``aliases``: retired slugs, ``(author_id, slug)`` unique; ``story_id`` to remove them.
-- ``embeds``: one counter per (story, page), ``(story_id, href)`` unique.
-- ``users`` (``username_key`` unique), ``apps`` (``name`` and ``key_digest`` unique),
-  ``tokens`` (``_id`` is the digest; ``expires`` for clean-up), ``identities``
-  (``(provider, external_id)`` unique).
-- ``meta``: what the core records about the stored data, by ``_id``: ``derivation`` holds the
-  ``version`` of the rules that derived it (``Store.derivation``). No index but ``_id``.
+``docs/mongodb.md`` has what each collection holds and what each index serves. Opening creates
+the indexes with ``create_indexes``, which leaves an index that exists with the same keys and
+options alone: opening twice is the same as opening once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, get_args
 
 from pymongo import ASCENDING, DESCENDING, IndexModel
 from pymongo.collection import Collection
-from pymongo.database import Database
 
 from storycore.queries import SortField
 
 from ._mongo_documents import Document
 
-__all__ = ["INDEXES", "Collections", "open_collections"]
+__all__ = ["INDEXES", "Collections"]
 
 _PUBLIC = {"public": True}
 _UP, _DOWN = ASCENDING, DESCENDING
@@ -76,14 +59,12 @@ INDEXES: dict[str, tuple[IndexModel, ...]] = {
         _index("name", ("name", _UP), unique=True),
         _index("key_digest", ("key_digest", _UP), unique=True),
     ),
-    "tokens": (_index("expires", ("expires", _UP)), _index("user", ("user_id", _UP))),
+    "tokens": (_index("expires", ("expires", _UP)),),
     "identities": (
         _index("provider_external_id", ("provider", _UP), ("external_id", _UP), unique=True),
     ),
     "meta": (),
 }
-
-Wrap = Callable[[Collection[Document]], Collection[Document]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,12 +80,3 @@ class Collections:
     tokens: Collection[Document]
     identities: Collection[Document]
     meta: Collection[Document]
-
-
-def open_collections(database: Database[Document], wrap: Wrap) -> Collections:
-    """The collections of ``database``, each passed through ``wrap``, their indexes made."""
-    collections = {name: wrap(database[name]) for name in INDEXES}
-    for name, indexes in INDEXES.items():
-        if indexes:  # a server refuses a createIndexes of none
-            collections[name].create_indexes(list(indexes))
-    return Collections(**collections)

@@ -1,99 +1,122 @@
-"""Stories, their aliases, counters and lists on MongoDB.
+"""Stories on MongoDB: their documents, elements, aliases, embed counts, lists and search.
 
-No write here needs a transaction. Each change of a story is one update of its document, made
-conditional on what was read (``version``, ``slug``, the elements' generation and the copied
-author tokens' version), so a concurrent change makes it match nothing instead of being
-overwritten. The documents around a story are written in an order that never lets a crash
-leave a reference to something missing:
+No write here needs a transaction. A story's change is one update of its document, conditional
+on what was read (``version``, ``slug``, the elements' generation, the author tokens' version),
+so a concurrent change makes it match nothing instead of being overwritten. Other documents are
+written in an order that never lets a crash leave a reference to something missing:
 
-- ``add``: the elements' generation, then the story (the slug's uniqueness is decided here),
-  then the alias that used to hold the slug is stopped.
-- ``replace``: the new elements' generation; the old slug's alias (pointing at the story,
-  which still lives there, so it is inert); the story's one conditional update, which switches
-  slug, members and elements at once; then aliases of *other* stories at the new slug stop and
-  the superseded generation is deleted.
+- ``add``: the elements, then the story (its slug's uniqueness is decided here), then the
+  alias that held the slug stops.
+- ``replace``: the new elements, as a new generation (a fresh ``rev``); the old slug's alias
+  (inert while the story still lives there); the story's one conditional update, which switches
+  members, slug and elements (``elements_rev``) at once; then other stories' aliases at the new
+  slug stop, and the old generation goes.
 - ``remove``: the story first (gone for every read at once), then its aliases, elements and
-  embed counts, which nothing reaches any more.
+  embed counts.
 
-A crash between two steps leaves only documents that no read reaches: a generation no story
-shows, an alias at the live slug of its own story, or aliases, elements and embed counts of a
-removed story. ``resolve`` and ``embeds`` check the story behind what they find.
+A crash between two steps leaves only documents no read reaches: a generation no story shows,
+an alias at its own story's live slug, what a removed story left; ``resolve`` and ``embeds``
+check the story behind what they find. A read of elements that comes back short (a save
+switched generations meanwhile) starts again from the story.
+
+Search: a story's ``search`` holds its own words (``search_tokens``) and its author's tokens
+(``author_tokens``, copied in with their version on the user), so "every word, each in the
+story or in its author" is one ``$all`` over a multikey array. Each write of ``search`` reads
+the author's tokens from the document itself or is conditional on their version, and newer
+tokens never give way to older ones: concurrent writes of a user and of their stories end with
+every story holding the user's latest tokens.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, MutableMapping, Sequence
-from typing import Any
 
 from pymongo import ASCENDING, DESCENDING
+from pymongo.collection import Collection as Documents
 from pymongo.errors import DuplicateKeyError
 
 from storycore.errors import DuplicateKey, Missing, StaleVersion
 from storycore.heads import StoryHead
-from storycore.ports import KEPT_BY_REPLACE, AliasRepository, StoryRepository
+from storycore.ids import new_id
+from storycore.ports import KEPT_BY_REPLACE, AliasRepository, SearchIndex, StoryRepository
 from storycore.queries import StoryQuery
-from storycore.records import AuthorStats, Element, EmbedCount, StoryRecord, element_document
-
-from ._mongo_documents import (
-    HEAD,
-    STORY,
-    Document,
-    story_head,
-    story_members,
-    story_record,
+from storycore.records import (
+    AuthorStats,
+    Element,
+    EmbedCount,
+    StoryRecord,
+    element_document,
+    trusted_element,
 )
-from ._mongo_elements import ElementGenerations
+
+from ._mongo_documents import HEAD, STORY, Document, document, refused
 from ._mongo_schema import Collections
-from ._mongo_search import copy_author_tokens, search_array
 
-__all__ = ["MongoAliases", "MongoStories"]
+__all__ = ["MongoAliases", "MongoSearch", "MongoStories", "copy_author_tokens"]
 
-_SWITCH_ATTEMPTS = 5
+_ATTEMPTS = 5  # reads of elements, and conditional updates, tried again when raced
 _EXPORT_BATCH = 100
+_NEWEST = [("published", DESCENDING), ("_id", DESCENDING)]
+_FEATURED = [("featured_at", DESCENDING), ("_id", DESCENDING)]
+# What a replace reads of the story and finds unchanged when it writes (but the tokens).
+_READ_BY_REPLACE = dict.fromkeys(
+    ("version", "slug", "elements_rev", "author_tokens_version", "author_tokens"), 1
+)
+
+
+def copy_author_tokens(
+    stories: Documents[Document], selector: Document, tokens: Sequence[str], version: int
+) -> None:
+    """Give the stories ``selector`` finds (an author's, or one of them) version ``version`` of
+    their author's tokens where they hold an older one; each in one update that keeps its words.
+    """
+    given = {"$literal": list(tokens)}
+    copied = {
+        "author_tokens": given,
+        "author_tokens_version": {"$literal": version},
+        "search": {"$setUnion": ["$search_tokens", given]},
+    }
+    older = {**selector, "author_tokens_version": {"$lt": version}}
+    stories.update_many(older, [{"$set": copied}])
 
 
 class MongoStories(StoryRepository):
     """Stories: one document each, elements apart, kept in step with aliases and embeds."""
 
     def __init__(self, collections: Collections) -> None:
-        self._stories = collections.stories
-        self._aliases = collections.aliases
-        self._embeds = collections.embeds
+        self._stories, self._elements = collections.stories, collections.elements
+        self._aliases, self._embeds = collections.aliases, collections.embeds
         self._users = collections.users
-        self._generations = ElementGenerations(collections.elements, collections.stories)
 
     # -- writes --------------------------------------------------------------------------
 
     def add(self, story: StoryRecord, elements: Sequence[Element], words: Sequence[str]) -> None:
         tokens, version = self._author_tokens(story.author_id)
-        rev = self._generations.write(story.id, elements)
-        document = {
-            "_id": story.id,
-            **story_members(story),
-            "public": story.is_public,
-            "search_tokens": list(words),
-            "search": search_array(words, tokens),
-            "author_tokens": tokens,
-            "author_tokens_version": version,
-            "elements_rev": rev,
-            "element_total": len(elements),
-            "embed_views": 0,
-        }
+        rev = self._write_elements(story.id, elements)
         try:
-            self._stories.insert_one(document)
-        except DuplicateKeyError as exc:
-            # Refused, so certainly not stored: its generation goes too.
-            self._generations.discard(story.id, rev)
-            if self._stories.find_one({"_id": story.id}, {"_id": 1}) is not None:
-                raise DuplicateKey("story.id") from exc
-            raise DuplicateKey("story.slug") from exc
+            with refused(self._stories, "story.slug", ("story.id", {"_id": story.id})):
+                self._stories.insert_one(
+                    {
+                        **document(story),
+                        "public": story.is_public,
+                        "search_tokens": list(words),
+                        "search": sorted({*words, *tokens}),
+                        "author_tokens": tokens,
+                        "author_tokens_version": version,
+                        "elements_rev": rev,
+                        "element_total": len(elements),
+                        "embed_views": 0,
+                    }
+                )
+        except DuplicateKey:  # refused, so never shown: its elements go too
+            self._elements.delete_many({"story_id": story.id, "rev": rev})
+            raise
         self._aliases.delete_one({"author_id": story.author_id, "slug": story.slug})
         # The author's tokens may have changed since they were read: copy the newer ones.
         newer, newer_version = self._author_tokens(story.author_id)
         if newer_version != version:
-            copy_author_tokens(
-                self._stories, story.author_id, newer, newer_version, story_id=story.id
-            )
+            one = {"author_id": story.author_id, "_id": story.id}  # the shard key targets it
+            copy_author_tokens(self._stories, one, newer, newer_version)
 
     def _author_tokens(self, author_id: str) -> tuple[list[str], int]:
         user = self._users.find_one({"_id": author_id}, {"search_tokens": 1, "tokens_version": 1})
@@ -109,107 +132,82 @@ class MongoStories(StoryRepository):
         elements: Sequence[Element] | None = None,
         words: Sequence[str] | None = None,
     ) -> None:
-        rev = None if elements is None else self._generations.write(story.id, elements)
+        fields = story.model_dump(exclude={"id", *KEPT_BY_REPLACE})
+        fields["public"] = story.is_public
+        if words is not None:
+            fields["search_tokens"] = list(words)
+        if elements is not None:
+            fields["elements_rev"] = self._write_elements(story.id, elements)
+            fields["element_total"] = len(elements)
         try:
-            old_slug, old_rev = self._switch(
-                story, expected_version, rev, None if elements is None else len(elements), words
-            )
+            before = self._switch(story, expected_version, fields, words)
         except (Missing, StaleVersion, DuplicateKey):
-            # Refused, so the story never showed the new generation.
-            if rev is not None:
-                self._generations.discard(story.id, rev)
+            if elements is not None:  # refused, so the story never showed them
+                self._elements.delete_many({"story_id": story.id, "rev": fields["elements_rev"]})
             raise
-        if old_slug != story.slug:
+        if before["slug"] != story.slug:
             self._aliases.delete_many(
                 {"author_id": story.author_id, "slug": story.slug, "story_id": {"$ne": story.id}}
             )
-        if rev is not None:
-            self._generations.discard(story.id, old_rev)
+        if elements is not None:
+            self._elements.delete_many({"story_id": story.id, "rev": before["elements_rev"]})
 
     def _switch(
         self,
         story: StoryRecord,
         expected_version: int,
-        rev: str | None,
-        total: int | None,
+        fields: Document,
         words: Sequence[str] | None,
-    ) -> tuple[str, str]:
-        """Update the story document in one conditional write; its old slug and generation."""
-        fields = {
-            name: value
-            for name, value in story_members(story).items()
-            if name not in KEPT_BY_REPLACE
-        }
-        fields["public"] = story.is_public
-        if rev is not None:
-            fields["elements_rev"] = rev
-            fields["element_total"] = total
-        if words is not None:
-            fields["search_tokens"] = list(words)
-        for _ in range(_SWITCH_ATTEMPTS):
-            current = self._stories.find_one(
-                {"_id": story.id},
-                {
-                    "version": 1,
-                    "slug": 1,
-                    "elements_rev": 1,
-                    "author_tokens": 1,
-                    "author_tokens_version": 1,
-                },
-            )
-            if current is None:
+    ) -> Document:
+        """Set ``fields`` in one update, conditional on the story being as read; what it read."""
+        for _ in range(_ATTEMPTS):
+            before = self._stories.find_one({"_id": story.id}, _READ_BY_REPLACE)
+            if before is None:
                 raise Missing("story")
-            if current["version"] != expected_version:
-                raise StaleVersion(current["version"])
-            old_slug: str = current["slug"]
-            if old_slug != story.slug:
-                self._check_slug_free(story)
-                self._retire(story.author_id, old_slug, story.id)
+            if before["version"] != expected_version:
+                raise StaleVersion(before["version"])
+            if before["slug"] != story.slug:
+                self._retire(story, before["slug"])
+            tokens = before.pop("author_tokens", [])
             if words is not None:
-                fields["search"] = search_array(words, current["author_tokens"])
-            try:
-                done = self._stories.update_one(
-                    {
-                        "_id": story.id,
-                        "version": expected_version,
-                        "slug": old_slug,
-                        "elements_rev": current["elements_rev"],
-                        "author_tokens_version": current["author_tokens_version"],
-                    },
-                    {"$set": fields},
-                )
-            except DuplicateKeyError as exc:
-                raise DuplicateKey("story.slug") from exc
-            if done.matched_count == 1:
-                return old_slug, current["elements_rev"]
+                fields["search"] = sorted({*words, *tokens})
+            with refused(self._stories, "story.slug"):
+                if self._stories.update_one(before, {"$set": fields}).matched_count:
+                    return before
             # Something else changed the story since it was read: read it again.
         raise StaleVersion()  # it kept changing
 
-    def _check_slug_free(self, story: StoryRecord) -> None:
-        """``DuplicateKey`` when another live story of the author is at ``story.slug`` (the unique
-        index decides races; this spares them the inert alias a refused move would leave).
+    def _retire(self, story: StoryRecord, old_slug: str) -> None:
+        """Make ``old_slug`` an alias of the story, which moves to ``story.slug``. First
+        ``DuplicateKey`` when another story lives there (the unique index decides races; this
+        spares them the inert alias a refused move would leave).
         """
-        taken = self._stories.find_one(
-            {"author_id": story.author_id, "slug": story.slug, "_id": {"$ne": story.id}},
-            {"_id": 1},
-        )
-        if taken is not None:
+        taken = {"author_id": story.author_id, "slug": story.slug, "_id": {"$ne": story.id}}
+        if self._stories.find_one(taken, {"_id": 1}) is not None:
             raise DuplicateKey("story.slug")
-
-    def _retire(self, author_id: str, slug: str, story_id: str) -> None:
-        """Make ``slug`` an alias of the story (upserted; a concurrent upsert may win first)."""
-        selector = {"author_id": author_id, "slug": slug}
+        alias, points = {"author_id": story.author_id, "slug": old_slug}, {"story_id": story.id}
         try:
-            self._aliases.update_one(selector, {"$set": {"story_id": story_id}}, upsert=True)
-        except DuplicateKeyError:
-            self._aliases.update_one(selector, {"$set": {"story_id": story_id}})
+            self._aliases.update_one(alias, {"$set": points}, upsert=True)
+        except DuplicateKeyError:  # a concurrent upsert came first
+            self._aliases.update_one(alias, {"$set": points})
+
+    def _write_elements(self, story_id: str, elements: Sequence[Element]) -> str:
+        """Store ``elements`` as a new generation of the story's elements; its ``rev``."""
+        rev = new_id()
+        if elements:
+            self._elements.insert_many(
+                [
+                    {"story_id": story_id, "rev": rev, "position": at, "element": e.model_dump()}
+                    for at, e in enumerate(elements)
+                ]
+            )
+        return rev
 
     def remove(self, story_id: str) -> bool:
         if self._stories.delete_one({"_id": story_id}).deleted_count == 0:
             return False
-        self._aliases.delete_many({"story_id": story_id})
-        self._generations.remove_all(story_id)
-        self._embeds.delete_many({"story_id": story_id})
+        for collection in (self._aliases, self._elements, self._embeds):
+            collection.delete_many({"story_id": story_id})
         return True
 
     def set_featured(self, story_id: str, featured_at: str | None) -> None:
@@ -238,10 +236,9 @@ class MongoStories(StoryRepository):
                 embeds.pop((story_id, page), None)
 
     def _add_page(self, story_id: str, href: str, loads: int, max_pages: int) -> None:
-        """The first loads of a page of a story's embed: the story keeps its ``max_pages - 1``
-        first other pages in ``embeds`` order, then this one (``StoryRepository.add_views``).
-        The loads of a dropped page leave the story's ``embed_views`` with it. A story holds
-        about ``max_pages`` documents, so this reads a bounded handful.
+        """The first loads of a page: the story keeps its first ``max_pages - 1`` other pages
+        in ``embeds`` order, then this one; a dropped page's loads leave ``embed_views`` with
+        it. A story holds about ``max_pages`` pages, so this reads a bounded handful.
         """
         beyond = self._embeds.find(
             {"story_id": story_id},
@@ -250,7 +247,7 @@ class MongoStories(StoryRepository):
             skip=max(max_pages - 1, 0),
         )
         dropped_views = 0
-        for other in [document["href"] for document in beyond]:
+        for other in [found["href"] for found in beyond]:
             gone = self._embeds.find_one_and_delete(
                 {"story_id": story_id, "href": other}, {"views": 1, "_id": 0}
             )
@@ -266,59 +263,71 @@ class MongoStories(StoryRepository):
     # -- reads ---------------------------------------------------------------------------
 
     def get(self, story_id: str) -> StoryRecord | None:
-        found = self._stories.find_one({"_id": story_id}, STORY)
-        return story_record(found) if found else None
+        return STORY.one(self._stories, {"_id": story_id})
 
     def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
-        found = self._stories.find_one({"author_id": author_id, "slug": slug}, STORY)
-        return story_record(found) if found else None
+        return STORY.one(self._stories, {"author_id": author_id, "slug": slug})
 
     def taken_slugs(self, author_id: str, slugs: Collection[str]) -> set[str]:
         found = self._stories.find(
             {"author_id": author_id, "slug": {"$in": list(slugs)}}, {"slug": 1, "_id": 0}
         )
-        return {document["slug"] for document in found}
+        return {taken["slug"] for taken in found}
 
     def element_documents(self, story_id: str, offset: int, limit: int) -> list[str]:
-        return [element_document(e) for e in self._generations.page(story_id, offset, limit)]
+        return [element_document(e) for e in self._read_elements(story_id, offset, limit)]
+
+    def _read_elements(self, story_id: str, offset: int, limit: int) -> list[Element]:
+        """A slice of the elements the story shows, in story order."""
+        found: list[Element] = []
+        for _ in range(_ATTEMPTS):
+            story = self._stories.find_one(
+                {"_id": story_id}, {"elements_rev": 1, "element_total": 1}
+            )
+            if story is None:
+                return []
+            expected = max(0, min(limit, story["element_total"] - offset))
+            if expected == 0:
+                return []
+            page = self._elements.find(
+                {
+                    "story_id": story_id,
+                    "rev": story["elements_rev"],
+                    "position": {"$gte": offset, "$lt": offset + expected},
+                },
+                {"element": 1, "_id": 0},
+                sort=[("position", ASCENDING)],
+            )
+            found = [trusted_element(entry["element"]) for entry in page]
+            if len(found) == expected:
+                break
+        return found
 
     def find(self, query: StoryQuery) -> list[StoryHead]:
-        if query.limit <= 0:  # to MongoDB, a limit of 0 means none
-            return []
         direction = DESCENDING if query.descending else ASCENDING
-        found = self._stories.find(
-            _selector(query),
-            HEAD,
-            sort=[(query.sort, direction), ("_id", direction)],
-            skip=query.offset,
-            limit=query.limit,
-        )
-        return [story_head(document) for document in found]
+        order = [(query.sort, direction), ("_id", direction)]
+        return HEAD.page(self._stories, _selector(query), order, query.offset, query.limit)
 
     def embeds(self, story_ids: Iterable[str]) -> dict[str, list[EmbedCount]]:
-        ids = list(set(story_ids))
-        if not ids:
-            return {}
+        result: dict[str, list[EmbedCount]] = {}
+        if not (ids := list(set(story_ids))):
+            return result
         # Counts of a story removed meanwhile may linger for a moment: only live stories count.
-        live = [s["_id"] for s in self._stories.find({"_id": {"$in": ids}}, {"_id": 1})]
-        found = self._embeds.find(
+        live = [story["_id"] for story in self._stories.find({"_id": {"$in": ids}}, {"_id": 1})]
+        for found in self._embeds.find(
             {"story_id": {"$in": live}},
             {"story_id": 1, "href": 1, "views": 1, "_id": 0},
             sort=[("story_id", ASCENDING), ("views", DESCENDING), ("href", ASCENDING)],
-        )
-        result: dict[str, list[EmbedCount]] = {}
-        for document in found:
-            result.setdefault(document["story_id"], []).append(
-                EmbedCount(href=document["href"], views=document["views"])
-            )
+        ):
+            count = EmbedCount(href=found["href"], views=found["views"])
+            result.setdefault(found["story_id"], []).append(count)
         return result
 
     def author_stats(self, author_ids: Iterable[str]) -> dict[str, AuthorStats]:
-        ids = list(set(author_ids))
-        result = {author_id: AuthorStats() for author_id in ids}
-        if not ids:
+        result = {author_id: AuthorStats() for author_id in author_ids}
+        if not result:
             return result
-        public: Document = {"public": True, "author_id": {"$in": ids}}
+        public: Document = {"public": True, "author_id": {"$in": list(result)}}
         for row in self._stories.aggregate(
             [
                 {"$match": public},
@@ -337,58 +346,42 @@ class MongoStories(StoryRepository):
             stats = result[row["_id"]]
             stats.stories, stats.views, stats.embeds = row["stories"], row["views"], row["embeds"]
             stats.last_story, stats.featured = row["last_story"], row["featured"]
-        for document in self._stories.find(
-            {**public, "featured_at": {"$ne": None}},
-            {"author_id": 1},
-            sort=[("featured_at", DESCENDING), ("_id", DESCENDING)],
+        for story in self._stories.find(
+            {**public, "featured_at": {"$ne": None}}, {"author_id": 1}, sort=_FEATURED
         ):
-            result[document["author_id"]].featured_stories.append(document["_id"])
+            result[story["author_id"]].featured_stories.append(story["_id"])
         return result
 
     def iter_all(self) -> Iterator[tuple[StoryRecord, list[Element]]]:
         after = ""
-        while True:
-            batch = [
-                story_record(document)
-                for document in self._stories.find(
-                    {"_id": {"$gt": after}},
-                    STORY,
-                    sort=[("_id", ASCENDING)],
-                    limit=_EXPORT_BATCH,
-                )
-            ]
-            if not batch:
-                return
+        while batch := STORY.many(
+            self._stories, {"_id": {"$gt": after}}, sort=[("_id", ASCENDING)], limit=_EXPORT_BATCH
+        ):
             for story in batch:
-                yield story, self._generations.page(story.id, 0, 2**31)
+                yield story, self._read_elements(story.id, 0, 2**31)
             after = batch[-1].id
 
 
 def _selector(query: StoryQuery) -> Document:
-    """The filter of a list query."""
-    selector: Document = {}
-    if query.audience == "public":
-        selector["public"] = True  # the form the partial indexes of public lists answer
-    optional: dict[str, Any] = {
+    """The filter of a list query (``public``, as the partial indexes of public lists hold)."""
+    wanted = {
+        "public": True if query.audience == "public" else None,
         "status": query.status if query.audience == "owner" else None,
         "author_id": query.author_id,
         "slug": query.slug,
         "tags": query.tag,
         "topic_keys": query.topic,
         "element_permalinks": query.containing_element,
+        "featured_at": {"$ne": None} if query.featured else None,
     }
-    selector.update({field: value for field, value in optional.items() if value is not None})
-    if query.featured:
-        selector["featured_at"] = {"$ne": None}
-    return selector
+    return {field: value for field, value in wanted.items() if value is not None}
 
 
 class MongoAliases(AliasRepository):
     """Retired slugs; each answer is checked against the stories as they are now."""
 
     def __init__(self, collections: Collections) -> None:
-        self._aliases = collections.aliases
-        self._stories = collections.stories
+        self._aliases, self._stories = collections.aliases, collections.stories
 
     def resolve(self, author_id: str, slug: str) -> str | None:
         alias = self._aliases.find_one({"author_id": author_id, "slug": slug}, {"story_id": 1})
@@ -400,3 +393,16 @@ class MongoAliases(AliasRepository):
             {"_id": alias["story_id"], "author_id": author_id}, {"_id": 1}
         )
         return None if story is None else str(story["_id"])
+
+
+class MongoSearch(SearchIndex):
+    """Public stories holding every word, newest publication first."""
+
+    def __init__(self, collections: Collections) -> None:
+        self._stories = collections.stories
+
+    def search(self, words: Sequence[str], offset: int, limit: int) -> list[StoryRecord]:
+        if not words:
+            return []
+        selector = {"public": True, "search": {"$all": list(words)}}
+        return STORY.page(self._stories, selector, _NEWEST, offset, limit)

@@ -1,4 +1,5 @@
-"""The connections to one SQLite database: a writer, and readers that never wait for it.
+"""The connections to one SQLite database: a writer, and readers that never wait for it; and the
+translation of the driver's errors into storage errors.
 
 Writes run in ``BEGIN IMMEDIATE`` transactions on the one writer connection, so two writers
 (threads or processes) queue instead of failing half-way with ``database is locked``. A write
@@ -17,17 +18,24 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
-from sqlite_utils import Database
-
-from storycore.errors import ConfigurationError, Unavailable
+from storycore.errors import ConfigurationError, DuplicateKey, Missing, Unavailable
 
 from ._sqlite_schema import MIGRATIONS
 
-__all__ = ["BUSY_TIMEOUT_SECONDS", "IDLE_READERS", "Connection", "opening_error"]
+__all__ = [
+    "BUSY_TIMEOUT_SECONDS",
+    "IDLE_READERS",
+    "Connection",
+    "Repository",
+    "insert",
+    "marks",
+    "opening_error",
+    "update",
+]
 
 #: How long a write waits for the database (the lock of this process's writer connection, then
 #: SQLite's write lock) before it gives up with ``Unavailable``. A web request should not hang
@@ -38,8 +46,21 @@ BUSY_TIMEOUT_SECONDS = 5.0
 IDLE_READERS = 8
 
 T = TypeVar("T")
+Params = tuple[Any, ...] | list[Any]
 _BUSY_CODES = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 _BUSY_MESSAGE = "the database is busy (another writer holds it); try again in a moment"
+#: The key a ``DuplicateKey`` names, by the columns of the unique constraint SQLite refused.
+_UNIQUE_KEYS = {
+    "stories.author_id, stories.slug": "story.slug",
+    "stories.id": "story.id",
+    "users.username_key": "user.username",
+    "users.id": "user.id",
+    "apps.name": "app.name",
+    "apps.key_digest": "app.key_digest",
+    "apps.id": "app.id",
+    "tokens.digest": "token.digest",
+    "identities.provider, identities.external_id": "identity",
+}
 
 
 class Connection:
@@ -56,10 +77,9 @@ class Connection:
         self._writing: int | None = None  # the thread in a write transaction, if any
         self._readers: list[sqlite3.Connection] | None = None if self.path is None else []
         try:
-            self.db = Database(self.conn)
             self.conn.execute("PRAGMA foreign_keys = ON")
             if self.path is not None:
-                self.db.enable_wal()
+                self.conn.execute("PRAGMA journal_mode = WAL")
                 self.conn.execute("PRAGMA synchronous = NORMAL")
             self._migrate()
         except BaseException:
@@ -73,11 +93,9 @@ class Connection:
             conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             current = _schema_version(conn)  # another process may have migrated meanwhile
             for number, migration in enumerate(MIGRATIONS[current:], start=current + 1):
-                if isinstance(migration, str):
-                    for statement in _statements(migration):
-                        conn.execute(statement)
-                else:
-                    migration(conn)
+                # one statement at a time: executescript would commit our transaction
+                for statement in filter(None, map(str.strip, migration.split(";\n"))):
+                    conn.execute(statement)
                 conn.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
 
     @contextmanager
@@ -92,45 +110,43 @@ class Connection:
             raise Unavailable(_BUSY_MESSAGE)
         conn = self.conn
         try:
-            _execute(conn, "BEGIN IMMEDIATE")
+            conn.execute("BEGIN IMMEDIATE")
             self._writing = threading.get_ident()
-            try:
-                yield conn
-                _execute(conn, "COMMIT")
-            except BaseException as exc:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                if isinstance(exc, sqlite3.OperationalError) and _busy(exc):
-                    raise Unavailable(_BUSY_MESSAGE) from exc
-                raise
-            finally:
-                self._writing = None
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.OperationalError) and _busy(exc):
+                raise Unavailable(_BUSY_MESSAGE) from exc
+            raise
         finally:
+            self._writing = None
             self.lock.release()
 
-    def rows(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[tuple[Any, ...]]:
+    def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         """All rows of one query."""
         return self._read(sql, params, sqlite3.Cursor.fetchall)
 
-    def row(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> tuple[Any, ...] | None:
+    def row(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
         """The first row of one query, or None."""
         # the cursor goes at once, which ends the statement and its read snapshot
         return self._read(sql, params, sqlite3.Cursor.fetchone)  # type: ignore[no-any-return]
 
-    def _read(
-        self, sql: str, params: tuple[Any, ...] | list[Any], fetch: Callable[[sqlite3.Cursor], T]
-    ) -> T:
+    def _read(self, sql: str, params: Params, fetch: Callable[[sqlite3.Cursor], T]) -> T:
         """``fetch`` of one query: on a reader, or on the writer connection for the thread that
         is writing (it sees its own transaction) and for a database in memory.
         """
-        readers, writing = self._readers, self._writing
-        if readers is None or (writing is not None and writing == threading.get_ident()):
+        readers = self._readers
+        if readers is None or self._writing == threading.get_ident():
             with self.lock:
                 return fetch(self.conn.execute(sql, params))
         try:
             reader = readers.pop()
         except IndexError:
-            reader = self._open_reader()
+            assert self.path is not None
+            reader = _connect(self.path)  # used by one thread at a time
+            reader.execute("PRAGMA query_only = ON")
         try:
             return fetch(reader.execute(sql, params))
         except sqlite3.OperationalError as exc:
@@ -138,21 +154,10 @@ class Connection:
                 raise Unavailable(_BUSY_MESSAGE) from exc
             raise
         finally:
-            self._give_back(reader)
-
-    def _open_reader(self) -> sqlite3.Connection:
-        """A new read-only connection to the file (used by one thread at a time)."""
-        assert self.path is not None
-        reader = _connect(self.path)
-        reader.execute("PRAGMA query_only = ON")
-        return reader
-
-    def _give_back(self, reader: sqlite3.Connection) -> None:
-        readers = self._readers
-        if readers is not None and len(readers) < IDLE_READERS:
-            readers.append(reader)
-        else:
-            reader.close()
+            if self._readers is not None and len(self._readers) < IDLE_READERS:
+                self._readers.append(reader)
+            else:
+                reader.close()
 
     def close(self) -> None:
         """Close the connections; a read still under way closes its reader when it ends."""
@@ -161,6 +166,56 @@ class Connection:
             reader.close()
         with self.lock:
             self.conn.close()
+
+
+class Repository:
+    """A port's methods over one database: what each repository holds is its connections."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._db = connection
+
+
+def marks(values: Collection[Any]) -> str:
+    """The parameter marks of ``IN (...)`` or ``VALUES (...)`` for ``values``: ``?, ?, ?``."""
+    return ", ".join("?" * len(values))
+
+
+def insert(conn: sqlite3.Connection, table: str, row: Mapping[str, Any]) -> int | None:
+    """Insert ``row`` (values by column) into ``table``, in the caller's transaction; its rowid.
+    A refused key raises its storage error.
+    """
+    sql = f"INSERT INTO {table} ({', '.join(row)}) VALUES ({marks(row)})"
+    try:
+        return conn.execute(sql, tuple(row.values())).lastrowid
+    except sqlite3.IntegrityError as exc:
+        _refused(exc)
+
+
+def update(conn: sqlite3.Connection, table: str, row: Mapping[str, Any], **where: Any) -> None:
+    """Set the columns of ``row`` in the rows of ``table`` that hold the values of ``where``, in
+    the caller's transaction. A refused key raises its storage error.
+    """
+    assignments = ", ".join(f"{column} = ?" for column in row)
+    conditions = " AND ".join(f"{column} = ?" for column in where)
+    sql = f"UPDATE {table} SET {assignments} WHERE {conditions}"
+    try:
+        conn.execute(sql, (*row.values(), *where.values()))
+    except sqlite3.IntegrityError as exc:
+        _refused(exc)
+
+
+def _refused(exc: sqlite3.IntegrityError) -> NoReturn:
+    """Raise the storage error of a row the database refused: ``DuplicateKey`` naming the unique
+    key, ``Missing("user")`` for a reference to no row (what a caller can name that is not stored
+    is a user); other faults as they are.
+    """
+    text = str(exc)
+    if text == "FOREIGN KEY constraint failed":
+        raise Missing("user") from exc
+    key = _UNIQUE_KEYS.get(text.removeprefix("UNIQUE constraint failed: "))
+    if key is None:
+        raise exc
+    raise DuplicateKey(key) from exc
 
 
 def opening_error(path: str, exc: sqlite3.Error) -> Exception:
@@ -193,16 +248,6 @@ def _connect(path: str) -> sqlite3.Connection:
     )
 
 
-def _execute(conn: sqlite3.Connection, statement: str) -> None:
-    """Run one statement, a busy database becoming ``Unavailable``."""
-    try:
-        conn.execute(statement)
-    except sqlite3.OperationalError as exc:
-        if _busy(exc):
-            raise Unavailable(_BUSY_MESSAGE) from exc
-        raise
-
-
 def _busy(exc: sqlite3.Error) -> bool:
     """Whether SQLite gave up waiting for a lock (errors raised by Python itself carry no code)."""
     code: int | None = getattr(exc, "sqlite_errorcode", None)
@@ -218,8 +263,3 @@ def _schema_version(conn: sqlite3.Connection) -> int:
         return 0
     version: int | None = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
     return version or 0
-
-
-def _statements(script: str) -> list[str]:
-    """A migration script as single statements (executescript would commit our transaction)."""
-    return [part.strip() for part in script.split(";\n") if part.strip()]

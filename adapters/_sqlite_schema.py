@@ -1,8 +1,8 @@
 """The SQLite schema, as forward migrations. Migration N brings a database to version N.
 
-A migration is a SQL script, or a function that runs inside the same transaction when SQL alone
-cannot do it. No migration recomputes what the core derives: the core does, through the ports,
-when it opens a store whose derivation (``store_meta``, from migration 8) is older or unknown.
+Each is a SQL script, run statement by statement in one transaction. No migration recomputes
+what the core derives: the core does, through the ports, when it opens a store whose derivation
+(``store_meta``, from migration 8) is older or unknown.
 
 Public lists read partial indexes (``WHERE public = 1``) in their sort order, so a page is an
 index walk; a user's list reads ``(author_id, ...)``. Tags, topics and element permalinks have
@@ -12,12 +12,7 @@ and its author's, under the story's rowid; ``search_order`` the sort key of each
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Callable
-
-__all__ = ["MIGRATIONS", "Migration"]
-
-Migration = str | Callable[[sqlite3.Connection], None]
+__all__ = ["MIGRATIONS"]
 
 _SORT_COLUMNS = (
     "published",
@@ -28,6 +23,9 @@ _SORT_COLUMNS = (
     "title_key",
     "featured_at",
 )
+
+#: The label tables of the list filters, and the column each holds.
+_LABELS = (("story_tags", "tag"), ("story_topics", "topic"))
 
 _V1 = """
 CREATE TABLE users (
@@ -82,18 +80,6 @@ CREATE TABLE elements (
     PRIMARY KEY (story_rowid, position)
 ) WITHOUT ROWID;
 CREATE INDEX elements_permalink ON elements(permalink, story_rowid) WHERE permalink IS NOT NULL;
-CREATE TABLE story_tags (
-    tag TEXT NOT NULL,
-    story_rowid INTEGER NOT NULL REFERENCES stories(rowid) ON DELETE CASCADE,
-    PRIMARY KEY (tag, story_rowid)
-) WITHOUT ROWID;
-CREATE INDEX story_tags_story ON story_tags(story_rowid);
-CREATE TABLE story_topics (
-    topic TEXT NOT NULL,
-    story_rowid INTEGER NOT NULL REFERENCES stories(rowid) ON DELETE CASCADE,
-    PRIMARY KEY (topic, story_rowid)
-) WITHOUT ROWID;
-CREATE INDEX story_topics_story ON story_topics(story_rowid);
 CREATE TABLE aliases (
     author_id TEXT NOT NULL,
     slug TEXT NOT NULL,
@@ -110,7 +96,18 @@ CREATE TABLE embeds (
 CREATE VIRTUAL TABLE story_search USING fts5(
     story, author, tokenize = 'unicode61 remove_diacritics 2'
 );
-""" + "".join(
+"""
+_V1 += "".join(
+    f"""CREATE TABLE {table} (
+    {column} TEXT NOT NULL,
+    story_rowid INTEGER NOT NULL REFERENCES stories(rowid) ON DELETE CASCADE,
+    PRIMARY KEY ({column}, story_rowid)
+) WITHOUT ROWID;
+CREATE INDEX {table}_story ON {table}(story_rowid);
+"""
+    for table, column in _LABELS
+)
+_V1 += "".join(
     f"CREATE INDEX stories_public_{column} ON stories({column}, id) WHERE public = 1;\n"
     for column in _SORT_COLUMNS
 )
@@ -154,7 +151,7 @@ ALTER TABLE {table}_v4 RENAME TO {table};
 CREATE INDEX {table}_story ON {table}(story_rowid);
 CREATE INDEX {table}_public ON {table}({column}, published, story_id) WHERE public = 1;
 """
-    for table, column in (("story_tags", "tag"), ("story_topics", "topic"))
+    for table, column in _LABELS
 )
 
 # Words with spacing marks (हिन्दी) became one token, and ``# foo`` the tag ``foo``: the tokens,
@@ -198,4 +195,4 @@ DROP TABLE IF EXISTS store_meta;
 CREATE TABLE store_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)

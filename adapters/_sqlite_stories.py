@@ -1,4 +1,9 @@
-"""Stories, their elements, aliases, counters and search on SQLite."""
+"""Stories, their elements, aliases, counters and search on SQLite.
+
+A story is a row: its JSON ``record`` beside the columns lists filter and sort on, and the
+members ``replace`` keeps (``KEPT_BY_REPLACE``), which live in their columns alone: counters are
+added to in place, and a replacement never writes them.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +13,9 @@ from typing import Any
 
 import orjson
 
-from storycore.errors import DuplicateKey, Missing, StaleVersion
+from storycore.errors import Missing, StaleVersion
 from storycore.heads import StoryHead
-from storycore.ports import AliasRepository, NewStory, SearchIndex, StoryRepository
+from storycore.ports import KEPT_BY_REPLACE, AliasRepository, NewStory, SearchIndex, StoryRepository
 from storycore.queries import StoryQuery
 from storycore.records import (
     AuthorStats,
@@ -23,49 +28,94 @@ from storycore.records import (
 )
 from storycore.searchtext import token_text
 
-from ._sqlite_connection import Connection
+from ._sqlite_connection import Repository, insert, marks, update
 
 __all__ = ["SQLiteAliases", "SQLiteSearch", "SQLiteStories"]
 
-# Counters and featured_at live in their own columns (updated in place); the rest in ``record``.
-_COLUMN_MEMBERS = ("views", "likes", "comments", "element_comments", "popularity", "featured_at")
-COLUMNS = "s.record, " + ", ".join(f"s.{name}" for name in _COLUMN_MEMBERS)
-_RECORD_EXCLUDE = set(_COLUMN_MEMBERS)
-
-
-def story_from_row(row: Sequence[Any]) -> StoryRecord:
-    data = orjson.loads(row[0])
-    data.update(zip(_COLUMN_MEMBERS, row[1:], strict=True))
-    return trusted_story(data)
-
-
-# a story's head, read without decoding its record in Python
-_HEAD_COLUMNS = (
-    "s.id, s.author_id, json_extract(s.record, '$.title'), s.slug,"
-    " json_extract(s.record, '$.description'), json_extract(s.record, '$.thumbnail'),"
-    " json_extract(s.record, '$.cover'), s.created, s.updated, s.status, s.private"
+#: The members ``replace`` keeps, in their columns alone and out of ``record``.
+_KEPT = tuple(sorted(KEPT_BY_REPLACE))
+_RECORD_EXCLUDE = set(KEPT_BY_REPLACE)
+#: The columns of a story's row besides ``public`` and ``record``: what lists filter and sort on,
+#: and the kept members.
+_COLUMNS = (
+    "id",
+    "slug",
+    "status",
+    "private",
+    "version",
+    "created",
+    "updated",
+    "published",
+    "title_key",
+    *_KEPT,
 )
+_UNREPLACED = KEPT_BY_REPLACE | {"id"}  # the columns a replacement leaves as stored
+#: What a whole read selects, for ``_story``.
+_STORY = "s.record, " + ", ".join(f"s.{name}" for name in _KEPT)
+#: What a list reads of a story, without decoding its record in Python (``_head``).
+_HEAD = ", ".join(
+    f"s.{name}" if name in _COLUMNS else f"json_extract(s.record, '$.{name}')"
+    for name in StoryHead._fields
+)
+
+
+def _row(story: StoryRecord) -> dict[str, Any]:
+    row = {name: getattr(story, name) for name in _COLUMNS}
+    row.update(public=story.is_public, record=story.model_dump_json(exclude=_RECORD_EXCLUDE))
+    return row
+
+
+def _story(row: Sequence[Any]) -> StoryRecord:
+    data = orjson.loads(row[0])
+    data.update(zip(_KEPT, row[1:], strict=True))
+    return trusted_story(data)
 
 
 def _head(row: tuple[Any, ...]) -> StoryHead:
     return StoryHead._make((*row[:-1], bool(row[-1])))  # ``private`` is stored as 0 or 1
 
 
-def record_json(story: StoryRecord) -> str:
-    return story.model_dump_json(exclude=_RECORD_EXCLUDE)
-
-
-def _public(story: StoryRecord) -> int:
-    return int(story.is_public)
-
-
-def _marks(values: Collection[Any]) -> str:
-    return ",".join("?" * len(values))
-
-
-def _match_expression(words: Sequence[str]) -> str:
-    # Tokens are letters and digits only, so quoting each as an FTS5 phrase is safe.
-    return " AND ".join(f'"{word}"' for word in words)
+def _write_rows(
+    conn: sqlite3.Connection,
+    rowid: int,
+    story: StoryRecord,
+    elements: Sequence[Element] | None,
+    *,
+    replacing: bool,
+) -> None:
+    """Write the rows beside the story's own, in the caller's transaction: its tags and topics,
+    each with the story's sort key (so a label's public list is one index walk), its search
+    order when it is public, and ``elements`` when given. ``replacing`` removes the old ones.
+    """
+    if replacing:
+        owned = ["story_tags", "story_topics", "search_order"]
+        if elements is not None:
+            owned.append("elements")
+        for table in owned:
+            conn.execute(f"DELETE FROM {table} WHERE story_rowid = ?", (rowid,))
+    keys = (rowid, story.is_public, story.published, story.id)
+    for table, column, values in (
+        ("story_tags", "tag", story.tags),
+        ("story_topics", "topic", story.topic_keys),
+    ):
+        conn.executemany(
+            f"INSERT OR IGNORE INTO {table}"
+            f" ({column}, story_rowid, public, published, story_id) VALUES (?, ?, ?, ?, ?)",
+            [(value, *keys) for value in values],
+        )
+    if story.is_public:
+        conn.execute(
+            "INSERT INTO search_order (story_rowid, published, story_id) VALUES (?, ?, ?)",
+            (rowid, story.published, story.id),
+        )
+    if elements is not None:
+        conn.executemany(
+            "INSERT INTO elements (story_rowid, position, permalink, record) VALUES (?, ?, ?, ?)",
+            [
+                (rowid, position, element.permalink, element_document(element))
+                for position, element in enumerate(elements)
+            ],
+        )
 
 
 def _add_page(
@@ -88,11 +138,8 @@ def _add_page(
     )
 
 
-class SQLiteStories(StoryRepository):
+class SQLiteStories(Repository, StoryRepository):
     """Stories, kept in step with their tags, topics, element rows and search entry."""
-
-    def __init__(self, connection: Connection) -> None:
-        self._db = connection
 
     # -- writes --------------------------------------------------------------------------
 
@@ -111,51 +158,19 @@ class SQLiteStories(StoryRepository):
                 count += 1
         return count
 
+    @staticmethod
     def _insert(
-        self,
         conn: sqlite3.Connection,
         story: StoryRecord,
         elements: Sequence[Element],
         words: Sequence[str],
     ) -> None:
-        """Insert one story inside the caller's transaction."""
-        try:
-            cursor = conn.execute(
-                "INSERT INTO stories (id, author_id, slug, status, private, public, version,"
-                " created, updated, published, featured_at, title_key, record, views, likes,"
-                " comments, element_comments, popularity)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    story.id,
-                    story.author_id,
-                    story.slug,
-                    story.status,
-                    int(story.private),
-                    _public(story),
-                    story.version,
-                    story.created,
-                    story.updated,
-                    story.published,
-                    story.featured_at,
-                    story.title_key,
-                    record_json(story),
-                    story.views,
-                    story.likes,
-                    story.comments,
-                    story.element_comments,
-                    story.popularity,
-                ),
-            )
-        except sqlite3.IntegrityError as exc:
-            raise _refused(exc) from exc
-        rowid = cursor.lastrowid
+        rowid = insert(conn, "stories", _row(story))
         assert rowid is not None
         conn.execute(
             "DELETE FROM aliases WHERE author_id = ? AND slug = ?", (story.author_id, story.slug)
         )
-        self.write_labels(conn, rowid, story, replacing=False)
-        self._write_search_order(conn, rowid, story, replacing=False)
-        self._write_elements(conn, rowid, elements)
+        _write_rows(conn, rowid, story, elements, replacing=False)
         conn.execute(
             "INSERT INTO story_search (rowid, story, author)"
             " VALUES (?, ?, (SELECT search_text FROM users WHERE id = ?))",
@@ -170,98 +185,32 @@ class SQLiteStories(StoryRepository):
         elements: Sequence[Element] | None = None,
         words: Sequence[str] | None = None,
     ) -> None:
-        try:
-            with self._db.write() as conn:
-                row = conn.execute(
-                    "SELECT rowid, version, slug, author_id FROM stories WHERE id = ?",
-                    (story.id,),
-                ).fetchone()
-                if row is None:
-                    raise Missing("story")
-                rowid, version, old_slug, author_id = row
-                if version != expected_version:
-                    raise StaleVersion(version)
-                if story.author_id != author_id:  # a story never changes author
-                    story = story.model_copy(update={"author_id": author_id})
+        with self._db.write() as conn:
+            row = conn.execute(
+                "SELECT rowid, version, slug, author_id FROM stories WHERE id = ?", (story.id,)
+            ).fetchone()
+            if row is None:
+                raise Missing("story")
+            rowid, version, old_slug, author_id = row
+            if version != expected_version:
+                raise StaleVersion(version)
+            changes = {
+                name: value for name, value in _row(story).items() if name not in _UNREPLACED
+            }
+            update(conn, "stories", changes, rowid=rowid)
+            if old_slug != story.slug:
                 conn.execute(
-                    "UPDATE stories SET slug = ?, status = ?, private = ?, public = ?, version = ?,"
-                    " updated = ?, published = ?, title_key = ?, record = ? WHERE rowid = ?",
-                    (
-                        story.slug,
-                        story.status,
-                        int(story.private),
-                        _public(story),
-                        story.version,
-                        story.updated,
-                        story.published,
-                        story.title_key,
-                        record_json(story),
-                        rowid,
-                    ),
+                    "DELETE FROM aliases WHERE author_id = ? AND slug = ?", (author_id, story.slug)
                 )
-                if old_slug != story.slug:
-                    conn.execute(
-                        "DELETE FROM aliases WHERE author_id = ? AND slug = ?",
-                        (story.author_id, story.slug),
-                    )
-                    conn.execute(
-                        "INSERT INTO aliases (author_id, slug, story_rowid) VALUES (?, ?, ?)",
-                        (story.author_id, old_slug, rowid),
-                    )
-                self.write_labels(conn, rowid, story, replacing=True)
-                self._write_search_order(conn, rowid, story, replacing=True)
-                if elements is not None:
-                    conn.execute("DELETE FROM elements WHERE story_rowid = ?", (rowid,))
-                    self._write_elements(conn, rowid, elements)
-                if words is not None:
-                    conn.execute(
-                        "UPDATE story_search SET story = ? WHERE rowid = ?",
-                        (token_text(words), rowid),
-                    )
-        except sqlite3.IntegrityError as exc:
-            raise _refused(exc) from exc
-
-    @staticmethod
-    def write_labels(
-        conn: sqlite3.Connection, rowid: int, story: StoryRecord, *, replacing: bool
-    ) -> None:
-        """Write the story's tag and topic rows inside the caller's transaction; ``replacing``
-        removes those it had first (a new story has none)."""
-        # each label row copies the story's sort key, so a label's public list is one index walk
-        keys = (rowid, _public(story), story.published, story.id)
-        for table, column, values in (
-            ("story_tags", "tag", story.tags),
-            ("story_topics", "topic", story.topic_keys),
-        ):
-            if replacing:
-                conn.execute(f"DELETE FROM {table} WHERE story_rowid = ?", (rowid,))
-            conn.executemany(
-                f"INSERT OR IGNORE INTO {table}"
-                f" ({column}, story_rowid, public, published, story_id) VALUES (?, ?, ?, ?, ?)",
-                [(value, *keys) for value in values],
-            )
-
-    @staticmethod
-    def _write_search_order(
-        conn: sqlite3.Connection, rowid: int, story: StoryRecord, *, replacing: bool
-    ) -> None:
-        if replacing:
-            conn.execute("DELETE FROM search_order WHERE story_rowid = ?", (rowid,))
-        if story.is_public:
-            conn.execute(
-                "INSERT INTO search_order (story_rowid, published, story_id) VALUES (?, ?, ?)",
-                (rowid, story.published, story.id),
-            )
-
-    @staticmethod
-    def _write_elements(conn: sqlite3.Connection, rowid: int, elements: Sequence[Element]) -> None:
-        conn.executemany(
-            "INSERT INTO elements (story_rowid, position, permalink, record) VALUES (?, ?, ?, ?)",
-            [
-                (rowid, position, element.permalink, element_document(element))
-                for position, element in enumerate(elements)
-            ],
-        )
+                conn.execute(
+                    "INSERT INTO aliases (author_id, slug, story_rowid) VALUES (?, ?, ?)",
+                    (author_id, old_slug, rowid),
+                )
+            _write_rows(conn, rowid, story, elements, replacing=True)
+            if words is not None:
+                conn.execute(
+                    "UPDATE story_search SET story = ? WHERE rowid = ?", (token_text(words), rowid)
+                )
 
     def remove(self, story_id: str) -> bool:
         with self._db.write() as conn:
@@ -300,19 +249,19 @@ class SQLiteStories(StoryRepository):
     # -- reads ---------------------------------------------------------------------------
 
     def get(self, story_id: str) -> StoryRecord | None:
-        row = self._db.row(f"SELECT {COLUMNS} FROM stories s WHERE s.id = ?", (story_id,))
-        return story_from_row(row) if row else None
+        row = self._db.row(f"SELECT {_STORY} FROM stories s WHERE s.id = ?", (story_id,))
+        return _story(row) if row else None
 
     def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
         row = self._db.row(
-            f"SELECT {COLUMNS} FROM stories s WHERE s.author_id = ? AND s.slug = ?",
+            f"SELECT {_STORY} FROM stories s WHERE s.author_id = ? AND s.slug = ?",
             (author_id, slug),
         )
-        return story_from_row(row) if row else None
+        return _story(row) if row else None
 
     def taken_slugs(self, author_id: str, slugs: Collection[str]) -> set[str]:
         rows = self._db.rows(
-            f"SELECT slug FROM stories WHERE author_id = ? AND slug IN ({_marks(slugs)})",
+            f"SELECT slug FROM stories WHERE author_id = ? AND slug IN ({marks(slugs)})",
             (author_id, *slugs),
         )
         return {row[0] for row in rows}
@@ -326,13 +275,10 @@ class SQLiteStories(StoryRepository):
         return [row[0] for row in rows]
 
     def find(self, query: StoryQuery) -> list[StoryHead]:
-        public_only = query.audience == "public"
-        labels = [
-            ("story_tags", "tag", query.tag),
-            ("story_topics", "topic", query.topic),
-        ]
+        public = query.audience == "public"
+        labels = [("story_tags", "tag", query.tag), ("story_topics", "topic", query.topic)]
         walked = None
-        if public_only and query.sort == "published":
+        if public and query.sort == "published":
             # a public list of one tag or topic in publication order walks that label's own index
             walked = next((label for label in labels if label[2] is not None), None)
         where: list[str] = []
@@ -346,10 +292,10 @@ class SQLiteStories(StoryRepository):
         else:
             source = "stories s"
             order = f"s.{query.sort} {{0}}, s.id {{0}}"
-        if public_only:
+        if public:
             where.append("s.public = 1")  # the literal form that selects the partial indexes
         conditions = [
-            ("s.status = ?", query.status if not public_only else None),
+            ("s.status = ?", query.status),
             ("s.author_id = ?", query.author_id),
             ("s.slug = ?", query.slug),
             *(
@@ -370,19 +316,16 @@ class SQLiteStories(StoryRepository):
             where.append("s.featured_at IS NOT NULL")
         direction = "DESC" if query.descending else "ASC"
         sql = (
-            f"SELECT {_HEAD_COLUMNS} FROM {source} WHERE {' AND '.join(where) or '1'}"
+            f"SELECT {_HEAD} FROM {source} WHERE {' AND '.join(where) or '1'}"
             f" ORDER BY {order.format(direction)} LIMIT ? OFFSET ?"
         )
         return [_head(row) for row in self._db.rows(sql, [*params, query.limit, query.offset])]
 
     def embeds(self, story_ids: Iterable[str]) -> dict[str, list[EmbedCount]]:
         ids = list(set(story_ids))
-        if not ids:
-            return {}
         rows = self._db.rows(
             "SELECT s.id, e.href, e.views FROM embeds e JOIN stories s ON s.rowid = e.story_rowid"
-            f" WHERE s.id IN ({','.join('?' * len(ids))})"
-            " ORDER BY s.id, e.views DESC, e.href",
+            f" WHERE s.id IN ({marks(ids)}) ORDER BY s.id, e.views DESC, e.href",
             ids,
         )
         result: dict[str, list[EmbedCount]] = {}
@@ -393,12 +336,9 @@ class SQLiteStories(StoryRepository):
     def author_stats(self, author_ids: Iterable[str]) -> dict[str, AuthorStats]:
         ids = list(set(author_ids))
         result = {author_id: AuthorStats() for author_id in ids}
-        if not ids:
-            return result
-        marks = ",".join("?" * len(ids))
         for author_id, stories, views, last_story, featured in self._db.rows(
             "SELECT author_id, COUNT(*), SUM(views), MAX(created), MAX(featured_at)"
-            f" FROM stories WHERE public = 1 AND author_id IN ({marks}) GROUP BY author_id",
+            f" FROM stories WHERE public = 1 AND author_id IN ({marks(ids)}) GROUP BY author_id",
             ids,
         ):
             stats = result[author_id]
@@ -406,14 +346,14 @@ class SQLiteStories(StoryRepository):
             stats.last_story, stats.featured = last_story, featured
         for author_id, embeds in self._db.rows(
             "SELECT s.author_id, SUM(e.views) FROM embeds e JOIN stories s"
-            f" ON s.rowid = e.story_rowid WHERE s.public = 1 AND s.author_id IN ({marks})"
+            f" ON s.rowid = e.story_rowid WHERE s.public = 1 AND s.author_id IN ({marks(ids)})"
             " GROUP BY s.author_id",
             ids,
         ):
             result[author_id].embeds = embeds
         for author_id, story_id in self._db.rows(
             "SELECT author_id, id FROM stories WHERE public = 1 AND featured_at IS NOT NULL"
-            f" AND author_id IN ({marks}) ORDER BY featured_at DESC, id DESC",
+            f" AND author_id IN ({marks(ids)}) ORDER BY featured_at DESC, id DESC",
             ids,
         ):
             result[author_id].featured_stories.append(story_id)
@@ -422,9 +362,7 @@ class SQLiteStories(StoryRepository):
     def iter_all(self) -> Iterator[tuple[StoryRecord, list[Element]]]:
         after = ""
         while True:
-            row = self._db.row(
-                "SELECT s.id FROM stories s WHERE s.id > ? ORDER BY s.id LIMIT 1", (after,)
-            )
+            row = self._db.row("SELECT id FROM stories WHERE id > ? ORDER BY id LIMIT 1", (after,))
             if row is None:
                 return
             after = row[0]
@@ -434,11 +372,8 @@ class SQLiteStories(StoryRepository):
                 yield story, [element_of(document) for document in documents]
 
 
-class SQLiteAliases(AliasRepository):
+class SQLiteAliases(Repository, AliasRepository):
     """Retired slugs, pointing at the story's rowid."""
-
-    def __init__(self, connection: Connection) -> None:
-        self._db = connection
 
     def resolve(self, author_id: str, slug: str) -> str | None:
         row = self._db.row(
@@ -449,37 +384,23 @@ class SQLiteAliases(AliasRepository):
         return row[0] if row else None
 
 
-class SQLiteSearch(SearchIndex):
+class SQLiteSearch(Repository, SearchIndex):
     """FTS5 over normalized tokens; public stories only, newest publication first."""
-
-    def __init__(self, connection: Connection) -> None:
-        self._db = connection
 
     def search(self, words: Sequence[str], offset: int, limit: int) -> list[StoryRecord]:
         if not words:
             return []
-        # Order the matches by the small ``search_order`` rows (public stories only) and only
-        # then fetch the records of one page: reading each match's whole row to sort it cost
+        # Tokens are letters and digits only, so quoting each as an FTS5 phrase is safe. Order
+        # the matches by the small ``search_order`` rows (public stories only) and only then
+        # fetch the records of one page: reading each match's whole row to sort it cost
         # several times more.
         rows = self._db.rows(
             "WITH hits AS (SELECT o.story_rowid AS hit, o.published AS published, o.story_id AS id"
             " FROM story_search f JOIN search_order o ON o.story_rowid = f.rowid"
             " WHERE story_search MATCH ?"
             " ORDER BY o.published DESC, o.story_id DESC LIMIT ? OFFSET ?)"
-            f" SELECT {COLUMNS} FROM hits JOIN stories s ON s.rowid = hits.hit"
+            f" SELECT {_STORY} FROM hits JOIN stories s ON s.rowid = hits.hit"
             " ORDER BY hits.published DESC, hits.id DESC",
-            (_match_expression(words), limit, offset),
+            (" AND ".join(f'"{word}"' for word in words), limit, offset),
         )
-        return [story_from_row(row) for row in rows]
-
-
-def _refused(exc: sqlite3.IntegrityError) -> Exception:
-    """The storage error for a story the database refused (other faults pass through)."""
-    text = str(exc)
-    if "stories.author_id, stories.slug" in text:
-        return DuplicateKey("story.slug")
-    if "stories.id" in text:
-        return DuplicateKey("story.id")
-    if "FOREIGN KEY" in text:
-        return Missing("user")
-    return exc
+        return [_story(row) for row in rows]

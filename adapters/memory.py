@@ -11,15 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 import threading
-from collections.abc import (
-    Callable,
-    Collection,
-    Iterable,
-    Iterator,
-    Mapping,
-    MutableMapping,
-    Sequence,
-)
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -53,6 +45,7 @@ class _State:
     apps: dict[str, AppRecord] = field(default_factory=dict)
     tokens: dict[str, TokenRecord] = field(default_factory=dict)  # by digest
     identities: dict[tuple[str, str], str] = field(default_factory=dict)  # -> user id
+    derivation: int | None = None
 
 
 class _Part:
@@ -127,7 +120,7 @@ class _Stories(_Part, ports.StoryRepository):
     ) -> None:
         self._s.stories[story.id] = _copy(story)
         if elements is not None:  # each as ``element_document`` makes it
-            self._s.elements[story.id] = [element.model_dump_json() for element in elements]
+            self._s.elements[story.id] = [records.element_document(e) for e in elements]
         if words is not None:
             self._s.words[story.id] = frozenset(words)
 
@@ -159,11 +152,9 @@ class _Stories(_Part, ports.StoryRepository):
         if story is None:
             return False
         del self._s.slugs[story.author_id, story.slug]
-        self._s.elements.pop(story_id, None)
-        self._s.words.pop(story_id, None)
-        self._s.embeds.pop(story_id, None)
-        for slug in [slug for slug, held in self._s.aliases.items() if held == story_id]:
-            del self._s.aliases[slug]
+        for parts in (self._s.elements, self._s.words, self._s.embeds):
+            parts.pop(story_id, None)
+        self._s.aliases = {slug: held for slug, held in self._s.aliases.items() if held != story_id}
         return True
 
     def set_featured(self, story_id: str, featured_at: str | None) -> None:
@@ -192,14 +183,12 @@ class _Stories(_Part, ports.StoryRepository):
             pages[href] = pages.get(href, 0) + loads
 
     def get(self, story_id: str) -> StoryRecord | None:
-        story = self._s.stories.get(story_id)
-        return _copy(story) if story else None
+        return _copy(story) if (story := self._s.stories.get(story_id)) else None
 
     def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
-        story_id = self._s.slugs.get((author_id, slug))
-        return _copy(self._s.stories[story_id]) if story_id else None
+        return self.get(self._s.slugs.get((author_id, slug), ""))
 
-    def taken_slugs(self, author_id: str, slugs: Collection[str]) -> set[str]:
+    def taken_slugs(self, author_id: str, slugs: Iterable[str]) -> set[str]:
         return {slug for slug in slugs if (author_id, slug) in self._s.slugs}
 
     def element_documents(self, story_id: str, offset: int, limit: int) -> list[str]:
@@ -354,14 +343,12 @@ class _Tokens(_Part, ports.TokenRepository):
         self._s.tokens[token.digest] = _copy(token)
 
     def get(self, digest: str) -> TokenRecord | None:
-        token = self._s.tokens.get(digest)
-        return _copy(token) if token else None
+        return _copy(token) if (token := self._s.tokens.get(digest)) else None
 
     def remove_expired(self, now: str) -> int:
-        expired = [d for d, token in self._s.tokens.items() if token.expires <= now]
-        for digest in expired:
-            del self._s.tokens[digest]
-        return len(expired)
+        kept = {digest: t for digest, t in self._s.tokens.items() if t.expires > now}
+        removed, self._s.tokens = len(self._s.tokens) - len(kept), kept
+        return removed
 
 
 class _Identities(_Part, ports.IdentityRepository):
@@ -401,15 +388,13 @@ class MemoryStore(ports.Store):
 
     def __init__(self) -> None:
         self._state = _State()
-        self._derivation: int | None = None
 
     def derivation(self) -> int | None:
-        return self._derivation
+        return self._state.derivation
 
     def set_derivation(self, version: int) -> None:
-        self._derivation = version
+        self._state.derivation = version
 
     def close(self) -> None:
         """Drop every record: the memory goes back even while the store is referenced."""
         self._state = _State()
-        self._derivation = None

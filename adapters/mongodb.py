@@ -1,31 +1,21 @@
 """The scale-out backend: MongoDB through pymongo (or mongomock, in memory, for trying out).
 
 Storage URLs: ``mongodb://host:port/dbname`` (any pymongo connection string that names a
-database, ``mongodb+srv://`` included) and ``mongomock://dbname``. The same code serves both:
-nothing below branches on which one it talks to.
-
-Documents: a story is one document (its members, counters and search tokens); its elements
-are documents of their own, in generations (``_mongo_elements``); retired slugs and embed
-counts are small documents keyed by story; the core's derivation version is a document of
-``meta``. Single-document updates do every change that must be atomic: ``$inc`` for counters,
-filters on ``version`` (and what else was read) for optimistic concurrency. Changes that touch
-several documents are ordered so that a crash never leaves a reference to something missing
-(``_mongo_stories``, ``_mongo_accounts``).
-``docs/mongodb.md`` has the indexes, the suggested shard keys and the trade-offs.
+database, ``mongodb+srv://`` included) and ``mongomock://dbname``; nothing past opening
+(``_mongo_client``) tells them apart. No change uses a multi-document transaction (a standalone
+server has none): ``_mongo_stories`` and ``_mongo_accounts`` say in which order each writes its
+documents. ``docs/mongodb.md`` has the documents, indexes, shard keys and trade-offs.
 """
 
 from __future__ import annotations
 
-from pymongo.errors import PyMongoError
+from functools import cached_property
 
-from storycore.errors import ConfigurationError
 from storycore.ports import Store
 
 from ._mongo_accounts import MongoApplications, MongoIdentities, MongoTokens, MongoUsers
 from ._mongo_client import connect
-from ._mongo_schema import open_collections
-from ._mongo_search import MongoSearch
-from ._mongo_stories import MongoAliases, MongoStories
+from ._mongo_stories import MongoAliases, MongoSearch, MongoStories
 
 __all__ = ["MongoStore"]
 
@@ -40,61 +30,44 @@ class MongoStore(Store):
     parallel_calls = 8  # pymongo's pool serves threads at once; their waits overlap
 
     def __init__(self, url: str) -> None:
-        connection = connect(url)
-        self._close = connection.close
-        try:
-            collections = open_collections(connection.database, connection.wrap)
-        except PyMongoError as exc:  # say, a user without createIndex, or an index of another shape
-            connection.close()
-            raise ConfigurationError(
-                f"cannot create storycore's indexes in {connection.database.name!r}: {exc}"
-            ) from exc
-        except BaseException:
-            connection.close()
-            raise
-        self._stories = MongoStories(collections)
-        self._aliases = MongoAliases(collections)
-        self._search = MongoSearch(collections.stories)
-        self._users = MongoUsers(collections)
-        self._apps = MongoApplications(collections)
-        self._tokens = MongoTokens(collections)
-        self._identities = MongoIdentities(collections)
-        self._meta = collections.meta
+        self._collections, self._close = connect(url)
 
-    @property
+    @cached_property
     def stories(self) -> MongoStories:
-        return self._stories
+        return MongoStories(self._collections)
 
-    @property
+    @cached_property
     def aliases(self) -> MongoAliases:
-        return self._aliases
+        return MongoAliases(self._collections)
 
-    @property
+    @cached_property
     def search(self) -> MongoSearch:
-        return self._search
+        return MongoSearch(self._collections)
 
-    @property
+    @cached_property
     def users(self) -> MongoUsers:
-        return self._users
+        return MongoUsers(self._collections)
 
-    @property
+    @cached_property
     def apps(self) -> MongoApplications:
-        return self._apps
+        return MongoApplications(self._collections)
 
-    @property
+    @cached_property
     def tokens(self) -> MongoTokens:
-        return self._tokens
+        return MongoTokens(self._collections)
 
-    @property
+    @cached_property
     def identities(self) -> MongoIdentities:
-        return self._identities
+        return MongoIdentities(self._collections)
 
     def derivation(self) -> int | None:
-        found = self._meta.find_one({"_id": "derivation"})
+        found = self._collections.meta.find_one({"_id": "derivation"})
         return None if found is None else int(found["version"])
 
     def set_derivation(self, version: int) -> None:
-        self._meta.update_one({"_id": "derivation"}, {"$set": {"version": version}}, upsert=True)
+        self._collections.meta.update_one(
+            {"_id": "derivation"}, {"$set": {"version": version}}, upsert=True
+        )
 
     def close(self) -> None:
         """Close the client of a real server; an in-memory database stays for a reopen."""

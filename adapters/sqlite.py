@@ -1,4 +1,4 @@
-"""The embedded default backend: one SQLite file (or memory), on sqlite-utils.
+"""The embedded default backend: one SQLite file (or memory).
 
 WAL journal, foreign keys, write transactions taken with ``BEGIN IMMEDIATE`` on one writer
 connection, reads on reader connections of their own that never wait for a writer, a busy

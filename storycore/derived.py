@@ -34,12 +34,20 @@ DERIVATION_VERSION = 1
 
 
 def element_words(element: Element) -> list[str]:
-    """The searchable text of one element: text, quote, captions, titles, descriptions."""
-    data = element.data
+    """The searchable text of one element (decisions: search): text-element HTML as text, quote
+    text, link titles and descriptions, image captions, video titles."""
     if element.type == "text":
-        return [plain_text(data.get("text", ""))]
-    inner = data.get(element.type, {})
-    return [str(inner.get(key, "")) for key in ("text", "title", "description", "caption")]
+        return [plain_text(element.data["text"])]
+    if element.type == "quote":
+        return [element.data["quote"]["text"]]
+    if element.type == "link":
+        link = element.data["link"]
+        return [link["title"], link["description"]]
+    if element.type == "image":
+        return [element.data["image"]["caption"]]
+    if element.type == "video":
+        return [element.data["video"]["title"]]
+    return []
 
 
 def _quoted(elements: Sequence[Element]) -> list[Quoted]:
@@ -64,7 +72,7 @@ def _quoted(elements: Sequence[Element]) -> list[Quoted]:
 def _cover(elements: Sequence[Element]) -> str:
     for element in elements:
         if element.type == "image":
-            return str(element.data["image"]["src"])
+            return element.data["image"]["src"]
     return ""
 
 

@@ -1,29 +1,31 @@
 """Normalizing the ``elements`` a client sends (decisions section 7).
 
-Each item is a permalink string (typed by the resolver) or an element object, checked member by
-member: addresses are http(s), text HTML is sanitized to the allowlist, ``data`` is reduced to
-the members of its type. Ids are kept when sent back and given by the service otherwise.
+Each item is a permalink string (typed by the resolver) or an element object. Normalizing an
+element object is validating it as ``Element``, the union of the kinds of ``element_kinds``:
+addresses are http(s), text HTML is sanitized, ``data`` keeps the members of its type, and the
+first fault is a 400 naming its dotted field. Ids are kept when sent back and given by the
+service otherwise.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
+from pydantic import TypeAdapter, ValidationError
+
+from ._member_types import client_context, fault
 from .addresses import validate_url
+from .element_kinds import ELEMENT_TYPES, Element
 from .errors import InvalidParameter
 from .fields import Members
 from .ids import new_element_id
-from .records import ELEMENT_TYPES, Attribution, Element, Source
 from .resolvers import ElementResolver
-from .sanitize import sanitize_html
 from .settings import Limits
 
 __all__ = ["normalize_elements"]
 
-_ELEMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # with fullmatch: ``$`` takes a final newline
-_SHORT_TEXT = 2000
+_ELEMENT: Final = TypeAdapter[Element](Element)
 
 
 def normalize_elements(
@@ -48,7 +50,7 @@ def normalize_elements(
             permalink = validate_url(item, where, limits.address)
             element = resolver.resolve(permalink, element_id="", added_at=now)
         elif isinstance(item, Mapping):
-            element = _element_object(Members(item, where), limits, now)
+            element = _element_object(item, where, limits)
         else:
             raise InvalidParameter(
                 f"{where} must be a permalink string or an element object", field=where
@@ -59,7 +61,7 @@ def normalize_elements(
             )
         if not element.id:
             element.id = _fresh_id(taken, added_before)
-        element.added_at = added_before.get(element.id, element.added_at)
+        element.added_at = added_before.get(element.id, element.added_at or now)
         taken.add(element.id)
         result.append(element)
     return result
@@ -72,88 +74,18 @@ def _fresh_id(taken: set[str], previous: Mapping[str, str]) -> str:
             return candidate
 
 
-def _element_object(members: Members, limits: Limits, now: str) -> Element:
-    kind = members.string("type", required=True)
-    if kind not in ELEMENT_TYPES:
-        raise InvalidParameter(
-            f"{members.field('type')} must be one of {', '.join(ELEMENT_TYPES)}",
-            field=members.field("type"),
-        )
-    element_id = members.string("id") or ""
-    if element_id and not _ELEMENT_ID.fullmatch(element_id):
-        raise InvalidParameter(
-            f"{members.field('id')} must be 1 to 32 letters, digits, - or _",
-            field=members.field("id"),
-        )
-    permalink = members.url(
-        "permalink", max_length=limits.address, required=kind in ("quote", "link")
-    )
-    return Element(
-        id=element_id,
-        type=kind,
-        permalink=permalink or None,
-        source=_source(members.object("source"), limits),
-        attribution=_attribution(members.object("attribution"), limits),
-        data=_data(kind, members, limits),
-        posted_at=members.timestamp("posted_at"),
-        added_at=members.timestamp("added_at") or now,
-    )
+def _element_object(item: Mapping[str, Any], where: str, limits: Limits) -> Element:
+    """``item`` validated as the element of its type."""
+    try:
+        return _ELEMENT.validate_python(dict(item), context=client_context(limits))
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        if error["type"].startswith("union_tag"):  # no type, or an unknown one
+            raise _type_fault(Members(item, where)) from None
+        raise fault({**error, "loc": error["loc"][1:]}, where) from None  # loc[0] is the type
 
 
-def _source(members: Members | None, limits: Limits) -> Source | None:
-    if members is None:
-        return None
-    return Source(
-        name=members.string("name", max_length=_SHORT_TEXT) or "",
-        href=members.url("href", max_length=limits.address) or "",
-        username=members.string("username", max_length=_SHORT_TEXT) or "",
-        userid=members.string("userid", max_length=_SHORT_TEXT) or "",
-    )
-
-
-def _attribution(members: Members | None, limits: Limits) -> Attribution | None:
-    if members is None:
-        return None
-    return Attribution(
-        name=members.string("name", max_length=_SHORT_TEXT) or "",
-        username=members.string("username", max_length=_SHORT_TEXT) or "",
-        href=members.url("href", max_length=limits.address) or "",
-        thumbnail=members.url("thumbnail", max_length=limits.address) or "",
-    )
-
-
-def _data(kind: str, members: Members, limits: Limits) -> dict[str, Any]:
-    data = members.object("data") or Members({}, members.field("data"))
-    if kind == "text":
-        text = data.string("text", max_length=limits.text_element) or ""
-        return {"text": sanitize_html(text)}
-    if kind == "other":
-        return {}
-    inner = data.object(kind) or Members({}, data.field(kind))
-    url = limits.address
-    if kind == "quote":
-        return {"quote": {"text": inner.string("text", max_length=limits.text_element) or ""}}
-    if kind == "link":
-        return {
-            "link": {
-                "title": inner.string("title", max_length=_SHORT_TEXT) or "",
-                "description": inner.string("description", max_length=_SHORT_TEXT) or "",
-                "thumbnail": inner.url("thumbnail", max_length=url) or "",
-            }
-        }
-    if kind == "image":
-        return {
-            "image": {
-                "src": inner.url("src", max_length=url, required=True),
-                "caption": inner.string("caption", max_length=_SHORT_TEXT) or "",
-                "width": inner.integer("width", maximum=100_000) or 0,
-                "height": inner.integer("height", maximum=100_000) or 0,
-            }
-        }
-    return {
-        "video": {
-            "src": inner.url("src", max_length=url, required=True),
-            "title": inner.string("title", max_length=_SHORT_TEXT) or "",
-            "thumbnail": inner.url("thumbnail", max_length=url) or "",
-        }
-    }
+def _type_fault(members: Members) -> InvalidParameter:
+    members.string("type", required=True)  # raises when missing or not a string
+    field = members.field("type")
+    return InvalidParameter(f"{field} must be one of {', '.join(ELEMENT_TYPES)}", field=field)

@@ -39,7 +39,8 @@ class StoryQuery:
     ``descending``.
 
     ``audience`` chooses visibility; ``status`` (owner audience only: a public list holds
-    published stories alone) and the other filters narrow it. Stories whose sort value is
+    published stories alone, and a status there is a programming error) and the other filters
+    narrow it. Stories whose sort value is
     null come last when descending and first when ascending.
     """
 
@@ -55,6 +56,10 @@ class StoryQuery:
     tag: str | None = None
     slug: str | None = None
     containing_element: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.audience == "public" and self.status is not None:
+            raise ValueError("a public list holds published stories alone: it takes no status")
 
 
 def parse_sort(value: str | None) -> SortField:

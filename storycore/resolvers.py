@@ -16,7 +16,15 @@ from functools import cached_property
 from typing import Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
-from .records import Attribution, Element, Source
+from .element_kinds import (
+    Attribution,
+    Element,
+    ImageElement,
+    LinkElement,
+    QuoteElement,
+    Source,
+    VideoElement,
+)
 from .settings import Settings
 
 __all__ = ["ElementResolver", "OfflineResolver"]
@@ -56,11 +64,9 @@ class OfflineResolver:
         for name, hosts, post_path in self._networks:
             match = post_path.match(parts.path) if host in hosts else None
             if match:
-                groups = match.groupdict()
-                username = groups.get("username") or ""
-                return Element(
+                username = match.groupdict().get("username") or ""
+                return QuoteElement(
                     id=element_id,
-                    type="quote",
                     permalink=permalink,
                     source=Source(name=name, href=origin, username=username),
                     attribution=Attribution(
@@ -68,32 +74,16 @@ class OfflineResolver:
                         username=username,
                         href=f"{origin}/{username}" if username else origin,
                     ),
-                    data={"quote": {"text": ""}},
                     added_at=added_at,
                 )
         if parts.path.lower().endswith(tuple(self.settings.image_extensions)):
-            return Element(
-                id=element_id,
-                type="image",
-                permalink=permalink,
-                source=site,
-                data={"image": {"src": permalink, "caption": "", "width": 0, "height": 0}},
-                added_at=added_at,
+            image = {"image": {"src": permalink}}
+            return ImageElement(
+                id=element_id, permalink=permalink, source=site, data=image, added_at=added_at
             )
         if host in self._video_hosts:
-            return Element(
-                id=element_id,
-                type="video",
-                permalink=permalink,
-                source=site,
-                data={"video": {"src": permalink, "title": "", "thumbnail": ""}},
-                added_at=added_at,
+            video = {"video": {"src": permalink}}
+            return VideoElement(
+                id=element_id, permalink=permalink, source=site, data=video, added_at=added_at
             )
-        return Element(
-            id=element_id,
-            type="link",
-            permalink=permalink,
-            source=site,
-            data={"link": {"title": "", "description": "", "thumbnail": ""}},
-            added_at=added_at,
-        )
+        return LinkElement(id=element_id, permalink=permalink, source=site, added_at=added_at)

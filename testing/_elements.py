@@ -9,6 +9,7 @@ from typing import Any, Final, Literal
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
+from storycore.element_kinds import ELEMENT_TYPES, ElementType
 from storycore.settings import (
     DEFAULT_IMAGE_EXTENSIONS,
     DEFAULT_NETWORKS,
@@ -37,8 +38,8 @@ __all__ = [
 LIMITS: Final = Limits()
 PermalinkKind = Literal["quote", "image", "video", "link"]
 PERMALINK_KINDS: Final[tuple[PermalinkKind, ...]] = ("quote", "image", "video", "link")
-ElementKind = Literal["text", "quote", "image", "video", "link", "other"]
-ELEMENT_KINDS: Final[tuple[ElementKind, ...]] = ("text", "quote", "image", "video", "link", "other")
+ElementKind = ElementType  # the core's element types
+ELEMENT_KINDS: Final[tuple[ElementKind, ...]] = ELEMENT_TYPES
 
 _LOWER_DIGITS = string.ascii_lowercase + string.digits
 _WORD_CHARS = string.ascii_letters + string.digits + "_"

@@ -24,7 +24,8 @@ FORBIDDEN = {
     "storycore.adapters",
     "storycore.contrib",
     "sqlite3",
-    "sqlite_utils",
+    "psycopg",
+    "psycopg_pool",
     "pymongo",
     "mongomock",
     "starlette",
@@ -73,7 +74,8 @@ def test_importing_the_core_loads_no_adapter_or_driver() -> None:
     code = (
         "import sys, storycore\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in "
-        "{'sqlite_utils', 'pymongo', 'mongomock', 'sqlite3', 'hypothesis', 'httpx', 'pytest'} "
+        "{'psycopg', 'psycopg_pool', 'pymongo', 'mongomock', 'sqlite3', 'hypothesis', 'httpx',"
+        " 'pytest'} "
         "or m.startswith(('storycore.adapters', 'storycore.contrib', 'storycore.testing'))]\n"
         "print(bad)"
     )

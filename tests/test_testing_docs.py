@@ -1,7 +1,8 @@
 """docs/testing.md cannot drift: every code block of it that names a file (its first line is
-``# <file name>``) is written to a fresh directory, and every test module among them runs with
+``# <file name>``) is written to a fresh directory, and the test modules among them run with
 pytest in a fresh process, beside the page's ``pyproject.toml``, as a host application would
-run it (the plugin loaded through its entry point; warnings are errors)."""
+run its suite (the plugin loaded through its entry point; warnings are errors). One process runs
+them all, as a host's suite runs; each module's outcome is read from its JUnit report."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import os
 import re
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -42,21 +45,50 @@ def test_the_page_holds_the_three_examples_and_their_configuration() -> None:
     assert "pip install 'storycore[testing]'" in PAGE.read_text()
 
 
-@pytest.mark.parametrize("module", _test_modules())
-def test_the_example_runs_as_written(module: str, tmp_path: Path) -> None:
+@dataclass(frozen=True)
+class Run:
+    """The page's test modules run together: the process's output and each test's outcome."""
+
+    output: str
+    returncode: int
+    outcomes: dict[str, list[str]]  # module file name -> one outcome per test case
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
+    """The page's files written to a fresh folder, and its test modules run there by pytest in
+    one fresh process (starting pytest is a good part of a run's time)."""
+    folder = tmp_path_factory.mktemp("testing-docs")
     for name, text in _files().items():
-        if name == module or not name.startswith("test_"):
-            (tmp_path / name).write_text(text)
+        (folder / name).write_text(text)
     env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST_")}
+    pytest_args = ["-q", "-W", "error", "-p", "no:cacheprovider", "--junitxml=report.xml"]
     ran = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-W", "error", "-p", "no:cacheprovider", module],
-        cwd=tmp_path,
+        [sys.executable, "-m", "pytest", *pytest_args, *_test_modules()],
+        cwd=folder,
         env=env,
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
     )
-    assert ran.returncode == 0, ran.stdout + ran.stderr
-    assert re.search(r"\d+ passed", ran.stdout)
-    assert not re.search(r"failed|error|skipped", ran.stdout.splitlines()[-1])
+    outcomes: dict[str, list[str]] = {}
+    if (folder / "report.xml").exists():
+        for case in ET.parse(folder / "report.xml").iter("testcase"):
+            module = case.get("classname", "").split(".")[0] + ".py"
+            ends = [child.tag for child in case if child.tag in ("failure", "error", "skipped")]
+            outcomes.setdefault(module, []).append(ends[0] if ends else "passed")
+    return Run(ran.stdout + ran.stderr, ran.returncode, outcomes)
+
+
+@pytest.mark.parametrize("module", _test_modules())
+def test_the_example_runs_as_written(run: Run, module: str) -> None:
+    outcomes = run.outcomes.get(module, [])
+    assert outcomes, run.output
+    assert set(outcomes) == {"passed"}, run.output
+
+
+def test_the_examples_run_together_without_an_error(run: Run) -> None:
+    assert run.returncode == 0, run.output
+    assert re.search(r"\d+ passed", run.output)
+    assert not re.search(r"failed|error|skipped", run.output.strip().splitlines()[-1])

@@ -64,7 +64,7 @@ class EmbedStory:
 def _element_data(element: Element) -> dict[str, Any]:
     data = element.model_dump(mode="json")
     if element.type == "text":
-        data["data"] = {"text": sanitize_html(str(element.data.get("text", "")))}
+        data["data"] = {"text": sanitize_html(element.data["text"])}
     return data
 
 

@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from storycore.derived import story_words, with_derived_members
+from storycore.element_kinds import ELEMENT_CLASSES
 from storycore.heads import StoryHead
 from storycore.ids import new_id
 from storycore.ports import Store
@@ -65,6 +66,10 @@ def renamed(user: UserRecord, name: str) -> UserRecord:
     )
 
 
+_HOLDS = {"quote": "text", "link": "title", "video": "title", "image": "caption"}
+_SRC = {"image": "https://img.example/i.png", "video": "https://video.example/v"}
+
+
 def make_element(
     text: str = "some text",
     *,
@@ -72,15 +77,21 @@ def make_element(
     permalink: str | None = None,
     element_id: str | None = None,
 ) -> Element:
-    """An element of type ``kind``: text holds ``text`` as HTML, other types as their title."""
-    data: dict[str, Any] = {"text": f"<p>{text}</p>"} if kind == "text" else {kind: {"title": text}}
-    return Element(
-        id=element_id or new_id()[:6],
-        type=kind,
-        permalink=permalink,
-        data=data,
-        added_at=at(0),
+    """An element of type ``kind`` holding ``text``: as HTML in a text element, as the text,
+    title or caption of the others (an image or video has a source address)."""
+    if kind == "text":
+        data: dict[str, Any] = {"text": f"<p>{text}</p>"}
+    elif kind == "other":
+        data = {}
+    else:
+        data = {kind: {_HOLDS[kind]: text, **({"src": _SRC[kind]} if kind in _SRC else {})}}
+    element_id = element_id or new_id()[:6]
+    if kind in ("quote", "link"):  # they need one
+        permalink = permalink or f"https://posts.example/{element_id}"
+    element: Element = ELEMENT_CLASSES[kind](
+        id=element_id, permalink=permalink, data=data, added_at=at(0)
     )
+    return element
 
 
 def make_story(

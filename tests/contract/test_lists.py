@@ -97,10 +97,6 @@ def test_the_audience_and_status_choose_the_visible_stories(
     assert sorted(found) == sorted(visibilities[name] for name in expected)
 
 
-def test_a_public_list_ignores_a_status(store: Store, visibilities: dict[str, str]) -> None:
-    assert _ids(store, status="working") == [visibilities["public"]]
-
-
 def test_a_story_replaced_as_working_leaves_the_public_list(
     store: Store, author: UserRecord
 ) -> None:

@@ -157,7 +157,7 @@ def _delegating(provider: FakeProvider, provider_timeout: float) -> Iterator[Del
             "provider_timeout": provider_timeout,
         }
     )
-    service = Service(open_store("sqlite://"), settings, provider_client=HttpProviderClient())
+    service = Service(open_store("memory://"), settings, provider_client=HttpProviderClient())
     key = service.accounts.create_app("partner", delegation=True).api_key
     yield Delegating(service, HttpApp(service), key)
     service.close()
@@ -168,10 +168,10 @@ def delegating(provider: FakeProvider) -> Iterator[Delegating]:
     yield from _delegating(provider, 0.5)
 
 
-PATIENT_TIMEOUT = 1.5
+PATIENT_TIMEOUT = 0.6
 
 
 @pytest.fixture
 def patient(provider: FakeProvider) -> Iterator[Delegating]:
-    """Delegation whose provider timeout (1.5 s) is longer than a trickling provider's pauses."""
+    """Delegation whose provider timeout (0.6 s) is longer than a trickling provider's pauses."""
     yield from _delegating(provider, PATIENT_TIMEOUT)

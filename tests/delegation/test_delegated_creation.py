@@ -117,16 +117,16 @@ _ANSWER_HEAD = b"Content-Type: application/json\r\nContent-Length: %d\r\n" % len
 @pytest.mark.parametrize(
     "trickle",
     [
-        # the status line, one byte every 0.5 s, then the rest of a good answer (9 s in all)
+        # the status line, one byte every 0.2 s, then the rest of a good answer (3.6 s in all)
         Trickle(
             [bytes([byte]) for byte in b"HTTP/1.1 200 OK\r\n"] + [_ANSWER_HEAD + b"\r\n" + _USER],
-            0.5,
+            0.2,
         ),
-        # the status line, then one header line a second, then the rest (10 s in all)
-        Trickle([b"HTTP/1.1 200 OK\r\n", *_HEADERS, _ANSWER_HEAD + b"\r\n" + _USER], 1.0),
-        # a whole head, then the body one byte every 0.5 s
+        # the status line, then one header line every 0.4 s, then the rest (4 s in all)
+        Trickle([b"HTTP/1.1 200 OK\r\n", *_HEADERS, _ANSWER_HEAD + b"\r\n" + _USER], 0.4),
+        # a whole head, then the body one byte every 0.2 s (9 s in all)
         Trickle(
-            [b"HTTP/1.1 200 OK\r\n" + _ANSWER_HEAD + b"\r\n"] + [bytes([b]) for b in _USER], 0.5
+            [b"HTTP/1.1 200 OK\r\n" + _ANSWER_HEAD + b"\r\n"] + [bytes([b]) for b in _USER], 0.2
         ),
     ],
     ids=["status-line", "headers", "body"],
@@ -240,7 +240,7 @@ def test_applications_are_rate_limited_with_retry_after(provider: FakeProvider) 
         password_cost=16, delegation_providers=(provider.verify_url,), delegation_rate_limit=2
     )
     with Service(
-        open_store("sqlite://"), settings, provider_client=HttpProviderClient()
+        open_store("memory://"), settings, provider_client=HttpProviderClient()
     ) as service:
         key = service.accounts.create_app("busy", delegation=True).api_key
         delegating = Delegating(service, HttpApp(service), key)

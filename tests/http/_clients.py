@@ -1,12 +1,16 @@
-"""One client over either binding, so every HTTP test is written once and runs per binding.
+"""One client over ``HttpApp`` or a binding, so every HTTP test is written once.
 
+``AppClient`` hands ``storycore.http.HttpApp`` the ``HttpRequest`` a binding would build, in
+process: the HTTP suite runs through it once, since every rule lives in ``HttpApp``.
 ``AsgiClient`` drives ``contrib/asgi.py`` through the testing kit's ``asgi_client`` (an
 ``httpx.Client`` over ``httpx.ASGITransport``); ``WsgiClient`` drives ``contrib/wsgi.py``
 through werkzeug's test ``Client``, with the application wrapped in
-``wsgiref.validate.validator`` so every exchange is also checked against PEP 3333. Both send
-the same raw request and answer the same ``Answer``. A ``prefix`` mounts the application under
-a path, as a host application would: ``root_path`` for ASGI, werkzeug's
-``DispatcherMiddleware`` (``SCRIPT_NAME``) for WSGI.
+``wsgiref.validate.validator`` so every exchange is also checked against PEP 3333. The binding
+conformance tests (``test_bindings.py``) send the same requests through each binding and
+``AppClient`` and require the same answer. All three send the same raw request and answer the
+same ``Answer``. A ``prefix`` mounts the application under a path, as a host application would:
+``root_path`` for ``HttpApp`` and ASGI, werkzeug's ``DispatcherMiddleware`` (``SCRIPT_NAME``)
+for WSGI.
 """
 
 from __future__ import annotations
@@ -14,8 +18,8 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
-from urllib.parse import urlencode
+from typing import Any, NamedTuple
+from urllib.parse import quote, unquote, urlencode
 from wsgiref.validate import validator
 
 import httpx
@@ -26,6 +30,7 @@ from werkzeug.test import Client as WerkzeugClient
 from storycore import Service
 from storycore.contrib.asgi import StorycoreASGI
 from storycore.contrib.wsgi import StorycoreWSGI
+from storycore.http import HttpApp, HttpRequest
 from storycore.testing.client import asgi_client
 
 FORM = "application/x-www-form-urlencoded"
@@ -33,10 +38,13 @@ JSON = "application/json"
 
 Body = bytes | Iterable[bytes]
 
+# what an HTTP client leaves as it is in a query string: printable ASCII, escapes included
+_QUERY_SAFE = "".join(chr(code) for code in range(0x21, 0x7F))
+
 
 @dataclass(frozen=True)
 class Answer:
-    """One response: status, headers (names lowercased, repeats joined) and the body."""
+    """One response: status, headers (``joined_headers``) and the body."""
 
     status: int
     headers: Mapping[str, str]
@@ -46,7 +54,8 @@ class Answer:
         return orjson.loads(self.body)
 
 
-def _headers(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+def joined_headers(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Headers by lowercased name, the values of a repeated one joined by commas."""
     joined: dict[str, str] = {}
     for name, value in pairs:
         key = name.lower()
@@ -56,7 +65,9 @@ def _headers(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
 
 def from_httpx(response: httpx.Response) -> Answer:
     """The ``Answer`` of an httpx response."""
-    return Answer(response.status_code, _headers(response.headers.multi_items()), response.content)
+    return Answer(
+        response.status_code, joined_headers(response.headers.multi_items()), response.content
+    )
 
 
 def form_fields(values: Mapping[str, Any]) -> dict[str, str]:
@@ -72,8 +83,18 @@ def form_fields(values: Mapping[str, Any]) -> dict[str, str]:
     return fields
 
 
+class Prepared(NamedTuple):
+    """A request as a client sends it (the arguments of ``Client._send``)."""
+
+    method: str
+    target: str
+    query: str
+    headers: dict[str, str]
+    body: Body
+
+
 class Client:
-    """What a test sends; a binding subclass delivers it."""
+    """What a test sends; a subclass delivers it to ``HttpApp`` or through a binding."""
 
     def __init__(self, prefix: str = "") -> None:
         self.prefix = prefix
@@ -89,11 +110,34 @@ class Client:
         content_type: str | None = None,
     ) -> Answer:
         """``method`` on ``path`` (under the prefix), ``params`` as the query string."""
+        return self.send(
+            self.prepare(
+                method, path, params=params, headers=headers, body=body, content_type=content_type
+            )
+        )
+
+    def send(self, prepared: Prepared) -> Answer:
+        """Send a request ``prepare`` made."""
+        return self._send(*prepared)
+
+    def prepare(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | str | None = None,
+        headers: Mapping[str, str] | None = None,
+        body: Body = b"",
+        content_type: str | None = None,
+    ) -> Prepared:
+        """What ``request`` sends: the method, the target (prefix and path), the query string,
+        the headers and the body.
+        """
         query = params if isinstance(params, str) else urlencode(form_fields(params or {}))
         sent = dict(headers or {})
         if content_type is not None:
             sent["Content-Type"] = content_type
-        return self._send(method, self.prefix + path, query, sent, body)
+        return Prepared(method, self.prefix + path, query, sent, body)
 
     def get(
         self,
@@ -120,6 +164,36 @@ class Client:
 
     def close(self) -> None:
         """Release what the client holds."""
+
+
+class AppClient(Client):
+    """``HttpApp.handle`` called directly with the ``HttpRequest`` a binding would build: the
+    path percent-decoded and without the prefix (which goes as ``root_path``), header names
+    lowercased, the body read whole.
+    """
+
+    def __init__(self, service: Service, prefix: str = "") -> None:
+        super().__init__(prefix)
+        self.app = HttpApp(service)
+
+    def http_request(
+        self, method: str, target: str, query: str, headers: dict[str, str], body: Body
+    ) -> HttpRequest:
+        """The ``HttpRequest`` a binding makes of what a client sends."""
+        return HttpRequest(
+            method=method,
+            path=unquote(target.removeprefix(self.prefix)) or "/",
+            query_string=quote(query, safe=_QUERY_SAFE).encode("ascii"),
+            headers=[(name.lower(), value) for name, value in headers.items()],
+            body=body if isinstance(body, bytes) else b"".join(body),
+            root_path=self.prefix,
+        )
+
+    def _send(
+        self, method: str, target: str, query: str, headers: dict[str, str], body: Body
+    ) -> Answer:
+        response = self.app.handle(self.http_request(method, target, query, headers, body))
+        return Answer(response.status, joined_headers(response.headers), response.body)
 
 
 class AsgiClient(Client):
@@ -195,9 +269,12 @@ class WsgiClient(Client):
             **sent,
         )
         try:
-            return Answer(response.status_code, _headers(response.headers.items()), response.data)
+            return Answer(
+                response.status_code, joined_headers(response.headers.items()), response.data
+            )
         finally:
             response.close()
 
 
 BINDINGS: dict[str, Callable[[Service, str], Client]] = {"asgi": AsgiClient, "wsgi": WsgiClient}
+"""The clients of the bindings, by name: what ``test_bindings.py`` checks against ``AppClient``."""

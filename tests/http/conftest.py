@@ -1,8 +1,11 @@
-"""Fixtures of the HTTP suite: a small world on an in-memory store, and a client per binding.
+"""Fixtures of the HTTP suite: a small world on the reference store, and a client.
 
-``client`` is parametrized over the two bindings (ASGI and WSGI), so every test that asks for it
-runs once per binding, unchanged; ``mounted`` is the same under a path prefix. The store kind
-does not matter to the HTTP layer, so the world lives on ``sqlite://`` (in memory) for speed.
+``client`` calls ``HttpApp`` in process (``AppClient``): every rule of the HTTP face lives
+there, so each test runs once; ``mounted`` is the same under a path prefix. That the ASGI and
+WSGI bindings only convert is ``test_bindings.py``'s part, which sends a representative set of
+requests through each (``binding``). The store kind does not matter to the HTTP layer (storage
+is the contract suite's part, on every backend), so the world lives on the reference store
+``memory://``, the fastest.
 
 The world: alice (the owner of every story), bob (another user), ed (an editor) and cora (may
 feature stories); one application with a key and a token for each user; a partner application
@@ -23,7 +26,7 @@ from storycore.adapters import open_store
 from storycore.identity import ProviderAnswer
 from tests.conftest import TEST_SETTINGS
 
-from ._clients import BINDINGS, Client
+from ._clients import BINDINGS, AppClient, Client
 
 PROVIDER = "https://id.example/1.1/account/verify_credentials.json"
 PREFIX = "/stories-api"
@@ -99,7 +102,7 @@ def world() -> Iterator[World]:
         update={"delegation_providers": (PROVIDER,), "delegation_rate_limit": 3}
     )
     provider = FakeProvider()
-    service = Service(open_store("sqlite://"), settings, provider_client=provider)
+    service = Service(open_store("memory://"), settings, provider_client=provider)
     accounts = service.accounts
     accounts.create_user("alice", "alice-password", name="Alice Liddell", plan="enterprise")
     accounts.create_user("bob", "bob-password", name="Bob Builder")
@@ -138,17 +141,21 @@ def world() -> Iterator[World]:
     service.close()
 
 
+@pytest.fixture
+def client(world: World) -> Client:
+    """The world's service through ``HttpApp``."""
+    return AppClient(world.service)
+
+
+@pytest.fixture
+def mounted(world: World) -> Client:
+    """The world's service through ``HttpApp``, mounted under ``PREFIX``."""
+    return AppClient(world.service, PREFIX)
+
+
 @pytest.fixture(params=sorted(BINDINGS))
-def client(request: pytest.FixtureRequest, world: World) -> Iterator[Client]:
-    """The world's service through each binding in turn."""
+def binding(request: pytest.FixtureRequest, world: World) -> Iterator[Client]:
+    """The world's service through each binding in turn (ASGI, WSGI)."""
     opened = BINDINGS[request.param](world.service, "")
-    yield opened
-    opened.close()
-
-
-@pytest.fixture(params=sorted(BINDINGS))
-def mounted(request: pytest.FixtureRequest, world: World) -> Iterator[Client]:
-    """The world's service through each binding in turn, mounted under ``PREFIX``."""
-    opened = BINDINGS[request.param](world.service, PREFIX)
     yield opened
     opened.close()

@@ -1,5 +1,5 @@
 """The ``Referer`` of an embed load names the page counted in ``stats.embeds`` (decisions
-sections 6 and 23), through both bindings.
+sections 6 and 23), through ``HttpApp``.
 """
 
 from __future__ import annotations

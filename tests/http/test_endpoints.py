@@ -1,5 +1,5 @@
 """Every endpoint of the route table answers its success shape (interface sections 2 and 4,
-decisions sections 1, 5, 6 and 10), through both bindings.
+decisions sections 1, 5, 6 and 10), through ``HttpApp``.
 """
 
 from __future__ import annotations

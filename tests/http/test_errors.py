@@ -1,4 +1,4 @@
-"""The error body of every error type (decisions section 2), through both bindings:
+"""The error body of every error type (decisions section 2), through ``HttpApp``:
 exactly ``{"error": {"type", "message"[, "field"]}, "code"}``, ``code`` equal to the status,
 JSON, and never a traceback.
 """

@@ -15,21 +15,20 @@ from storycore.http.api import ROUTES
 from storycore.http.routing import Route
 from tests.conftest import TEST_SETTINGS
 
-from ._clients import BINDINGS
+from ._clients import AppClient
 from ._shapes import JSON_TYPE
 
 ROUTE_IDS = [f"{route.method} {route.template}" for route in ROUTES]
 
 
-@pytest.fixture(scope="module", params=sorted(BINDINGS))
-def document(request: pytest.FixtureRequest) -> dict[str, Any]:
-    """The document as each binding serves it; it does not depend on the data, so one service
-    without any serves every test of this module.
+@pytest.fixture(scope="module")
+def document() -> dict[str, Any]:
+    """The document as ``HttpApp`` serves it (the bindings pass it on unchanged: see
+    ``test_bindings.py``); it does not depend on the data, so one service without any serves
+    every test of this module.
     """
-    service = Service(open_store("sqlite://"), TEST_SETTINGS)
-    client = BINDINGS[request.param](service, "")
-    answer = client.get("/v1/openapi.json")
-    client.close()
+    service = Service(open_store("memory://"), TEST_SETTINGS)
+    answer = AppClient(service).get("/v1/openapi.json")
     service.close()
     assert (answer.status, answer.headers["content-type"]) == (200, JSON_TYPE)
     return answer.json()  # type: ignore[no-any-return]

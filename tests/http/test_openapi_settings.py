@@ -42,7 +42,7 @@ def _query_parameters(document: dict[str, Any], name: str) -> list[dict[str, Any
 def app() -> Iterator[HttpApp]:
     """A service whose limits are not the defaults, on an empty store."""
     settings = TEST_SETTINGS.model_copy(update={"limits": OTHER_LIMITS})
-    service = Service(open_store("sqlite://"), settings)
+    service = Service(open_store("memory://"), settings)
     yield HttpApp(service)
     service.close()
 
@@ -58,7 +58,7 @@ def test_the_documented_query_length_follows_the_service_settings(app: HttpApp) 
 
 
 def test_a_service_with_default_settings_documents_the_default_limits() -> None:
-    service = Service(open_store("sqlite://"), Settings(password_cost=2**4))
+    service = Service(open_store("memory://"), Settings(password_cost=2**4))
     document = _document(HttpApp(service))
     service.close()
     defaults = Limits()

@@ -1,5 +1,5 @@
 """The permission table of decisions section 5, with the fine points of section 13, as one
-matrix: every operation by every kind of caller, over HTTP, through both bindings.
+matrix: every operation by every kind of caller, over HTTP, through ``HttpApp``.
 
 Callers: nobody (no credentials), an application alone (``api_key`` only), the owner of the
 stories (alice), another user (bob), an editor (ed) and a user who may feature stories (cora).

@@ -52,7 +52,7 @@ def _declared(credentials: Credentials) -> list[Route]:
 
 @pytest.fixture(scope="module")
 def document() -> dict[str, Any]:
-    service = Service(open_store("sqlite://"), TEST_SETTINGS)
+    service = Service(open_store("memory://"), TEST_SETTINGS)
     answer = HttpApp(service).handle(HttpRequest("GET", "/v1/openapi.json"))
     service.close()
     return orjson.loads(answer.body)  # type: ignore[no-any-return]
@@ -202,7 +202,7 @@ def test_a_handler_of_a_route_that_ignores_credentials_has_no_viewer() -> None:
         Route("GET", "/v1/reads", _reads_the_viewer, "reads", credentials=Credentials.OPTIONAL),
         Route("GET", "/v1/ignores", _reads_the_viewer, "ignores", credentials=Credentials.NONE),
     )
-    service = Service(open_store("sqlite://"), TEST_SETTINGS)
+    service = Service(open_store("memory://"), TEST_SETTINGS)
     app = HttpApp(service, routes)
     reads = app.handle(HttpRequest("GET", "/v1/reads"))
     ignores = app.handle(HttpRequest("GET", "/v1/ignores"))

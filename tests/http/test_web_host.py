@@ -1,4 +1,4 @@
-"""The public web host's routes behind the same bindings (decisions sections 4, 6 and 9):
+"""The public web host's routes through ``HttpApp`` (decisions sections 4, 6 and 9):
 shortlinks, the embed script and the permalink page, and their redirects.
 """
 

@@ -63,7 +63,10 @@ def write_forever(url: str) -> None:
 
 
 if __name__ == "__main__":
-    write_forever(sys.argv[1])
+    # started ahead of its turn: imports done, it writes once told to (a line on stdin), and
+    # leaves without writing if its stdin closes first
+    if sys.stdin.readline():
+        write_forever(sys.argv[1])
 
 
 def authenticate_for(url: str, api_key: str, seconds: float) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -32,24 +32,35 @@ def url(tmp_path: Path) -> str:
     return url
 
 
-def _pool(pool: str) -> Executor:
-    if pool == "threads":
-        return ThreadPoolExecutor(WORKERS)
-    return ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn"))
-
-
-def _run(pool: str, task: Callable[..., Any], *args: Any) -> list[Any]:
-    if pool == "threads":
-        with ThreadPoolExecutor(WORKERS) as executor:
-            return list(executor.map(lambda _: task(*args), range(WORKERS)))
+@pytest.fixture(scope="module")
+def processes() -> Iterator[ProcessPoolExecutor]:
+    """``WORKERS`` spawned processes, shared by the tests of this module: each task opens its own
+    store, so a process carries nothing from one test to the next but its imports.
+    """
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(WORKERS, mp_context=context) as executor:
-        futures = [executor.submit(task, *args) for _ in range(WORKERS)]
-        return [future.result(timeout=120) for future in futures]
+        yield executor
 
 
-@pytest.mark.parametrize("pool", ["threads", "processes"])
-def test_concurrent_creates_with_one_derived_slug_get_distinct_slugs(url: str, pool: str) -> None:
+@pytest.fixture(params=["threads", "processes"])
+def pool(request: pytest.FixtureRequest) -> Iterator[Executor]:
+    """``WORKERS`` threads, or ``WORKERS`` processes, to run concurrent writers on."""
+    if request.param == "processes":
+        yield request.getfixturevalue("processes")
+        return
+    with ThreadPoolExecutor(WORKERS) as threads:
+        yield threads
+
+
+def _run(pool: Executor, task: Callable[..., Any], *args: Any) -> list[Any]:
+    """``task(*args)`` once per worker, all at once; their results."""
+    futures = [pool.submit(task, *args) for _ in range(WORKERS)]
+    return [future.result(timeout=120) for future in futures]
+
+
+def test_concurrent_creates_with_one_derived_slug_get_distinct_slugs(
+    url: str, pool: Executor
+) -> None:
     slugs = [slug for batch in _run(pool, _workers.create_same_title, url, 10) for slug in batch]
     assert len(slugs) == len(set(slugs)) == WORKERS * 10
     with Service(open_store(url), _workers.SETTINGS) as service:
@@ -59,16 +70,14 @@ def test_concurrent_creates_with_one_derived_slug_get_distinct_slugs(url: str, p
     assert {s.slug for s in listed.items} == {*slugs, "target"}
 
 
-@pytest.mark.parametrize("pool", ["threads", "processes"])
-def test_concurrent_views_are_all_counted(url: str, pool: str) -> None:
+def test_concurrent_views_are_all_counted(url: str, pool: Executor) -> None:
     reads = sum(_run(pool, _workers.read_story, url, "target", 25))
     with Service(open_store(url), _workers.SETTINGS) as service:
         stats = service.catalog.search("target").items[0].stats
     assert stats.views == reads == WORKERS * 25
 
 
-@pytest.mark.parametrize("pool", ["threads", "processes"])
-def test_versioned_saves_lose_no_update(url: str, pool: str) -> None:
+def test_versioned_saves_lose_no_update(url: str, pool: Executor) -> None:
     saved = sum(_run(pool, _workers.save_with_versions, url, "target", 15))
     with Service(open_store(url), _workers.SETTINGS) as service:
         version = service.stories.open("alice", "target", count_view=False).version
@@ -98,25 +107,22 @@ def test_threads_sharing_one_store_never_see_database_is_locked(url: str) -> Non
     assert errors == []
 
 
-@pytest.mark.parametrize("pool", ["threads", "processes"])
-def test_authentications_lose_no_concurrent_profile_update(url: str, pool: str) -> None:
+def test_authentications_lose_no_concurrent_profile_update(url: str, pool: Executor) -> None:
     with Service(open_store(url), _workers.SETTINGS) as service:
         service.accounts.create_user("carol", "carol-password")
         api_key = service.accounts.create_app("reader").api_key
         carol = service.accounts.as_user("carol")
         lost = []
-        with _pool(pool) as executor:
-            running = [
-                executor.submit(_workers.authenticate_for, url, api_key, 3.0)
-                for _ in range(WORKERS)
-            ]
-            time.sleep(0.5)  # the authentications are under way
-            for n in range(20):
-                service.accounts.update("carol", {"bio": f"bio {n}"}, viewer=carol)
-                time.sleep(0.05)  # authentications that read the profile before now finish
-                if service.accounts.get("carol").bio != f"bio {n}":
-                    lost.append(n)
-            authentications = sum(future.result(timeout=120) for future in running)
+        running = [
+            pool.submit(_workers.authenticate_for, url, api_key, 3.0) for _ in range(WORKERS)
+        ]
+        time.sleep(0.5)  # the authentications are under way
+        for n in range(20):
+            service.accounts.update("carol", {"bio": f"bio {n}"}, viewer=carol)
+            time.sleep(0.05)  # authentications that read the profile before now finish
+            if service.accounts.get("carol").bio != f"bio {n}":
+                lost.append(n)
+        authentications = sum(future.result(timeout=120) for future in running)
         stored = service.store.users.get_by_username("carol")
     assert authentications > 0
     assert lost == []

@@ -19,16 +19,25 @@ from . import _workers
 ROUNDS = 6
 
 
-def _kill_a_writer(url: str, rng: random.Random) -> list[str]:
-    """Start a writer, kill it with SIGKILL a random moment after its first story; the ids it
-    reported."""
-    child = subprocess.Popen(
+def _writer(url: str) -> subprocess.Popen[str]:
+    """A writer process, started ahead of its turn: it imports, then waits to be told to write
+    (so each round starts the next writer while it runs, and no round waits for an import)."""
+    return subprocess.Popen(
         [sys.executable, "-m", "tests.reliability._workers", url],
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
     )
+
+
+def _kill_a_writer(child: subprocess.Popen[str], rng: random.Random) -> list[str]:
+    """Let a writer write, kill it with SIGKILL a random moment after its first story; the ids
+    it reported."""
+    assert child.stdin is not None
     assert child.stdout is not None
+    child.stdin.write("write\n")
+    child.stdin.flush()
     first = child.stdout.readline()  # it writes: the kill falls among writes, not imports
     time.sleep(rng.uniform(0.0, 0.6))
     child.kill()
@@ -62,12 +71,22 @@ def test_killed_writers_leave_a_sound_database_with_every_returned_story(
         service.accounts.create_user("alice")
     rng = random.Random(20261123)
     returned: list[str] = []
-    for _ in range(ROUNDS):
-        returned += _kill_a_writer(url, rng)
-        connection = sqlite3.connect(path)
-        assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        connection.close()
-        _assert_complete(url, returned)
+    upcoming = _writer(url)
+    try:
+        for round_ in range(ROUNDS):
+            child = upcoming
+            if round_ < ROUNDS - 1:
+                upcoming = _writer(url)
+            reported = _kill_a_writer(child, rng)
+            connection = sqlite3.connect(path)
+            assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+            connection.close()
+            _assert_complete(url, reported)
+            returned += reported
+    finally:
+        upcoming.kill()
+        upcoming.communicate(timeout=30)
+    _assert_complete(url, returned)  # no later kill lost an earlier story
     assert returned, "the writer never got to create a story"
     with capsys.disabled():
         print(

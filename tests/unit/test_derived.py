@@ -7,7 +7,18 @@ from __future__ import annotations
 from typing import Any
 
 from storycore.derived import element_words, story_words, with_derived_members
-from storycore.records import Attribution, Element, Source, StoryRecord
+from storycore.element_kinds import (
+    Attribution,
+    Element,
+    ImageElement,
+    LinkElement,
+    OtherElement,
+    QuoteElement,
+    Source,
+    TextElement,
+    VideoElement,
+)
+from storycore.records import StoryRecord
 from storycore.searchtext import fold
 
 NOW = "2026-11-22T10:15:30.123Z"
@@ -27,18 +38,16 @@ def _story(**members: Any) -> StoryRecord:
 
 
 def _text(html: str, element_id: str = "t") -> Element:
-    return Element(id=element_id, type="text", data={"text": html}, added_at=NOW)
+    return TextElement(id=element_id, data={"text": html}, added_at=NOW)
 
 
 def _image(src: str, element_id: str = "i") -> Element:
-    data = {"image": {"src": src, "caption": "", "width": 0, "height": 0}}
-    return Element(id=element_id, type="image", data=data, added_at=NOW)
+    return ImageElement(id=element_id, data={"image": {"src": src}}, added_at=NOW)
 
 
 def _quote(network: str, username: str, text: str = "", element_id: str = "q") -> Element:
-    return Element(
+    return QuoteElement(
         id=element_id,
-        type="quote",
         permalink=f"https://{network}.example/{username}/status/1",
         source=Source(name=network, href=f"https://{network}.example", userid=f"id-{username}"),
         attribution=Attribution(
@@ -160,11 +169,29 @@ def test_deriving_leaves_the_stored_members_unchanged() -> None:
 
 
 def test_the_words_of_an_element_include_captions_titles_and_descriptions() -> None:
-    link = Element(
+    link = LinkElement(
         id="l",
-        type="link",
         permalink="https://a.example/",
         data={"link": {"title": "Headline", "description": "Summary", "thumbnail": ""}},
         added_at=NOW,
     )
     assert [w for w in element_words(link) if w] == ["Headline", "Summary"]
+
+
+def test_the_words_of_each_kind_are_the_text_it_shows() -> None:
+    video = {"video": {"src": "https://v.example/1", "title": "Filmed", "thumbnail": ""}}
+    image = {"image": {"src": "https://i.example/1.png", "caption": "Captioned"}}
+    elements = [
+        _text("<p>Written <b>here</b></p>"),
+        _quote("sociala", "a", "Quoted"),
+        ImageElement(data=image, added_at=NOW),
+        VideoElement(data=video, added_at=NOW),
+        OtherElement(added_at=NOW),
+    ]
+    assert [" ".join(element_words(e)).split() for e in elements] == [
+        ["Written", "here"],
+        ["Quoted"],
+        ["Captioned"],
+        ["Filmed"],
+        [],
+    ]

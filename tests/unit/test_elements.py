@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
+from storycore.element_kinds import Element, OtherElement
 from storycore.elements import normalize_elements
 from storycore.errors import InvalidParameter
-from storycore.records import Element
 from storycore.resolvers import OfflineResolver
 from storycore.settings import Limits, Settings
 from storycore.testing.strategies import elements as element_lists
@@ -218,7 +218,7 @@ def test_a_repeated_element_id_is_refused_naming_the_repeat() -> None:
 
 
 def test_an_element_sent_back_keeps_its_added_at() -> None:
-    previous = [Element(id="a1", type="other", data={}, added_at=EARLIER)]
+    previous = [OtherElement(id="a1", added_at=EARLIER)]
     element = _one({"id": "a1", "type": "other", "added_at": NOW})
     assert element.added_at == NOW
     (kept,) = _normalize([{"id": "a1", "type": "other", "added_at": NOW}], previous=previous)
@@ -231,7 +231,7 @@ def test_a_new_element_is_added_now_unless_it_says_when() -> None:
 
 
 def test_a_fresh_id_never_reuses_the_id_of_a_previous_element() -> None:
-    previous = [Element(id=f"p{i}", type="other", data={}, added_at=EARLIER) for i in range(5)]
+    previous = [OtherElement(id=f"p{i}", added_at=EARLIER) for i in range(5)]
     elements = _normalize([{"type": "other"}] * 20, previous=previous)
     assert not {element.id for element in elements} & {p.id for p in previous}
     assert all(element.added_at == NOW for element in elements)
@@ -278,3 +278,70 @@ def test_normalized_elements_come_back_unchanged_when_sent_again(
     first = _normalize(items)
     again = _normalize([element.model_dump() for element in first], previous=first)
     assert again == first
+
+
+def test_members_sent_as_null_take_their_defaults() -> None:
+    element = _one(
+        {
+            "type": "image",
+            "id": None,
+            "permalink": None,
+            "source": None,
+            "attribution": {"name": None},
+            "data": {"image": {"src": "https://a.example/i.png", "caption": None, "width": None}},
+            "posted_at": None,
+            "added_at": None,
+        }
+    )
+    assert element.id
+    assert (element.permalink, element.source, element.posted_at) == (None, None, None)
+    assert element.attribution is not None
+    assert element.attribution.name == ""
+    assert element.data == {
+        "image": {"src": "https://a.example/i.png", "caption": "", "width": 0, "height": 0}
+    }
+    assert element.added_at == NOW
+
+
+def test_a_required_member_sent_as_null_is_refused_as_not_sent() -> None:
+    refused = _refused([{"type": "video", "data": {"video": {"src": None}}}])
+    assert (refused.field, refused.message) == (
+        "story.elements.0.data.video.src",
+        "story.elements.0.data.video.src is required",
+    )
+
+
+def test_unknown_members_of_source_and_attribution_are_dropped() -> None:
+    element = _one(
+        {"type": "other", "source": {"name": "s", "colour": 1}, "attribution": {"mood": "x"}}
+    )
+    assert element.source is not None
+    assert element.attribution is not None
+    assert set(element.source.model_dump()) == {"name", "href", "username", "userid"}
+    assert set(element.attribution.model_dump()) == {"name", "username", "href", "thumbnail"}
+
+
+@pytest.mark.parametrize(
+    ("item", "field", "message"),
+    [
+        ({"type": 5}, "type", "must be a string"),
+        ({"type": "poll"}, "type", "must be one of text, quote, image, video, link, other"),
+        ({"type": "other", "data": []}, "data", "must be an object"),
+        ({"type": "image", "data": {"image": "x"}}, "data.image", "must be an object"),
+        ({"type": "link"}, "permalink", "is required"),
+        ({"type": "text", "data": {"text": 5}}, "data.text", "must be a string"),
+        (
+            {"type": "other", "source": {"name": "a\x00"}},
+            "source.name",
+            "must not contain control characters",
+        ),
+    ],
+)
+def test_a_fault_names_its_field_and_what_the_member_must_be(
+    item: dict[str, Any], field: str, message: str
+) -> None:
+    refused = _refused([item])
+    assert (refused.field, refused.message) == (
+        f"story.elements.0.{field}",
+        f"story.elements.0.{field} {message}",
+    )

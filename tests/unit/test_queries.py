@@ -74,3 +74,8 @@ def test_a_query_by_default_lists_public_stories_newest_publication_first() -> N
     assert (query.audience, query.status) == ("public", None)
     assert (query.sort, query.descending) == ("published", True)
     assert (query.featured, query.author_id, query.tag, query.topic) == (False, None, None, None)
+
+
+def test_a_public_query_takes_no_status() -> None:
+    with pytest.raises(ValueError, match="no status"):
+        StoryQuery(offset=0, limit=21, status="working")

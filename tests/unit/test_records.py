@@ -9,10 +9,10 @@ from typing import Any
 import pydantic
 import pytest
 
+from storycore.element_kinds import QuoteElement
 from storycore.records import (
     ELEMENT_TYPES,
     Attribution,
-    Element,
     Quoted,
     Source,
     StoryRecord,
@@ -77,9 +77,8 @@ def test_a_story_rebuilt_from_storage_equals_the_one_stored() -> None:
 
 
 def test_an_element_rebuilt_from_storage_equals_the_one_stored() -> None:
-    element = Element(
+    element = QuoteElement(
         id="e1",
-        type="quote",
         permalink="https://sociala.example/a/status/1",
         source=Source(name="socialA", href="https://sociala.example"),
         attribution=Attribution(username="a"),

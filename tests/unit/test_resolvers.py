@@ -142,3 +142,21 @@ def test_any_http_address_resolves_to_a_typed_element(rest: str) -> None:
     element = RESOLVER.resolve(permalink, element_id="e1", added_at=NOW)
     assert element.type in ELEMENT_TYPES
     assert element.permalink == permalink
+
+
+@pytest.mark.parametrize(
+    "permalink",
+    [
+        "https://" + "h" * 2030 + ".example/",  # a host longer than a client may name a source
+        "https://\x80.example/a.png",  # a control character the address rule lets through
+        "https://c.example/" + "u" * 2030 + "\x80/p",  # a username like both, on socialC
+    ],
+)
+def test_a_resolver_builds_an_element_from_any_address_that_passed_the_address_rule(
+    permalink: str,
+) -> None:
+    network = Network(name="socialC", hosts=("c.example",), post_path=r"^/(?P<username>[^/]+)/p$")
+    resolver = OfflineResolver(Settings(networks=(network,)))
+    assert is_http_url(permalink)
+    element = resolver.resolve(permalink, element_id="e1", added_at=NOW)
+    assert element.permalink == permalink

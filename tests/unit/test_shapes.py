@@ -9,7 +9,8 @@ from typing import Any
 import pydantic
 import pytest
 
-from storycore.records import CoverPhoto, CreatedWith, Element, EmbedCount, Quoted, UserSettings
+from storycore.element_kinds import TextElement
+from storycore.records import CoverPhoto, CreatedWith, EmbedCount, Quoted, UserSettings
 from storycore.shapes import (
     AuthorDates,
     AuthorFull,
@@ -246,7 +247,7 @@ def test_the_authors_settings_have_the_members_of_the_interface() -> None:
 
 
 def test_an_element_has_the_members_of_decisions_section_7() -> None:
-    element = Element(id="e1", type="text", data={"text": "<p>x</p>"}, added_at=NOW)
+    element = TextElement(id="e1", data={"text": "<p>x</p>"}, added_at=NOW)
     assert element.model_dump() == {
         "id": "e1",
         "type": "text",
