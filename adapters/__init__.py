@@ -7,6 +7,10 @@
 ``mongodb://host:port/dbname``      a MongoDB server (any pymongo connection string naming a
                                     database; ``mongodb+srv://`` too); needs
                                     ``pip install 'storycore[mongodb]'``
+``postgresql://u:pw@host:port/db``  a PostgreSQL server (any libpq connection URL;
+                                    ``postgres://`` too); ``?schema=name`` keeps the tables in
+                                    that schema (default ``public``), made when missing; needs
+                                    ``pip install 'storycore[postgresql]'``
 ``mongomock://dbname``              MongoDB in memory (mongomock), shared by the process: a
                                     reopen by name finds the data, which goes with the process
 ``memory://``                       the reference store, plain Python dicts; each open is a new,
@@ -31,6 +35,7 @@ __all__ = ["open_store"]
 _SQLITE = "sqlite://"
 _SQLITE_FORMS = "write sqlite:///relative.db, sqlite:////absolute.db or sqlite:// (memory)"
 _MONGODB = ("mongodb://", "mongodb+srv://", "mongomock://")
+_POSTGRESQL = ("postgresql://", "postgres://")
 _MEMORY = "memory://"
 
 
@@ -40,6 +45,8 @@ def open_store(url: str) -> Store:
         return _sqlite_store(url)
     if url.startswith(_MONGODB):
         return _mongo_store(url)
+    if url.startswith(_POSTGRESQL):
+        return _postgresql_store(url)
     if url.startswith(_MEMORY):
         from .memory import MemoryStore
 
@@ -47,7 +54,8 @@ def open_store(url: str) -> Store:
     scheme = url.split(":", 1)[0] if ":" in url else url
     raise ConfigurationError(
         f"unknown storage URL scheme {scheme!r}: use sqlite:///file.db, sqlite://,"
-        " mongodb://host:port/dbname, mongomock://dbname or memory://"
+        " mongodb://host:port/dbname, postgresql://user@host:port/dbname, mongomock://dbname"
+        " or memory://"
     )
 
 
@@ -79,3 +87,14 @@ def _mongo_store(url: str) -> Store:
             raise
         raise MissingDependencyError("pymongo", "mongodb") from exc
     return MongoStore(url)
+
+
+def _postgresql_store(url: str) -> Store:
+    """A PostgreSQL store; a missing psycopg names the extra that brings it."""
+    try:
+        from .postgresql import PostgreSQLStore
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("psycopg", "psycopg_pool"):
+            raise
+        raise MissingDependencyError("psycopg", "postgresql") from exc
+    return PostgreSQLStore(url)

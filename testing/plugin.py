@@ -10,7 +10,7 @@ URL listed in the ``storycore_store_urls`` ini value (one per line, or a TOML li
 with ``--storycore-store-url URL`` (repeatable; replaces the ini value). The default is
 ``sqlite://`` (SQLite in memory). In a URL, ``{dir}`` becomes a fresh temporary directory and
 ``{name}`` a fresh unique name, so each store opened is a new, empty one (a database named so
-on a MongoDB server is dropped after the test)::
+on a MongoDB server, or a schema on a PostgreSQL server, is dropped after the test)::
 
     [tool.pytest.ini_options]
     storycore_store_urls = ["sqlite://", "sqlite:///{dir}/stories.db"]
@@ -197,9 +197,13 @@ def store_factory(
 
 
 def _drop_server_database(url: str) -> None:
-    """Drop the database a ``{name}`` URL made on a MongoDB server (other stores go with their
-    connection or their temporary directory).
+    """Drop the database a ``{name}`` URL made on a MongoDB server, or the schema it made on a
+    PostgreSQL server (other stores go with their connection or their temporary directory).
     """
+    if url.startswith(("postgresql://", "postgres://")):
+        from storycore.adapters.postgresql import drop_schema
+
+        drop_schema(url)
     if not url.startswith(("mongodb://", "mongodb+srv://")):
         return
     import pymongo

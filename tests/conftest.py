@@ -7,16 +7,21 @@ memory, MongoDB through mongomock, the reference store ``memory://``), unchanged
 of its backend (``-m sqlite``, ``-m mongodb``, ``-m memory``). Tests never branch on the
 backend. A real MongoDB joins when STORYCORE_TEST_MONGODB_URI names a server
 (``mongodb://host:port``, no database: the kit makes one per store and drops it after).
+PostgreSQL joins always (``-m postgresql``): each store in a fresh schema of the session's own
+throwaway cluster, or of the server STORYCORE_TEST_POSTGRESQL_URI names (``tests/_postgresql``);
+its runs are skipped, saying why, where there is neither.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
 from storycore import Service, Settings, Viewer
+from tests import _postgresql
 
 # scrypt at a low cost keeps the suite fast; the hash format and checks are the same.
 TEST_SETTINGS = Settings(password_cost=2**4)
@@ -27,6 +32,8 @@ _BACKEND_MARKS = {
     "mongomock": pytest.mark.mongodb,
     "mongodb": pytest.mark.mongodb,
     "memory": pytest.mark.memory,
+    "postgresql": pytest.mark.postgresql,
+    "postgres": pytest.mark.postgresql,
 }
 
 
@@ -34,6 +41,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if _MONGODB_URI:
         parts = urlsplit(_MONGODB_URI)
         config.addinivalue_line("storycore_store_urls", urlunsplit(parts._replace(path="/{name}")))
+    config.addinivalue_line("storycore_store_urls", _postgresql.store_url())
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -44,6 +52,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         url = callspec.params.get("storycore_store_url") if callspec else None
         if url:
             item.add_marker(_BACKEND_MARKS[url.split(":", 1)[0]])
+        if item.get_closest_marker("postgresql") and (reason := _postgresql.unavailable()):
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the session's PostgreSQL cluster when a selected test runs on it."""
+    cluster = _postgresql.cluster()
+    selected = any(item.get_closest_marker("postgresql") for item in session.items)
+    if cluster and selected and not session.config.option.collectonly:
+        try:
+            cluster.start()
+        except (OSError, RuntimeError, subprocess.SubprocessError) as exc:
+            pytest.exit(f"cannot start the test PostgreSQL cluster: {exc}", returncode=3)
+
+
+def pytest_unconfigure() -> None:
+    if cluster := _postgresql.cluster():
+        cluster.remove()
 
 
 @pytest.fixture

@@ -1,0 +1,75 @@
+"""The server backend: PostgreSQL through psycopg 3 and a ``psycopg_pool`` connection pool.
+
+Storage URL: ``postgresql://user:password@host:port/dbname`` (or ``postgres://``), any libpq
+connection URL, with an optional ``schema`` query parameter (``?schema=storycore``; default
+``public``): storycore's tables live in that schema, made when missing, so a host application
+keeps them apart from its own and tests give each store a fresh one. Every call is one
+transaction; several processes may share one database. ``docs/postgresql.md`` has the tables,
+the indexes and the plans that serve each list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from storycore.ports import Store
+
+from ._pg_accounts import (
+    PostgreSQLApplications,
+    PostgreSQLIdentities,
+    PostgreSQLTokens,
+    PostgreSQLUsers,
+)
+from ._pg_database import POOL_SIZE, Database, drop_schema
+from ._pg_stories import PostgreSQLAliases, PostgreSQLSearch, PostgreSQLStories
+
+__all__ = ["PostgreSQLStore", "drop_schema"]
+
+T = TypeVar("T")
+
+
+class _Repository(Generic[T]):
+    """A repository member of the store: a view over its database, made on each read."""
+
+    def __init__(self, kind: Callable[[Database], T]) -> None:
+        self._kind = kind
+
+    def __get__(self, store: PostgreSQLStore, owner: object = None) -> T:
+        return self._kind(store._db)
+
+
+class PostgreSQLStore(Store):
+    """Every repository over one schema of a PostgreSQL database, opened from its URL.
+
+    Opening brings the schema up to date and raises ``ConfigurationError`` for a malformed
+    URL or a server that refuses or does not answer within a few seconds.
+    """
+
+    #: The pool's size: calls on different connections run at once on the server.
+    parallel_calls = POOL_SIZE
+
+    stories = _Repository(PostgreSQLStories)
+    aliases = _Repository(PostgreSQLAliases)
+    search = _Repository(PostgreSQLSearch)
+    users = _Repository(PostgreSQLUsers)
+    apps = _Repository(PostgreSQLApplications)
+    tokens = _Repository(PostgreSQLTokens)
+    identities = _Repository(PostgreSQLIdentities)
+
+    def __init__(self, url: str) -> None:
+        self._db = Database(url)
+
+    def derivation(self) -> int | None:
+        row = self._db.row("SELECT value FROM store_meta WHERE name = 'derivation'")
+        return None if row is None else int(row[0])
+
+    def set_derivation(self, version: int) -> None:
+        self._db.run(
+            "INSERT INTO store_meta (name, value) VALUES ('derivation', %s)"
+            " ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            (version,),
+        )
+
+    def close(self) -> None:
+        self._db.close()
