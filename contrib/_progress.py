@@ -61,15 +61,18 @@ class Meter:
             self._drawn = 0.0
 
 
-def import_progress(meter: Meter, source: IO[bytes], size: int) -> ImportProgress:
+def import_progress(meter: Meter, source: IO[bytes] | None, size: int | None) -> ImportProgress:
     """The progress of an import read from ``source`` (``size`` bytes): the megabytes checked,
-    then the records written of the total the check counted.
+    then the records written of the total the check counted. A source of unknown size (a pipe:
+    None) shows the records checked instead.
     """
 
     def show(phase: str, done: int, total: int | None) -> None:
-        if phase == "checked":
-            meter.show("checking", source.tell() / _MEGABYTE, size / _MEGABYTE, " MB", 1)
-        else:
+        if phase != "checked":
             meter.show("importing", done, total, " records")
+        elif source is None or size is None:
+            meter.show("checking", done, None, " records")
+        else:
+            meter.show("checking", source.tell() / _MEGABYTE, size / _MEGABYTE, " MB", 1)
 
     return show

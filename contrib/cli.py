@@ -96,7 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     export = commands.add_parser("export", help="write users, apps and stories as JSON Lines")
     export.add_argument("file", nargs="?", help="output file (default: standard output)")
     load = commands.add_parser("import", help="read an export into the store")
-    load.add_argument("file")
+    load.add_argument("file", help="the export to read; - reads standard input")
     load.add_argument(
         "--replace", action="store_true", help="records whose id is stored replace the stored ones"
     )
@@ -195,9 +195,13 @@ def _export(service: Service, path: str | None) -> None:
 def _import(service: Service, path: str, *, replace: bool) -> None:
     meter = Meter(sys.stderr)
     try:
-        with open(path, "rb") as lines:
-            progress = import_progress(meter, lines, os.fstat(lines.fileno()).st_size)
-            count = import_lines(service, lines, replace=replace, progress=progress)
+        if path == "-":  # a pipe: read once, as it comes (the import spools what it checks)
+            progress = import_progress(meter, None, None)
+            count = import_lines(service, sys.stdin.buffer, replace=replace, progress=progress)
+        else:
+            with open(path, "rb") as lines:
+                progress = import_progress(meter, lines, os.fstat(lines.fileno()).st_size)
+                count = import_lines(service, lines, replace=replace, progress=progress)
     finally:
         meter.end()
     print(f"imported {count} records", file=sys.stderr)

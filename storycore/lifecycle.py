@@ -34,6 +34,9 @@ __all__ = ["Stories", "StoryReading"]
 StoryInput = Mapping[str, Any] | str
 _RETRIES = 8
 _SLUG_BATCH = 64
+# Every lost race is won by another create, so this many creates of one title at once all get
+# a slug: each round, one of them stores the slug all of them tried.
+_DERIVED_SLUG_ATTEMPTS = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,7 +309,7 @@ class Stories:
         limit = self._ctx.settings.limits.slug
         base = derive_slug(record.title, limit)
         words = story_words(record, elements)
-        for _ in range(_RETRIES):
+        for _ in range(_DERIVED_SLUG_ATTEMPTS):
             candidate = record.model_copy(update={"slug": self._free_slug(record.author_id, base)})
             try:
                 self._stories.add(candidate, elements, words)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import io
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +73,22 @@ def test_the_command_line_round_trip_gives_the_same_bytes(
     _, path = _export_file(tmp_path, capsys)
     copy = _database(tmp_path, "copy.db")
     assert main(["--db", copy, "import", str(path)]) == 0
+    again = tmp_path / "again.jsonl"
+    assert main(["--db", copy, "export", str(again)]) == 0
+    assert again.read_bytes() == path.read_bytes()
+
+
+def test_an_import_of_dash_reads_standard_input_from_a_pipe(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, path = _export_file(tmp_path, capsys)
+    copy = _database(tmp_path, "copy.db")
+    command = [sys.executable, "-m", "storycore.contrib.cli", "--db", copy, "import", "-"]
+    # ``input`` reaches the command through a pipe, as ``export | import -`` does
+    piped = subprocess.run(
+        command, input=path.read_bytes(), capture_output=True, check=False, timeout=120
+    )
+    assert piped.returncode == 0, piped.stderr.decode()
     again = tmp_path / "again.jsonl"
     assert main(["--db", copy, "export", str(again)]) == 0
     assert again.read_bytes() == path.read_bytes()

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import sys
+import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
-from storycore import Service, Settings, VersionConflict
+from storycore import Service, Settings, StorycoreError, VersionConflict
 from storycore.adapters import open_store
 
 SETTINGS = Settings(password_cost=2**4)
@@ -81,3 +85,55 @@ def authenticate_for(url: str, api_key: str, seconds: float) -> int:
             service.accounts.authenticate(api_key, "carol", "carol-password")
             done += 1
     return done
+
+
+# -- many calls at once (the PostgreSQL reliability tests) ------------------------------------
+
+#: What the processes of a pool share (``share_barrier``): a barrier, so their calls start
+#: together.
+_shared: dict[str, Any] = {}
+
+
+def share_barrier(barrier: Any) -> None:
+    """Initializer of a process pool: ``at_once`` waits at ``barrier`` before its calls."""
+    _shared["barrier"] = barrier
+
+
+def at_once(url: str, action: str, count: int, *args: Any) -> list[str]:
+    """Open the store at ``url`` and run ``action`` from ``count`` threads released together
+    (after the other processes of the pool opened theirs, when they share a barrier). Each
+    call's outcome: what it returned (a slug), or the name of the storycore error it raised.
+
+    ``action``: ``save`` (slug, version), ``create_at`` (slug) or ``create_titled`` (title).
+    """
+    with Service(open_store(url), SETTINGS) as service:
+        alice = service.accounts.as_user("alice")
+        calls: dict[str, Callable[[], str]] = {
+            "save": lambda: (
+                service.stories.save(
+                    "alice", args[0], {"description": "mine"}, viewer=alice, version=args[1]
+                ).slug
+            ),
+            "create_at": lambda: (
+                service.stories.create(
+                    "alice", {"title": "Same slug", "slug": args[0]}, viewer=alice
+                ).slug
+            ),
+            "create_titled": lambda: (
+                service.stories.create("alice", {"title": args[0]}, viewer=alice).slug
+            ),
+        }
+        call = calls[action]
+        threads = threading.Barrier(count)
+
+        def one(_: int) -> str:
+            threads.wait(timeout=60)
+            try:
+                return call()
+            except StorycoreError as exc:
+                return type(exc).__name__
+
+        if "barrier" in _shared:
+            _shared["barrier"].wait(timeout=60)
+        with ThreadPoolExecutor(count) as pool:
+            return list(pool.map(one, range(count), timeout=120))

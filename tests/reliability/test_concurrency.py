@@ -70,6 +70,12 @@ def test_concurrent_creates_with_one_derived_slug_get_distinct_slugs(
     assert {s.slug for s in listed.items} == {*slugs, "target"}
 
 
+def test_thirty_two_creates_of_one_title_at_once_all_get_a_slug(url: str) -> None:
+    slugs = _workers.at_once(url, "create_titled", 32, "Same title")
+    assert all(slug.startswith("same-title") for slug in slugs), slugs
+    assert len(set(slugs)) == 32
+
+
 def test_concurrent_views_are_all_counted(url: str, pool: Executor) -> None:
     reads = sum(_run(pool, _workers.read_story, url, "target", 25))
     with Service(open_store(url), _workers.SETTINGS) as service:
