@@ -17,8 +17,6 @@ import asyncio
 import ssl
 from concurrent.futures import ThreadPoolExecutor
 
-import httpx
-
 from storycore.identity import ProviderAnswer, ProviderClient
 
 __all__ = ["HttpProviderClient"]
@@ -46,6 +44,8 @@ class HttpProviderClient(ProviderClient):
     async def _fetch(
         self, url: str, authorization: str, timeout: float, max_bytes: int
     ) -> ProviderAnswer | None:
+        import httpx  # only delegated creation asks a provider: the command starts without it
+
         try:
             async with (
                 asyncio.timeout(timeout),
