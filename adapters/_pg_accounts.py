@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
-import orjson
-
 from storycore.errors import Missing
 from storycore.heads import ProfileFields
 from storycore.ports import (
@@ -20,10 +18,11 @@ from storycore.ports import (
     TokenRepository,
     UserRepository,
 )
-from storycore.records import AppRecord, TokenRecord, UserRecord, trusted_user
+from storycore.records import AppRecord, TokenRecord, UserRecord
 from storycore.usernames import username_key
 
 from ._pg_database import Connection, Part
+from ._record_rows import app_row, load_app, load_user, profiles_of, user_row
 
 __all__ = ["PostgreSQLApplications", "PostgreSQLIdentities", "PostgreSQLTokens", "PostgreSQLUsers"]
 
@@ -99,17 +98,11 @@ class PostgreSQLUsers(_Records[UserRecord], UserRepository):
 
     table, kind, order = "users", "user", "username_key"
 
-    def _load(self, record: str) -> UserRecord:
-        return trusted_user(orjson.loads(record))
+    _load = staticmethod(load_user)
 
     @staticmethod
     def _columns(record: UserRecord) -> dict[str, Any]:
-        return {
-            "id": record.id,
-            "username_key": username_key(record.username),
-            "search_tokens": record.search_tokens,
-            "record": record.model_dump_json(),
-        }
+        return {**user_row(record), "search_tokens": record.search_tokens}
 
     def _changed(self, conn: Connection, old: UserRecord, new: UserRecord) -> None:
         if old.search_tokens != new.search_tokens:  # the stories in id order, as add_views
@@ -134,11 +127,7 @@ class PostgreSQLUsers(_Records[UserRecord], UserRepository):
         rows = self._db.rows(
             "SELECT id, record FROM users WHERE id = ANY(%s::text[])", (list(set(user_ids)),)
         )
-        fields = ProfileFields._fields
-        return {
-            user_id: ProfileFields._make(map(orjson.loads(record).__getitem__, fields))
-            for user_id, record in rows
-        }
+        return profiles_of(rows)
 
 
 class PostgreSQLApplications(_Records[AppRecord], ApplicationRepository):
@@ -146,17 +135,8 @@ class PostgreSQLApplications(_Records[AppRecord], ApplicationRepository):
 
     table, kind, order = "apps", "app", "name"
 
-    def _load(self, record: str) -> AppRecord:
-        return AppRecord.model_validate_json(record)
-
-    @staticmethod
-    def _columns(record: AppRecord) -> dict[str, Any]:
-        return {
-            "id": record.id,
-            "name": record.name,
-            "key_digest": record.key_digest,
-            "record": record.model_dump_json(),
-        }
+    _load = staticmethod(load_app)
+    _columns = staticmethod(app_row)
 
     def get_by_key_digest(self, key_digest: str) -> AppRecord | None:
         return self._one("key_digest", key_digest)

@@ -10,8 +10,6 @@ import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
-import orjson
-
 from storycore.errors import Missing
 from storycore.heads import ProfileFields
 from storycore.ports import (
@@ -20,10 +18,11 @@ from storycore.ports import (
     TokenRepository,
     UserRepository,
 )
-from storycore.records import AppRecord, TokenRecord, UserRecord, trusted_user
+from storycore.records import AppRecord, TokenRecord, UserRecord
 from storycore.searchtext import token_text
 from storycore.usernames import username_key
 
+from ._record_rows import app_row, load_app, load_user, profiles_of, user_row
 from ._sqlite_connection import Repository, insert, marks, update
 
 __all__ = ["SQLiteApplications", "SQLiteIdentities", "SQLiteTokens", "SQLiteUsers", "insert_user"]
@@ -92,17 +91,11 @@ class SQLiteUsers(_Records[UserRecord], UserRepository):
 
     table, kind, order = "users", "user", "username_key"
 
-    def _load(self, record: str) -> UserRecord:
-        return trusted_user(orjson.loads(record))
+    _load = staticmethod(load_user)
 
     @staticmethod
     def _row(user: UserRecord) -> dict[str, Any]:
-        return {
-            "id": user.id,
-            "username_key": username_key(user.username),
-            "search_text": token_text(user.search_tokens),
-            "record": user.model_dump_json(),
-        }
+        return {**user_row(user), "search_text": token_text(user.search_tokens)}
 
     def _changed(self, conn: sqlite3.Connection, old: UserRecord, new: UserRecord) -> None:
         if old.search_tokens != new.search_tokens:
@@ -124,12 +117,7 @@ class SQLiteUsers(_Records[UserRecord], UserRepository):
     def profiles(self, user_ids: Iterable[str]) -> dict[str, ProfileFields]:
         ids = list(set(user_ids))
         rows = self._db.rows(f"SELECT id, record FROM users WHERE id IN ({marks(ids)})", ids)
-        # one orjson parse of a small record costs less than SQLite's json_extract per field
-        fields = ProfileFields._fields
-        return {
-            user_id: ProfileFields._make(map(orjson.loads(record).__getitem__, fields))
-            for user_id, record in rows
-        }
+        return profiles_of(rows)
 
 
 def insert_user(conn: sqlite3.Connection, user: UserRecord) -> None:
@@ -142,17 +130,8 @@ class SQLiteApplications(_Records[AppRecord], ApplicationRepository):
 
     table, kind, order = "apps", "app", "name"
 
-    def _load(self, record: str) -> AppRecord:
-        return AppRecord.model_validate_json(record)
-
-    @staticmethod
-    def _row(app: AppRecord) -> dict[str, Any]:
-        return {
-            "id": app.id,
-            "name": app.name,
-            "key_digest": app.key_digest,
-            "record": app.model_dump_json(),
-        }
+    _load = staticmethod(load_app)
+    _row = staticmethod(app_row)
 
     def get_by_key_digest(self, key_digest: str) -> AppRecord | None:
         return self._one("key_digest", key_digest)
