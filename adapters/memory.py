@@ -13,7 +13,7 @@ import inspect
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -362,32 +362,20 @@ class _Identities(_Part, ports.IdentityRepository):
         self._s.identities[provider, external_id] = user.id
 
 
-class _Repository(Generic[T]):
-    """A repository member of the store: a view over its state, made on each read."""
-
-    def __init__(self, kind: Callable[[_State], T]) -> None:
-        self._kind = kind
-
-    def __get__(self, store: MemoryStore, owner: object = None) -> T:
-        return self._kind(store._state)
-
-
 class MemoryStore(ports.Store):
     """Every repository over one new, empty set of dicts."""
 
     #: Every call holds the one lock (and the GIL): more threads would only queue.
     parallel_calls = 1
 
-    stories = _Repository(_Stories)
-    aliases = _Repository(_Aliases)
-    search = _Repository(_Search)
-    users = _Repository(_Users)
-    apps = _Repository(_Applications)
-    tokens = _Repository(_Tokens)
-    identities = _Repository(_Identities)
-
     def __init__(self) -> None:
-        self._state = _State()
+        self._open(_State())
+
+    def _open(self, state: _State) -> None:
+        self._state = state
+        self.stories, self.aliases, self.search = _Stories(state), _Aliases(state), _Search(state)
+        self.users, self.apps = _Users(state), _Applications(state)
+        self.tokens, self.identities = _Tokens(state), _Identities(state)
 
     def derivation(self) -> int | None:
         return self._state.derivation
@@ -397,4 +385,4 @@ class MemoryStore(ports.Store):
 
     def close(self) -> None:
         """Drop every record: the memory goes back even while the store is referenced."""
-        self._state = _State()
+        self._open(_State())

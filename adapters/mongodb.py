@@ -9,8 +9,6 @@ documents. ``docs/mongodb.md`` has the documents, indexes, shard keys and trade-
 
 from __future__ import annotations
 
-from functools import cached_property
-
 from storycore.ports import Store
 
 from ._mongo_accounts import MongoApplications, MongoIdentities, MongoTokens, MongoUsers
@@ -31,34 +29,14 @@ class MongoStore(Store):
 
     def __init__(self, url: str) -> None:
         self._collections, self._close = connect(url)
-
-    @cached_property
-    def stories(self) -> MongoStories:
-        return MongoStories(self._collections)
-
-    @cached_property
-    def aliases(self) -> MongoAliases:
-        return MongoAliases(self._collections)
-
-    @cached_property
-    def search(self) -> MongoSearch:
-        return MongoSearch(self._collections)
-
-    @cached_property
-    def users(self) -> MongoUsers:
-        return MongoUsers(self._collections)
-
-    @cached_property
-    def apps(self) -> MongoApplications:
-        return MongoApplications(self._collections)
-
-    @cached_property
-    def tokens(self) -> MongoTokens:
-        return MongoTokens(self._collections)
-
-    @cached_property
-    def identities(self) -> MongoIdentities:
-        return MongoIdentities(self._collections)
+        db = self._collections
+        self.stories, self.aliases, self.search = (
+            MongoStories(db),
+            MongoAliases(db),
+            MongoSearch(db),
+        )
+        self.users, self.apps = MongoUsers(db), MongoApplications(db)
+        self.tokens, self.identities = MongoTokens(db), MongoIdentities(db)
 
     def derivation(self) -> int | None:
         found = self._collections.meta.find_one({"_id": "derivation"})

@@ -10,9 +10,6 @@ the indexes and the plans that serve each list.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Generic, TypeVar
-
 from storycore.ports import Store
 
 from ._pg_accounts import (
@@ -26,18 +23,6 @@ from ._pg_stories import PostgreSQLAliases, PostgreSQLSearch, PostgreSQLStories
 
 __all__ = ["PostgreSQLStore", "drop_schema"]
 
-T = TypeVar("T")
-
-
-class _Repository(Generic[T]):
-    """A repository member of the store: a view over its database, made on each read."""
-
-    def __init__(self, kind: Callable[[Database], T]) -> None:
-        self._kind = kind
-
-    def __get__(self, store: PostgreSQLStore, owner: object = None) -> T:
-        return self._kind(store._db)
-
 
 class PostgreSQLStore(Store):
     """Every repository over one schema of a PostgreSQL database, opened from its URL.
@@ -49,16 +34,13 @@ class PostgreSQLStore(Store):
     #: The pool's size: calls on different connections run at once on the server.
     parallel_calls = POOL_SIZE
 
-    stories = _Repository(PostgreSQLStories)
-    aliases = _Repository(PostgreSQLAliases)
-    search = _Repository(PostgreSQLSearch)
-    users = _Repository(PostgreSQLUsers)
-    apps = _Repository(PostgreSQLApplications)
-    tokens = _Repository(PostgreSQLTokens)
-    identities = _Repository(PostgreSQLIdentities)
-
     def __init__(self, url: str) -> None:
-        self._db = Database(url)
+        self._db = db = Database(url)
+        self.stories, self.aliases, self.search = (
+            PostgreSQLStories(db), PostgreSQLAliases(db), PostgreSQLSearch(db)
+        )  # fmt: skip
+        self.users, self.apps = PostgreSQLUsers(db), PostgreSQLApplications(db)
+        self.tokens, self.identities = PostgreSQLTokens(db), PostgreSQLIdentities(db)
 
     def derivation(self) -> int | None:
         row = self._db.row("SELECT value FROM store_meta WHERE name = 'derivation'")

@@ -42,41 +42,12 @@ class SQLiteStore(Store):
             raise opening_error(path or ":memory:", exc) from exc
         if self.connection.path is None:
             self.parallel_calls = 1
-        self._stories = SQLiteStories(self.connection)
-        self._aliases = SQLiteAliases(self.connection)
-        self._search = SQLiteSearch(self.connection)
-        self._users = SQLiteUsers(self.connection)
-        self._apps = SQLiteApplications(self.connection)
-        self._tokens = SQLiteTokens(self.connection)
-        self._identities = SQLiteIdentities(self.connection)
-
-    @property
-    def stories(self) -> SQLiteStories:
-        return self._stories
-
-    @property
-    def aliases(self) -> SQLiteAliases:
-        return self._aliases
-
-    @property
-    def search(self) -> SQLiteSearch:
-        return self._search
-
-    @property
-    def users(self) -> SQLiteUsers:
-        return self._users
-
-    @property
-    def apps(self) -> SQLiteApplications:
-        return self._apps
-
-    @property
-    def tokens(self) -> SQLiteTokens:
-        return self._tokens
-
-    @property
-    def identities(self) -> SQLiteIdentities:
-        return self._identities
+        db = self.connection
+        self.stories, self.aliases, self.search = (
+            SQLiteStories(db), SQLiteAliases(db), SQLiteSearch(db)
+        )  # fmt: skip
+        self.users, self.apps = SQLiteUsers(db), SQLiteApplications(db)
+        self.tokens, self.identities = SQLiteTokens(db), SQLiteIdentities(db)
 
     def derivation(self) -> int | None:
         row = self.connection.row("SELECT value FROM store_meta WHERE name = 'derivation'")

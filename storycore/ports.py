@@ -341,33 +341,20 @@ class IdentityRepository(Protocol):
 
 @runtime_checkable
 class Store(Protocol):
-    """One storage backend: the repositories over one database."""
+    """One storage backend: the repositories over one database, as plain attributes."""
 
     #: How many calls can usefully run at once. Bindings that answer requests in threads use
     #: this many: a store whose calls queue on one connection says 1, and more threads would
     #: only add hand-offs; a store on a connection pool gains from several.
     parallel_calls: int = 4
 
-    @property
-    def stories(self) -> StoryRepository: ...
-
-    @property
-    def aliases(self) -> AliasRepository: ...
-
-    @property
-    def search(self) -> SearchIndex: ...
-
-    @property
-    def users(self) -> UserRepository: ...
-
-    @property
-    def apps(self) -> ApplicationRepository: ...
-
-    @property
-    def tokens(self) -> TokenRepository: ...
-
-    @property
-    def identities(self) -> IdentityRepository: ...
+    stories: StoryRepository
+    aliases: AliasRepository
+    search: SearchIndex
+    users: UserRepository
+    apps: ApplicationRepository
+    tokens: TokenRepository
+    identities: IdentityRepository
 
     def derivation(self) -> int | None:
         """The derivation version (``storycore.derived.DERIVATION_VERSION``) the core last

@@ -38,13 +38,8 @@ def _stub(self: object) -> None:
     ...
 
 
-def _function(member: Any) -> Any:
-    return member.fget if isinstance(member, property) else member
-
-
 def _is_stub(member: Any) -> bool:
-    function = _function(member)
-    return callable(function) and function.__code__.co_code == _stub.__code__.co_code
+    return callable(member) and member.__code__.co_code == _stub.__code__.co_code
 
 
 def unimplemented(implementation: object, port: type) -> list[str]:
