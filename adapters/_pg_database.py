@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import select
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
@@ -86,7 +86,11 @@ def _without(message: str, url: str) -> str:
 
 
 class Database:
-    """The pool of one store, with the schema brought up to date."""
+    """The pool of one store, with the schema brought up to date; the ``SQLDatabase`` of
+    ``_sql_accounts``."""
+
+    mark = "%s"
+    row_lock = " FOR UPDATE"  # a changed record's row, held until the transaction ends
 
     def __init__(self, url: str) -> None:
         conninfo, self.schema, where = _parse(url)
@@ -122,6 +126,11 @@ class Database:
         """Run one statement, which is its own transaction; how many rows it changed."""
         with _translated(), self.pool.connection() as conn:
             return conn.execute(query, params).rowcount
+
+    @staticmethod
+    def one_of(column: str, values: Collection[str]) -> tuple[str, list[Any]]:
+        """The condition that ``column`` is one of ``values``, and its parameter."""
+        return f"{column} = ANY(%s::text[])", [[*values]]
 
     @contextmanager
     def write(self, *, pipeline: bool = False) -> Iterator[Connection]:

@@ -64,7 +64,11 @@ _UNIQUE_KEYS = {
 
 
 class Connection:
-    """A writer connection and a pool of readers over one database file (or memory)."""
+    """A writer connection and a pool of readers over one database file (or memory); the
+    ``SQLDatabase`` of ``_sql_accounts``."""
+
+    mark = "?"
+    row_lock = ""  # a write transaction (``BEGIN IMMEDIATE``) excludes every other writer
 
     def __init__(self, path: str | None) -> None:
         self.path: str | None = None
@@ -119,10 +123,22 @@ class Connection:
                 conn.execute("ROLLBACK")
             if isinstance(exc, sqlite3.OperationalError) and _busy(exc):
                 raise Unavailable(_BUSY_MESSAGE) from exc
+            if isinstance(exc, sqlite3.IntegrityError):
+                _refused(exc)
             raise
         finally:
             self._writing = None
             self.lock.release()
+
+    def run(self, sql: str, params: Params = ()) -> int:
+        """One statement in its own write transaction; how many rows it changed."""
+        with self.write() as conn:
+            return conn.execute(sql, params).rowcount
+
+    @staticmethod
+    def one_of(column: str, values: Collection[str]) -> tuple[str, list[str]]:
+        """The condition that ``column`` is one of ``values``, and its parameters."""
+        return f"{column} IN ({marks(values)})", [*values]
 
     def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         """All rows of one query."""
@@ -181,33 +197,25 @@ def marks(values: Collection[Any]) -> str:
 
 
 def insert(conn: sqlite3.Connection, table: str, row: Mapping[str, Any]) -> int | None:
-    """Insert ``row`` (values by column) into ``table``, in the caller's transaction; its rowid.
-    A refused key raises its storage error.
-    """
+    """Insert ``row`` (values by column) into ``table``, in the caller's transaction; its rowid."""
     sql = f"INSERT INTO {table} ({', '.join(row)}) VALUES ({marks(row)})"
-    try:
-        return conn.execute(sql, tuple(row.values())).lastrowid
-    except sqlite3.IntegrityError as exc:
-        _refused(exc)
+    return conn.execute(sql, tuple(row.values())).lastrowid
 
 
 def update(conn: sqlite3.Connection, table: str, row: Mapping[str, Any], **where: Any) -> None:
     """Set the columns of ``row`` in the rows of ``table`` that hold the values of ``where``, in
-    the caller's transaction. A refused key raises its storage error.
-    """
+    the caller's transaction."""
     assignments = ", ".join(f"{column} = ?" for column in row)
     conditions = " AND ".join(f"{column} = ?" for column in where)
-    sql = f"UPDATE {table} SET {assignments} WHERE {conditions}"
-    try:
-        conn.execute(sql, (*row.values(), *where.values()))
-    except sqlite3.IntegrityError as exc:
-        _refused(exc)
+    conn.execute(
+        f"UPDATE {table} SET {assignments} WHERE {conditions}", (*row.values(), *where.values())
+    )
 
 
 def _refused(exc: sqlite3.IntegrityError) -> NoReturn:
-    """Raise the storage error of a row the database refused: ``DuplicateKey`` naming the unique
-    key, ``Missing("user")`` for a reference to no row (what a caller can name that is not stored
-    is a user); other faults as they are.
+    """Raise the storage error of a row the database refused (``write`` translates once):
+    ``DuplicateKey`` naming the unique key, ``Missing("user")`` for a reference to no row (what
+    a caller can name that is not stored is a user); other faults as they are.
     """
     text = str(exc)
     if text == "FOREIGN KEY constraint failed":

@@ -12,14 +12,10 @@ from __future__ import annotations
 
 from storycore.ports import Store
 
-from ._pg_accounts import (
-    PostgreSQLApplications,
-    PostgreSQLIdentities,
-    PostgreSQLTokens,
-    PostgreSQLUsers,
-)
+from ._pg_accounts import PostgreSQLUsers
 from ._pg_database import POOL_SIZE, Database, drop_schema
 from ._pg_stories import PostgreSQLAliases, PostgreSQLSearch, PostgreSQLStories
+from ._sql_accounts import Applications, Identities, Tokens
 
 __all__ = ["PostgreSQLStore", "drop_schema"]
 
@@ -39,8 +35,12 @@ class PostgreSQLStore(Store):
         self.stories, self.aliases, self.search = (
             PostgreSQLStories(db), PostgreSQLAliases(db), PostgreSQLSearch(db)
         )  # fmt: skip
-        self.users, self.apps = PostgreSQLUsers(db), PostgreSQLApplications(db)
-        self.tokens, self.identities = PostgreSQLTokens(db), PostgreSQLIdentities(db)
+        self.users = users = PostgreSQLUsers(db)
+        self.apps, self.tokens, self.identities = (
+            Applications(db),
+            Tokens(db),
+            Identities(db, users),
+        )
 
     def derivation(self) -> int | None:
         row = self._db.row("SELECT value FROM store_meta WHERE name = 'derivation'")

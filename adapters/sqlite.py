@@ -13,7 +13,8 @@ import sqlite3
 
 from storycore.ports import Store
 
-from ._sqlite_accounts import SQLiteApplications, SQLiteIdentities, SQLiteTokens, SQLiteUsers
+from ._sql_accounts import Applications, Identities, Tokens
+from ._sqlite_accounts import SQLiteUsers
 from ._sqlite_connection import Connection, opening_error
 from ._sqlite_stories import SQLiteAliases, SQLiteSearch, SQLiteStories
 
@@ -46,8 +47,12 @@ class SQLiteStore(Store):
         self.stories, self.aliases, self.search = (
             SQLiteStories(db), SQLiteAliases(db), SQLiteSearch(db)
         )  # fmt: skip
-        self.users, self.apps = SQLiteUsers(db), SQLiteApplications(db)
-        self.tokens, self.identities = SQLiteTokens(db), SQLiteIdentities(db)
+        self.users = users = SQLiteUsers(db)
+        self.apps, self.tokens, self.identities = (
+            Applications(db),
+            Tokens(db),
+            Identities(db, users),
+        )
 
     def derivation(self) -> int | None:
         row = self.connection.row("SELECT value FROM store_meta WHERE name = 'derivation'")

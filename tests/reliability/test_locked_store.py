@@ -22,7 +22,7 @@ import pytest
 
 from storycore import Service, Unavailable, Viewer
 from storycore.adapters import _sqlite_connection, open_store
-from storycore.adapters._sqlite_accounts import insert_user
+from storycore.adapters._sqlite_accounts import SQLiteUsers
 from storycore.adapters._sqlite_connection import BUSY_TIMEOUT_SECONDS
 from storycore.adapters.sqlite import SQLiteStore
 from storycore.contrib.asgi import StorycoreASGI
@@ -221,7 +221,7 @@ def test_a_read_inside_a_write_transaction_sees_that_transaction_s_writes(tmp_pa
     seen_elsewhere: list[UserRecord | None] = []
     try:
         with store.connection.write() as conn:
-            insert_user(conn, user)
+            conn.execute(*SQLiteUsers(store.connection)._insert(user))
             seen_inside = store.users.get(user.id)
             other = threading.Thread(target=lambda: seen_elsewhere.append(store.users.get(user.id)))
             other.start()
