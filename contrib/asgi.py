@@ -45,13 +45,17 @@ class StorycoreASGI:
         elif scope["type"] == "http":
             await self._http(scope, receive, send)
 
-    @staticmethod
-    async def _lifespan(receive: Receive, send: Send) -> None:
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        """Startup needs nothing; shutdown writes the views counted so far (decisions section
+        14), as a server stopped by a signal may end the process before the host closes the
+        service."""
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
+                flush = self.app.service.flush_views
+                await asyncio.get_running_loop().run_in_executor(self._workers, flush)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 

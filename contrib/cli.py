@@ -135,16 +135,30 @@ def _serve(args: argparse.Namespace) -> None:
         load_demo(service)
 
     class Server(uvicorn.Server):
+        service_closed = False
+
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets=sockets)
             if self.started:
                 print(f"listening on {address}", flush=True)
 
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            """Close the service (writing the views it counted, decisions section 14) as soon
+            as the server has shut down: after a SIGTERM, uvicorn raises the signal again once
+            it has shut down, which ends the process before ``run`` returns."""
+            try:
+                await super().shutdown(sockets=sockets)
+            finally:
+                self.service_closed = True
+                service.close()
+
     config = uvicorn.Config(StorycoreASGI(service), log_level="warning", lifespan="on")
+    server = Server(config)
     try:
-        Server(config).run(sockets=[sock])
+        server.run(sockets=[sock])
     finally:
-        service.close()
+        if not server.service_closed:  # it did not start, or stopped without shutting down
+            service.close()
 
 
 def _run(args: argparse.Namespace) -> None:

@@ -295,6 +295,30 @@ def test_the_asgi_app_completes_lifespan_startup_and_shutdown(world: World) -> N
     ]
 
 
+def test_the_asgi_app_writes_the_views_it_counted_when_the_lifespan_shuts_down(
+    world: World,
+) -> None:
+    """A server stopped by a signal may end the process right after the lifespan's shutdown,
+    before anything closes the service: the counts of the last second are written then."""
+    (slug,) = world.publish("Counted at shutdown")
+    app = StorycoreASGI(world.service)
+    incoming = [{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}]
+
+    async def receive() -> dict[str, Any]:
+        if incoming[0]["type"] == "lifespan.shutdown":
+            world.service.stories.open("alice", slug)  # counted, not yet written
+        return incoming.pop(0)
+
+    async def send(message: Any) -> None:
+        pass
+
+    asyncio.run(app({"type": "lifespan", "asgi": {"version": "3.0"}}, receive, send))
+    store = world.service.store
+    alice = store.users.get_by_username("alice")
+    assert alice is not None
+    assert store.stories.get_by_slug(alice.id, slug).views == 1  # type: ignore[union-attr]
+
+
 def test_the_asgi_app_stops_reading_a_chunked_body_past_the_limit(world: World) -> None:
     limit = world.service.settings.limits.request_body
     chunk = 64 * 1024
