@@ -30,7 +30,7 @@ from __future__ import annotations
 from storycore.errors import ConfigurationError, MissingDependencyError
 from storycore.ports import Store
 
-__all__ = ["open_store"]
+__all__ = ["in_memory", "open_store"]
 
 _SQLITE = "sqlite://"
 _SQLITE_FORMS = "write sqlite:///relative.db, sqlite:////absolute.db or sqlite:// (memory)"
@@ -57,6 +57,12 @@ def open_store(url: str) -> Store:
         " mongodb://host:port/dbname, postgresql://user@host:port/dbname, mongomock://dbname"
         " or memory://"
     )
+
+
+def in_memory(url: str) -> bool:
+    """Whether the store ``url`` names lives in the memory of the process that opens it
+    (``sqlite://``, ``mongomock://``, ``memory://``), so no other process can share it."""
+    return url == _SQLITE or url.startswith((_MEMORY, "mongomock://"))
 
 
 def _sqlite_store(url: str) -> Store:

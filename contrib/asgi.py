@@ -5,7 +5,9 @@ Mount it under a prefix in Starlette, FastAPI or a Django ASGI application: it h
 ``storycore.http.HttpApp``. Requests are answered in worker threads of the application's own,
 as storage calls block: as many as the store can use at once (``Store.parallel_calls``: four
 for a SQLite file, whose reads run on connections of their own while writes queue on one
-writer; one for a store in memory, whose calls all queue on one connection).
+writer; one for a store in memory, whose calls all queue on one connection). A request that
+may wait on another host (a delegated creation asks its identity provider) is answered on
+threads of its own, so no storage request waits behind it (decisions section 14).
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from typing import Any
 from storycore.http import HttpApp, HttpRequest, HttpResponse
 from storycore.service import Service
 
-__all__ = ["StorycoreASGI"]
+__all__ = ["StorycoreASGI", "from_environment"]
 
+#: Requests waiting on other hosts at once (delegated creations are rate-limited per app).
+_OUTBOUND_THREADS = 8
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -35,9 +39,13 @@ class StorycoreASGI:
 
     def __init__(self, service: Service | HttpApp, *, threads: int | None = None) -> None:
         self.app = service if isinstance(service, HttpApp) else HttpApp(service)
+        self._owns_service = False  # whether the lifespan's shutdown closes it
         self._workers = ThreadPoolExecutor(
             threads or self.app.service.store.parallel_calls, thread_name_prefix="storycore"
         )
+        #: Requests that may wait on another host (``HttpApp.calls_out``), apart from the
+        #: storage requests' threads, so that none of those waits behind them.
+        self._outbound = ThreadPoolExecutor(_OUTBOUND_THREADS, thread_name_prefix="storycore-out")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -48,14 +56,15 @@ class StorycoreASGI:
     async def _lifespan(self, receive: Receive, send: Send) -> None:
         """Startup needs nothing; shutdown writes the views counted so far (decisions section
         14), as a server stopped by a signal may end the process before the host closes the
-        service."""
+        service, and closes a service the app made itself (``from_environment``)."""
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
-                flush = self.app.service.flush_views
-                await asyncio.get_running_loop().run_in_executor(self._workers, flush)
+                service = self.app.service
+                end = service.close if self._owns_service else service.flush_views
+                await asyncio.get_running_loop().run_in_executor(self._workers, end)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
@@ -77,8 +86,8 @@ class StorycoreASGI:
             body=body,
             root_path=root_path,
         )
-        loop = asyncio.get_running_loop()
-        response = await loop.run_in_executor(self._workers, self.app.handle, request)
+        pool = self._outbound if self.app.calls_out(request.method, path) else self._workers
+        response = await asyncio.get_running_loop().run_in_executor(pool, self.app.handle, request)
         await self._send(send, response)
 
     async def _body(self, headers: list[tuple[str, str]], receive: Receive) -> bytes | None:
@@ -112,3 +121,18 @@ class StorycoreASGI:
             }
         )
         await send({"type": "http.response.body", "body": response.body})
+
+
+def from_environment() -> StorycoreASGI:
+    """The app for any ASGI server, on the service the environment describes
+    (``STORYCORE_DB`` and the other ``STORYCORE_*`` of ``storycore.contrib.compose``), which the
+    app closes when its lifespan shuts down::
+
+        STORYCORE_DB=sqlite:///stories.db \\
+            uvicorn --factory storycore.contrib.asgi:from_environment --workers 2
+    """
+    from .compose import from_environment as service_from_environment
+
+    app = StorycoreASGI(service_from_environment())
+    app._owns_service = True
+    return app

@@ -1,6 +1,6 @@
 """The ``storycore`` command (decisions section 12).
 
-    storycore [--db URL] serve [--host H] [--port P] [--web-url URL] [--demo]
+    storycore [--db URL] serve [--host H] [--port P] [--web-url URL] [--demo] [--workers N]
                                 [--delegation-provider URL]...
     storycore [--db URL] users create USERNAME --password P [--name N] [--email E]
                                 [--plan free|enterprise] [--editor] [--can-feature]
@@ -24,24 +24,33 @@ import socket
 import sys
 from collections.abc import Sequence
 from contextlib import nullcontext, suppress
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from storycore.adapters import open_store
-from storycore.errors import ConfigurationError, MissingDependencyError, StorycoreError
+from storycore.adapters import in_memory, open_store
+from storycore.errors import (
+    ConfigurationError,
+    MissingDependencyError,
+    StorycoreError,
+    Unavailable,
+)
 from storycore.reindex import reindex
 from storycore.service import Service
-from storycore.settings import Settings
 
 from ._progress import Meter, import_progress
+from .compose import DEFAULT_DB, compose, providers_of
 from .demo import load_demo
-from .identity import HttpProviderClient
 from .listen import listening_socket
 from .transfer import import_lines, write_export
 
+if TYPE_CHECKING:
+    from .asgi import StorycoreASGI
+
 __all__ = ["main"]
 
-DEFAULT_DB = "sqlite:///storycore.db"
 _MAX_PORT = 65535
+_MAX_WORKERS = 256
+#: How long each worker may take to start serving before the supervisor gives up saying so.
+_WORKER_START_SECONDS = 60
 
 
 class _Parser(argparse.ArgumentParser):
@@ -63,6 +72,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=_port, default=8000, help="0 picks a free port")
     serve.add_argument("--web-url", help="public address (default: the address listened on)")
     serve.add_argument("--demo", action="store_true", help="load the demo data into an empty store")
+    serve.add_argument(
+        "--workers",
+        type=_workers,
+        help="server processes sharing the socket (default: the CPU cores; 1 for a store in"
+        " memory)",
+    )
     serve.add_argument(
         "--delegation-provider",
         action="append",
@@ -109,8 +124,15 @@ def _parser() -> argparse.ArgumentParser:
 def _providers(args: argparse.Namespace) -> tuple[str, ...]:
     given = args.delegation_provider
     if given is None:
-        given = [p for p in os.environ.get("STORYCORE_DELEGATION_PROVIDERS", "").split(",") if p]
+        return tuple(providers_of(os.environ.get("STORYCORE_DELEGATION_PROVIDERS", "")))
     return tuple(p.strip() for p in given)
+
+
+def _workers(text: str) -> int:
+    """A number of worker processes; anything else is a usage error."""
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= _MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to {_MAX_WORKERS}")
+    return int(text)
 
 
 def _port(text: str) -> int:
@@ -121,26 +143,51 @@ def _port(text: str) -> int:
 
 
 def _serve(args: argparse.Namespace) -> None:
+    """Serve on one socket, bound here: in this process (one worker), or in ``--workers``
+    processes that share it (decisions section 14). The store is opened here first either way,
+    so that it is migrated, reindexed and given the demo data once, and a wrong URL is one
+    line here rather than a traceback in every worker."""
+    workers = args.workers or (1 if in_memory(args.db) else os.cpu_count() or 1)
+    if workers > 1 and in_memory(args.db):
+        raise ConfigurationError(
+            f"--workers {workers}: {args.db} lives in one process's memory; serve it with"
+            " --workers 1, or use a SQLite file or a database server"
+        )
+    sock = listening_socket(args.host, args.port)
+    shown_host = f"[{args.host}]" if sock.family == socket.AF_INET6 else args.host
+    address = f"http://{shown_host}:{sock.getsockname()[1]}"
+    web_url, providers = args.web_url or address, _providers(args)
+    service = compose(args.db, web_url=web_url, providers=providers)
+    if args.demo and not service.store.users.find(0, 1):
+        load_demo(service)
+    if workers == 1:
+        _serve_here(service, sock, address)
+        return
+    service.close()
+    os.environ.update(
+        STORYCORE_DB=args.db,
+        STORYCORE_WEB_URL=web_url,
+        STORYCORE_DELEGATION_PROVIDERS=",".join(providers),
+    )
+    _serve_in_workers(workers, sock, address)
+
+
+def _serve_here(service: Service, sock: socket.socket, address: str) -> None:
     import uvicorn
 
     from .asgi import StorycoreASGI
 
-    sock = listening_socket(args.host, args.port)
-    port = sock.getsockname()[1]
-    shown_host = f"[{args.host}]" if sock.family == socket.AF_INET6 else args.host
-    address = f"http://{shown_host}:{port}"
-    settings = Settings(web_url=args.web_url or address, delegation_providers=_providers(args))
-    service = Service(open_store(args.db), settings, provider_client=HttpProviderClient())
-    if args.demo and not service.store.users.find(0, 1):
-        load_demo(service)
-
     class Server(uvicorn.Server):
         service_closed = False
+        unheard: OSError | None = None  # saying it listens failed: no one reads the output
 
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets=sockets)
             if self.started:
-                print(f"listening on {address}", flush=True)
+                try:
+                    print(f"listening on {address}", flush=True)
+                except OSError as exc:  # a closed pipe: shut down, then say so in one line
+                    self.unheard, self.should_exit = exc, True
 
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             """Close the service (writing the views it counted, decisions section 14) as soon
@@ -159,6 +206,59 @@ def _serve(args: argparse.Namespace) -> None:
     finally:
         if not server.service_closed:  # it did not start, or stopped without shutting down
             service.close()
+    if server.unheard is not None:
+        raise server.unheard
+
+
+def _serve_in_workers(workers: int, sock: socket.socket, address: str) -> None:
+    """``workers`` processes (uvicorn's supervisor) accepting on ``sock``, each with the app of
+    ``storycore.contrib.asgi:from_environment``; it says it listens once every one serves."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    class Supervisor(Multiprocess):
+        failure: Exception | None = None  # why it stopped by itself, said once it has
+
+        def init_processes(self) -> None:
+            super().init_processes()
+            stop = self.should_exit
+            if not all([p.wait_until_ready(_WORKER_START_SECONDS, stop) for p in self.processes]):
+                self.failure = Unavailable("a worker did not start serving (said above); stopped")
+                stop.set()  # no worker is started again and again
+                return
+            try:
+                print(f"listening on {address}", flush=True)
+            except OSError as exc:  # a closed pipe: stop the workers, then say so
+                self.failure = exc
+                stop.set()
+
+    config = uvicorn.Config(
+        "storycore.contrib.cli:_worker_app",
+        factory=True,
+        workers=workers,
+        log_level="warning",
+        lifespan="on",
+    )
+    sock.listen(config.backlog)
+    supervisor = Supervisor(config, sockets=[sock])
+    supervisor.run()
+    if supervisor.failure is not None:
+        raise supervisor.failure
+
+
+def _worker_app() -> StorycoreASGI:
+    """A worker's app (``asgi.from_environment``). A store the worker cannot open (a server
+    that refuses one more connection) is one line, and uvicorn's start-up failure status, on
+    which the supervisor stops instead of starting the worker again."""
+    from uvicorn.config import STARTUP_FAILURE
+
+    from .asgi import from_environment
+
+    try:
+        return from_environment()
+    except (StorycoreError, ConfigurationError, MissingDependencyError) as exc:
+        print(f"storycore: worker {os.getpid()}: {exc}", file=sys.stderr, flush=True)
+        sys.exit(STARTUP_FAILURE)
 
 
 def _run(args: argparse.Namespace) -> None:

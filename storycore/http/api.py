@@ -154,7 +154,7 @@ ROUTES: tuple[Route, ...] = (
            Parameter("api_key", _STRING, "key of an application with a delegation grant",
                      required=True)),
           DelegatedCreated, None, (400, 401, 403, 429, 502), tags=("delegation",),
-          credentials=_IGNORED),
+          credentials=_IGNORED, calls_out=True),
     # the caller proves itself with a password: api_key and username are this route's own
     Route("POST", "/v1/auth", e.authenticate, "Get a user token",
           (Parameter("api_key", _STRING, "application key", required=True),

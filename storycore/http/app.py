@@ -43,11 +43,19 @@ class HttpApp:
         self.service = service
         self.routes = routes
         self._openapi: bytes | None = None
+        self._calling_out = tuple(route for route in routes if route.calls_out)
 
     @property
     def body_limit(self) -> int:
         """The largest request body accepted; the bindings stop reading past it."""
         return self.service.settings.limits.request_body
+
+    def calls_out(self, method: str, path: str) -> bool:
+        """Whether answering may wait on another host (a route marked ``calls_out``): bindings
+        answer such requests on threads of their own, so that no storage request waits behind
+        them (decisions section 14)."""
+        parts = path.strip("/").split("/")
+        return any(r.method == method and r.match(parts) is not None for r in self._calling_out)
 
     def too_large(self) -> HttpResponse:
         """The answer to a body over ``body_limit``."""

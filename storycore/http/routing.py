@@ -64,6 +64,8 @@ class Route:
 
     ``credentials`` has no default: every route states its use of them. ``errors`` are the
     statuses of the operation's own faults; those of the credentials follow from ``credentials``.
+    ``calls_out`` marks an operation that may wait on another host: bindings answer it apart
+    from storage requests (decisions section 14).
     """
 
     method: str
@@ -77,6 +79,7 @@ class Route:
     bare: bool = False
     tags: Sequence[str] = field(default=())
     credentials: Credentials = field(kw_only=True)
+    calls_out: bool = field(default=False, kw_only=True)
 
     @property
     def segments(self) -> list[str]:

@@ -345,6 +345,40 @@ def test_the_asgi_app_stops_reading_a_chunked_body_past_the_limit(world: World) 
     assert taken <= limit + chunk
 
 
+def test_a_request_waiting_on_another_host_holds_up_no_storage_request(world: World) -> None:
+    """Decisions section 14: while a delegated creation waits on its identity provider, a read
+    on a store that answers one call at a time (``memory://``) is answered at once."""
+    assert world.service.store.parallel_calls == 1
+    released = threading.Event()
+    answer = world.provider.answer
+
+    def slow_provider(*args: Any, **kwargs: Any) -> Any:
+        released.wait(timeout=5)
+        return answer
+
+    world.provider.get = slow_provider  # type: ignore[method-assign]
+
+    async def both() -> tuple[httpx.Response, float, bool, httpx.Response]:
+        transport = httpx.ASGITransport(app=StorycoreASGI(world.service))
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            body = {"api_key": world.partner_key, "story": {"title": "Slow provider"}}
+            create = asyncio.ensure_future(
+                client.post("/v1/delegated/create", json=body, headers=DELEGATION)
+            )
+            await asyncio.sleep(0.2)  # the creation now waits on the provider
+            start = time.perf_counter()
+            read = await client.get("/v1/stories/browse/latest")
+            took = time.perf_counter() - start
+            waiting = not create.done()
+            released.set()
+            return read, took, waiting, await create
+
+    read, took, waiting, created = asyncio.run(both())
+    assert (read.status_code, waiting) == (200, True)
+    assert took < 1.0
+    assert created.status_code == 200
+
+
 def _threads_answering(app: StorycoreASGI, count: int) -> set[str]:
     """The names of the threads that answered ``count`` requests sent all at once."""
     names: set[str] = set()
