@@ -53,7 +53,7 @@ _ADD = (
 )
 _WORDS = ", words = %(words)s::text[], search = %(words)s::text[] || %(tokens)s::text[]"
 _ORDER = ("ASC NULLS FIRST", "ASC"), ("DESC NULLS LAST", "DESC")
-_LARGE_LOAD = 1000  # stories: a bulk load after which ``add_many`` runs ANALYZE
+_LARGE_LOAD = 1000  # stories: a bulk load after which ``add_many`` runs VACUUM (ANALYZE)
 
 
 def _story(row: Sequence[Any]) -> StoryRecord:
@@ -82,15 +82,16 @@ class PostgreSQLStories(Part, StoryRepository):
 
     def add_many(self, stories: Iterable[NewStory]) -> int:
         """All in one transaction, sent in a pipeline: every story is stored, or none. After
-        a large load the planner's statistics are refreshed at once, not at autovacuum's next
-        round, so that the next lists and searches are planned on what is there."""
+        a large load the planner's statistics are refreshed and the search index's pending
+        entries merged at once, not at autovacuum's next round, so that the next lists and
+        searches are planned on what is there and read no pending list."""
         count = 0
         with self._db.write(pipeline=True) as conn:
             for story, elements, words in stories:
                 conn.execute(_ADD, _row(story, words, elements))
                 count += 1
-        if count >= _LARGE_LOAD:
-            self._db.run("ANALYZE stories, elements")
+        if count >= _LARGE_LOAD:  # and the search index's pending entries merged in
+            self._db.run("VACUUM (ANALYZE) stories, elements")
         return count
 
     def replace(
@@ -250,7 +251,9 @@ class PostgreSQLStories(Part, StoryRepository):
         result = {author_id: AuthorStats() for author_id in author_ids}
         for author_id, *figures in self._db.rows(
             "SELECT author_id, count(*), sum(views)::bigint,"
-            " coalesce(sum((SELECT sum(views) FROM embeds WHERE story_id = s.id)), 0)::bigint,"
+            # the author's embed loads summed once, not probed story by story
+            " (SELECT coalesce(sum(e.views), 0) FROM embeds e JOIN stories t ON t.id = e.story_id"
+            " WHERE t.public AND t.author_id = s.author_id)::bigint,"
             " max(created), max(featured_at), coalesce(array_agg(id ORDER BY featured_at DESC,"
             " id DESC) FILTER (WHERE featured_at IS NOT NULL), '{}')"
             " FROM stories s WHERE public AND author_id = ANY(%s::text[]) GROUP BY author_id",

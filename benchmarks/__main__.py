@@ -1,6 +1,8 @@
-"""``python -m benchmarks``: storycore against its floor, in one run, on one SQLite file.
+"""``python -m benchmarks``: storycore against its floor, in one run, on one database.
 
     python -m benchmarks --stories 10000              # library-level operations
+    python -m benchmarks --db postgresql              # the same on a throwaway PostgreSQL
+    python -m benchmarks --db postgresql://u@h/db     # on that server, in a schema of its own
     python -m benchmarks --stories 100000 --http      # and HTTP through uvicorn, with wrk
     python -m benchmarks --scaling 10000,100000       # how the operations grow
     python -m benchmarks --stories 100000 --memory    # peak RSS of ``storycore export``
@@ -12,16 +14,20 @@ from __future__ import annotations
 
 import argparse
 import platform
+import secrets
 import shutil
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from storycore import Service, Settings
 from storycore.adapters import open_store
 
 from .data import DataSet
-from .floors import Floor
+from .floors import Floor, SQLiteFloor
 from .load import load
 from .operations import Operation, operations
 
@@ -54,13 +60,49 @@ def _check(operation: Operation) -> None:
 
 
 def prepare(stories: int, elements: int = 20) -> tuple[Service, Floor, DataSet, float, Path]:
-    """A loaded store, its floor, the data set and the load time."""
-    data = DataSet(stories=stories, authors=min(500, max(1, stories // 20)), elements=elements)
+    """A loaded store in a fresh SQLite file, its floor, the data set, the load time and the
+    file."""
     path = Path(tempfile.mkdtemp(prefix="storycore-bench-")) / "bench.db"
-    service = Service(open_store(f"sqlite:///{path}"), Settings(web_url=WEB_URL, password_cost=16))
+    return (*prepare_at(f"sqlite:///{path}", stories, elements), path)
+
+
+def prepare_at(url: str, stories: int, elements: int) -> tuple[Service, Floor, DataSet, float]:
+    """A store at the storage URL ``url`` loaded with the data set, the floor over the same
+    database (``floors.py`` or ``pg_floor.py``), the data set and the load time."""
+    data = DataSet(stories=stories, authors=min(500, max(1, stories // 20)), elements=elements)
+    service = Service(open_store(url), Settings(web_url=WEB_URL, password_cost=16))
     seconds = load(service, data)
     service.accounts.create_user("bench_editor", editor=True)
-    return service, Floor(str(path), WEB_URL), data, seconds, path
+    if url.startswith("sqlite:///"):
+        return service, SQLiteFloor(url.removeprefix("sqlite:///"), WEB_URL), data, seconds
+    from .pg_floor import PostgreSQLFloor
+
+    floor = PostgreSQLFloor(url, WEB_URL)
+    floor.vacuum()
+    return service, floor, data, seconds
+
+
+@contextmanager
+def _fresh_store(db: str) -> Iterator[str]:
+    """The storage URL of a new, empty store on ``db``, removed when the block ends: a new
+    SQLite file, or a new schema ``bench_<random>`` of a PostgreSQL database."""
+    if not db.startswith(("postgresql://", "postgres://")):
+        directory = Path(tempfile.mkdtemp(prefix="storycore-bench-"))
+        try:
+            yield f"sqlite:///{directory / 'bench.db'}"
+        finally:
+            shutil.rmtree(directory)
+        return
+    from storycore.adapters.postgresql import drop_schema
+
+    parts = urlsplit(db)
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "schema"]
+    query.append(("schema", f"bench_{secrets.token_hex(4)}"))
+    url = urlunsplit(parts._replace(query=urlencode(query)))
+    try:
+        yield url
+    finally:
+        drop_schema(url)
 
 
 def measure(service: Service, floor: Floor, data: DataSet, repeat: int) -> list[Row]:
@@ -108,6 +150,12 @@ def _table(rows: list[Row]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
+    parser.add_argument(
+        "--db",
+        default="sqlite",
+        help="sqlite (a fresh file, the default); postgresql (a throwaway local cluster); or"
+        " postgresql://user@host:port/dbname (a server: each run in a new schema, dropped after)",
+    )
     parser.add_argument("--stories", type=int, default=10_000)
     parser.add_argument("--elements", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=300)
@@ -116,31 +164,52 @@ def main() -> None:
     parser.add_argument("--memory", action="store_true", help="peak RSS of storycore export")
     parser.add_argument("--scaling", help="comma-separated story counts, e.g. 10000,100000")
     args = parser.parse_args()
+    if args.db not in ("sqlite", "postgresql") and not args.db.startswith(
+        ("postgresql://", "postgres://")
+    ):
+        parser.error("--db: sqlite, postgresql, or a postgresql:// URL")
     python = f"{platform.python_implementation()} {platform.python_version()}"
     print(f"machine: {platform.machine()}, {python}")
 
     counts = [int(c) for c in args.scaling.split(",")] if args.scaling else [args.stories]
     growth: dict[int, list[Row]] = {}
-    for count in counts:
-        service, floor, data, seconds, path = prepare(count, args.elements)
-        print(f"\n## {count:,} stories of {args.elements} elements, {data.authors} authors")
-        print(f"\nloaded through add_many in {seconds:.1f} s: {count / seconds:,.0f} stories/s\n")
-        growth[count] = measure(service, floor, data, args.repeat)
-        print(_table(growth[count]))
-        if args.http:
-            from .http_load import http_table
+    with ExitStack() as run:
+        db = args.db
+        if db == "postgresql":
+            from .pg_cluster import throwaway_cluster
 
-            story = _public_story(service)
-            print("\n" + http_table(f"sqlite:///{path}", story, args.http_seconds))
-        if args.memory:
-            from .memory import export_peak_rss
-
-            peak = export_peak_rss(f"sqlite:///{path}")
-            print(f"\npeak RSS of `storycore export` over {count:,} stories: {peak:.0f} MB")
-        service.close()
-        shutil.rmtree(path.parent)
+            db = run.enter_context(throwaway_cluster())
+        for count in counts:
+            with _fresh_store(db) as url:
+                growth[count] = _run(url, count, args)
     if len(counts) > 1:
         print("\n" + _growth_table(growth))
+
+
+def _run(url: str, count: int, args: argparse.Namespace) -> list[Row]:
+    """Load ``count`` stories at ``url``, print the tables of what ``args`` asks, return the
+    operations' rows."""
+    service, floor, data, seconds = prepare_at(url, count, args.elements)
+    server = getattr(floor, "server", None)
+    if server is not None:
+        print(f"server: {server()}")
+    print(f"\n## {count:,} stories of {args.elements} elements, {data.authors} authors")
+    print(f"\nloaded through add_many in {seconds:.1f} s: {count / seconds:,.0f} stories/s\n")
+    rows = measure(service, floor, data, args.repeat)
+    print(_table(rows))
+    if args.http:
+        from .http_load import http_table
+
+        story = _public_story(service)
+        print("\n" + http_table(url, story, args.http_seconds))
+    if args.memory:
+        from .memory import export_peak_rss
+
+        peak = export_peak_rss(url)
+        print(f"\npeak RSS of `storycore export` over {count:,} stories: {peak:.0f} MB")
+    service.close()
+    floor.close()
+    return rows
 
 
 if __name__ == "__main__":

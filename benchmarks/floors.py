@@ -1,65 +1,66 @@
 """The floor: the fastest hand-written code for the same answers, on the same SQLite file.
 
 Raw ``sqlite3`` queries, the stored JSON passed through as ``orjson.Fragment`` wherever the
-answer holds it unchanged, and ``orjson`` for the rest. Each read returns the very bytes
-storycore's HTTP layer sends (``tests`` of the harness compare them), so the ratio of the two
-throughputs measures storycore's own cost.
+answer holds it unchanged, and ``orjson`` for the rest (``_floor_json``, shared with the
+PostgreSQL floor in ``pg_floor.py``). Each read returns the very bytes storycore's HTTP layer
+sends (the harness compares them), so the ratio of the two throughputs measures storycore's
+own cost.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import orjson
 
-__all__ = ["Floor"]
+from storycore.derived import story_words
+from storycore.records import Element, StoryRecord, UserRecord
+from storycore.searchtext import token_text
 
-Fragment = orjson.Fragment
-_SUMMARY = (
-    "id",
-    "title",
-    "slug",
-    "description",
-    "thumbnail",
-    "created",
-    "updated",
-    "status",
-    "private",
-)
+from ._floor_json import Fragment, answer, full, new_stats, page, summary
+
+__all__ = ["COUNTERS", "Floor", "SQLiteFloor"]
+
+#: The members a story's stored record leaves out: they live in their columns alone.
+COUNTERS = {"views", "likes", "comments", "element_comments", "popularity", "featured_at"}
 
 
-def _summary(story: dict[str, Any], author: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "id": story["id"],
-        "title": story["title"],
-        "slug": story["slug"],
-        "description": story["description"] or "",
-        "thumbnail": story["thumbnail"] or story["cover"],
-        "created": story["created"],
-        "updated": story["updated"],
-        "status": story["status"],
-        "private": story["private"],
-        "author": _profile(author),
-    }
+class Floor(Protocol):
+    """What the harness asks of a floor, on any backend."""
+
+    def read_story(self, username: str, slug: str) -> bytes: ...
+    def latest(self, page: int) -> bytes: ...
+    def by_tag(self, tag: str) -> bytes: ...
+    def user_list(self, username: str) -> bytes: ...
+    def search(self, words: list[str]) -> bytes: ...
+
+    def prepare_story(
+        self, record: StoryRecord, elements: Sequence[Element], author: UserRecord
+    ) -> Any:
+        """The rows a hand-written create writes for a new story (made before timing)."""
+
+    def insert_story(self, rows: Any, story_id: str, slug: str) -> None:
+        """Insert prepared rows as the story ``story_id`` at ``slug``, in one transaction."""
+
+    def update_story(self, story: StoryRecord, changed: StoryRecord) -> None:
+        """Replace ``story`` (as stored) with ``changed``, checking its version."""
+
+    def close(self) -> None:
+        """Write what the floor holds back, and close its connection."""
 
 
-def _profile(user: dict[str, Any]) -> dict[str, Any]:
-    return {k: user[k] for k in ("username", "name", "bio", "location", "website", "avatar")}
-
-
-def _answer(content: Any) -> bytes:
-    return orjson.dumps({"content": content, "code": 200})
-
-
-class Floor:
+class SQLiteFloor:
     """Hand-written queries over one storycore SQLite file."""
 
     def __init__(self, path: str, web_url: str) -> None:
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA synchronous = NORMAL")  # the durability storycore's writes have
         self.web_url = web_url
-        self._users: dict[str, dict[str, Any]] = {}
+
+    def close(self) -> None:
+        self.db.close()
 
     def _user(self, user_id: str) -> dict[str, Any]:
         row = self.db.execute("SELECT record FROM users WHERE id = ?", (user_id,)).fetchone()
@@ -84,15 +85,15 @@ class Floor:
             (row[0],),
         )
         self.db.execute("COMMIT")
-        content = _summary(orjson.loads(row[1]), orjson.loads(user_row[1]))
+        content = summary(orjson.loads(row[1]), orjson.loads(user_row[1]))
         content.update(page=1, per_page=20, elements=[Fragment(e[0]) for e in elements[:20]])
-        return _answer(content)
+        return answer(content)
 
     def _list(
         self,
         where: str,
         params: tuple[Any, ...],
-        page: int,
+        number: int,
         tables: str = "stories s",
         order: str = "s.published DESC, s.id DESC",
     ) -> bytes:
@@ -100,10 +101,9 @@ class Floor:
         rows = self.db.execute(
             "SELECT s.record, (SELECT u.record FROM users u WHERE u.id = s.author_id)"
             f" FROM {tables} WHERE {where} ORDER BY {order} LIMIT 21 OFFSET ?",
-            (*params, (page - 1) * 20),
+            (*params, (number - 1) * 20),
         ).fetchall()
-        stories = [_summary(orjson.loads(s), orjson.loads(u)) for s, u in rows[:20]]
-        return _answer({"page": page, "per_page": 20, "stories": stories})
+        return page(number, [summary(orjson.loads(s), orjson.loads(u)) for s, u in rows[:20]])
 
     def latest(self, page: int) -> bytes:
         return self._list("s.public = 1", (), page)
@@ -137,13 +137,12 @@ class Floor:
         authors = {a: self._user(a) for a in {r[6] for r in rows}}
         stats = self._author_stats(list(authors))
         embeds = self._embeds([orjson.loads(r[0])["id"] for r in rows]) if rows else {}
-        stories = [self._full(row, authors[row[6]], stats[row[6]], embeds) for row in rows]
-        return _answer({"page": 1, "per_page": 20, "stories": stories})
+        stories = [full(r, authors[r[6]], stats[r[6]], embeds, self.web_url) for r in rows]
+        return page(1, stories)
 
     def _author_stats(self, ids: list[str]) -> dict[str, dict[str, Any]]:
         marks = ",".join("?" * len(ids))
-        stats = {i: {"stories": 0, "views": 0, "embeds": 0, "last": None, "featured": None,
-                     "ids": []} for i in ids}  # fmt: skip
+        stats = new_stats(ids)
         for author, count, views, last, featured in self.db.execute(
             "SELECT author_id, COUNT(*), SUM(views), MAX(created), MAX(featured_at) FROM stories"
             f" WHERE public = 1 AND author_id IN ({marks}) GROUP BY author_id",
@@ -175,70 +174,37 @@ class Floor:
             found.setdefault(story_id, []).append({"href": href, "views": views})
         return found
 
-    def _full(
-        self,
-        row: tuple[Any, ...],
-        user: dict[str, Any],
-        stats: dict[str, Any],
-        embeds: dict[str, list[dict[str, Any]]],
-    ) -> dict[str, Any]:
-        story = orjson.loads(row[0])
-        username = user["username"]
-        return {
-            "sid": story["id"],
-            "title": story["title"],
-            "slug": story["slug"],
-            "status": story["status"],
-            "version": story["version"],
-            "permalink": f"{self.web_url}/{username}/{story['slug']}",
-            "shortlink": f"{self.web_url}/s/{story['id']}",
-            "description": story["description"],
-            "thumbnail": story["thumbnail"] or story["cover"],
-            "date": {"created": story["created"], "modified": story["updated"],
-                     "published": story["published"]},
-            "private": story["private"],
-            "topics": story["topics"],
-            "siteposts": [],
-            "meta": {"quoted": story["quoted"], "hashtags": story["tags"],
-                     "created_with": story["created_with"]},
-            "stats": {"popularity": row[5], "views": row[1], "likes": row[2], "comments": row[3],
-                      "elementComments": row[4], "embeds": embeds.get(story["id"], []),
-                      "elements": story["element_counts"]},
-            "modified": story["modified"],
-            "deleted": False,
-            "author": {
-                "username": username, "_access": 1 if user["editor"] else 0, "name": user["name"],
-                "bio": user["bio"], "location": user["location"], "website": user["website"],
-                "avatar": user["avatar"], "permalink": f"{self.web_url}/{username}",
-                "lang": user["lang"], "settings": user["settings"],
-                "stats": {"views": stats["views"], "subscriptions": 0, "subscribers": 0,
-                          "stories": stats["stories"], "embeds": stats["embeds"]},
-                "date": {"updated": user["updated"], "last_story": stats["last"],
-                         "last_seen": user["last_seen"], "last_email": None,
-                         "featured": stats["featured"], "created": user["created"]},
-                "coverPhoto": user["cover_photo"], "canFeatureStories": user["can_feature"],
-                "featuredStories": stats["ids"],
-            },
-            "canEdit": False,
-        }  # fmt: skip
-
     # -- writes: the same rows, prepared beforehand; only the SQL is timed ----------------------
 
-    def insert_story(self, rows: dict[str, Any]) -> None:
-        """Insert one prepared story (as ``prepare_story`` returns) in one transaction."""
+    def prepare_story(
+        self, record: StoryRecord, elements: Sequence[Element], author: UserRecord
+    ) -> dict[str, Any]:
+        return {
+            "story": (record.id, author.id, record.slug, record.status, int(record.private),
+                      int(record.is_public), 1, record.created, record.updated, record.published,
+                      None, record.title_key, record.model_dump_json(exclude=COUNTERS)),
+            "elements": [(p, e.permalink, e.model_dump_json()) for p, e in enumerate(elements)],
+            "tags": record.tags,
+            "topics": record.topic_keys,
+            "tokens": token_text(story_words(record, elements)),
+            "author_tokens": token_text(author.search_tokens),
+        }  # fmt: skip
+
+    def insert_story(self, rows: dict[str, Any], story_id: str, slug: str) -> None:
+        story = (story_id, rows["story"][1], slug, *rows["story"][3:])
         self.db.execute("BEGIN IMMEDIATE")
         cursor = self.db.execute(
             "INSERT INTO stories (id, author_id, slug, status, private, public, version, created,"
             " updated, published, featured_at, title_key, record)"
             " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            rows["story"],
+            story,
         )
         rowid = cursor.lastrowid
         self.db.executemany(
             "INSERT INTO elements (story_rowid, position, permalink, record) VALUES (?,?,?,?)",
             [(rowid, *element) for element in rows["elements"]],
         )
-        story_id, public, published = rows["story"][0], rows["story"][5], rows["story"][9]
+        public, published = story[5], story[9]
         for table, column, key in (
             ("story_tags", "tag", "tags"),
             ("story_topics", "topic", "topics"),
@@ -259,15 +225,17 @@ class Floor:
         )
         self.db.execute("COMMIT")
 
-    def update_story(self, story_id: str, version: int, record: bytes, tokens: str) -> None:
-        """Replace one story's record at ``version`` and its search entry, in one transaction."""
+    def update_story(self, story: StoryRecord, changed: StoryRecord) -> None:
+        """The record and version in one transaction. The floor leaves the search words out
+        (an empty search entry), as it did when the read path left them out."""
+        record = changed.model_dump_json(exclude=COUNTERS).encode()
         self.db.execute("BEGIN IMMEDIATE")
         row = self.db.execute(
-            "SELECT rowid FROM stories WHERE id = ? AND version = ?", (story_id, version)
+            "SELECT rowid FROM stories WHERE id = ? AND version = ?", (story.id, story.version)
         ).fetchone()
         self.db.execute(
             "UPDATE stories SET record = ?, version = ?, updated = ? WHERE rowid = ?",
-            (record, version + 1, "2026-01-01T00:00:00.000Z", row[0]),
+            (record, story.version + 1, "2026-01-01T00:00:00.000Z", row[0]),
         )
-        self.db.execute("UPDATE story_search SET story = ? WHERE rowid = ?", (tokens, row[0]))
+        self.db.execute("UPDATE story_search SET story = ? WHERE rowid = ?", ("", row[0]))
         self.db.execute("COMMIT")

@@ -68,8 +68,9 @@ def _wrk(url: str, seconds: int, connections: int) -> tuple[float, float, float]
     if "Non-2xx" in out or "Socket errors" in out:
         raise SystemExit(f"wrk saw errors against {url}:\n{out}")
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
-    p50 = _milliseconds(re.search(r"50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
-    p99 = _milliseconds(re.search(r"99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    # a line of its own: "+/- Stdev" figures elsewhere may end in "50%" too
+    p50 = _milliseconds(re.search(r"^\s*50%\s+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
+    p99 = _milliseconds(re.search(r"^\s*99%\s+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
     return rate, p50, p99
 
 

@@ -15,14 +15,12 @@ import orjson
 
 from storycore import Service
 from storycore.http.call import dump, reading_content
-from storycore.searchtext import query_tokens, token_text
+from storycore.searchtext import query_tokens
 
 from .data import DataSet
 from .floors import Floor
 
 __all__ = ["Operation", "operations"]
-
-_COUNTERS = {"views", "likes", "comments", "element_comments", "popularity", "featured_at"}
 
 
 @dataclass
@@ -74,12 +72,11 @@ def operations(service: Service, floor: Floor, data: DataSet) -> list[Operation]
             author, {**story, "slug": f"bench-{next(counter)}"}, viewer=editor, publish=True
         )
 
-    prepared = [_prepare(service, floor, story, n) for n, (_, story, _) in enumerate(stories)]
+    prepared = [_prepare(service, floor, story) for _, story, _ in stories]
 
     def floor_create(i: int) -> None:
         rows = prepared[i % len(prepared)]
-        floor.insert_story({**rows, "story": (f"f{next(counter):011d}", *rows["story"][1:2],
-                            f"floor-{next(counter)}", *rows["story"][3:])})  # fmt: skip
+        floor.insert_story(rows, f"f{next(counter):011d}", f"floor-{next(counter)}")
 
     targets = [(a, slug) for a, slug in public[:20]]
     versions = {
@@ -99,9 +96,7 @@ def operations(service: Service, floor: Floor, data: DataSet) -> list[Operation]
         )
         assert story is not None
         changed = story.model_copy(update={"version": story.version + 1, "description": f"f{i}"})
-        record = changed.model_dump_json(exclude=_COUNTERS).encode()
-        # the floor leaves the search words out, as it did when the read path left them out
-        floor.update_story(story.id, story.version, record, "")
+        floor.update_story(story, changed)
         versions[targets[i % len(targets)]] += 1
 
     def publish(i: int) -> Any:
@@ -132,9 +127,8 @@ def operations(service: Service, floor: Floor, data: DataSet) -> list[Operation]
     ]  # fmt: skip
 
 
-def _prepare(service: Service, floor: Floor, story: dict[str, Any], n: int) -> dict[str, Any]:
+def _prepare(service: Service, floor: Floor, story: dict[str, Any]) -> Any:
     """The rows a hand-written create would write for ``story`` (computed before timing)."""
-    from storycore.derived import story_words
     from storycore.drafts import parse_story
     from storycore.elements import normalize_elements
     from storycore.lifecycle import new_story_record
@@ -148,13 +142,4 @@ def _prepare(service: Service, floor: Floor, story: dict[str, Any], n: int) -> d
     record = new_story_record(
         author.id, draft, elements, publish=True, at="2026-01-01T00:00:00.000Z"
     )
-    return {
-        "story": (record.id, author.id, f"prepared-{n}", record.status, int(record.private),
-                  int(record.is_public), 1, record.created, record.updated, record.published, None,
-                  record.title_key, record.model_dump_json(exclude=_COUNTERS)),
-        "elements": [(p, e.permalink, e.model_dump_json()) for p, e in enumerate(elements)],
-        "tags": record.tags,
-        "topics": record.topic_keys,
-        "tokens": token_text(story_words(record, elements)),
-        "author_tokens": token_text(author.search_tokens),
-    }  # fmt: skip
+    return floor.prepare_story(record, elements, author)
