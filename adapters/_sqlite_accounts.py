@@ -22,8 +22,10 @@ class SQLiteUsers(Users):
         return "search_text", token_text(user.search_tokens)
 
     def _search_changed(self, conn: sqlite3.Connection, user: UserRecord) -> None:
+        # each story's index row: under its search key while public, else under -rowid
         conn.execute(
-            "UPDATE story_search SET author = ? "
-            "WHERE rowid IN (SELECT rowid FROM stories WHERE author_id = ?)",
+            "UPDATE story_search SET author = ? WHERE rowid IN (SELECT coalesce(o.key, -s.rowid)"
+            " FROM stories s LEFT JOIN search_order o ON o.story_rowid = s.rowid"
+            " WHERE s.author_id = ?)",
             (token_text(user.search_tokens), user.id),
         )

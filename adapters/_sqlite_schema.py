@@ -7,7 +7,9 @@ what the core derives: the core does, through the ports, when it opens a store w
 Public lists read partial indexes (``WHERE public = 1``) in their sort order, so a page is an
 index walk; a user's list reads ``(author_id, ...)``. Tags, topics and element permalinks have
 their own tables for the filters. ``story_search`` (FTS5) holds each story's normalized tokens
-and its author's, under the story's rowid; ``search_order`` the sort key of each public story.
+and its author's: a public story's under its search key, which follows (publication, id) and
+which ``search_order`` maps to the story, any other story's under the negative of its rowid
+(``_sqlite_search``, from migration 9).
 """
 
 from __future__ import annotations
@@ -195,4 +197,23 @@ DROP TABLE IF EXISTS store_meta;
 CREATE TABLE store_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
+# Search walks its index newest first and stops after a page (``_sqlite_search``): a public
+# story's row moves under a key that follows (publication, id), any other story's under
+# -rowid. The keys are given as the core rewrites each story: the derivation is made unknown,
+# and the next open reindexes, which moves every public story's row under its key.
+_V9 = """
+CREATE VIRTUAL TABLE story_search_v9 USING fts5(story, author, tokenize = 'ascii');
+INSERT INTO story_search_v9 (rowid, story, author) SELECT -rowid, story, author FROM story_search;
+DROP TABLE story_search;
+ALTER TABLE story_search_v9 RENAME TO story_search;
+DROP TABLE search_order;
+CREATE TABLE search_order (
+    key INTEGER PRIMARY KEY,
+    story_rowid INTEGER NOT NULL UNIQUE REFERENCES stories(rowid) ON DELETE CASCADE,
+    published TEXT NOT NULL,
+    story_id TEXT NOT NULL
+);
+DELETE FROM store_meta WHERE name = 'derivation';
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9)

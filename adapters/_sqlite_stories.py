@@ -29,6 +29,7 @@ from storycore.records import (
 from storycore.searchtext import token_text
 
 from ._sqlite_connection import Repository, insert, marks, update
+from ._sqlite_search import SEARCH, index, unindex
 
 __all__ = ["SQLiteAliases", "SQLiteSearch", "SQLiteStories"]
 
@@ -84,11 +85,11 @@ def _write_rows(
     replacing: bool,
 ) -> None:
     """Write the rows beside the story's own, in the caller's transaction: its tags and topics,
-    each with the story's sort key (so a label's public list is one index walk), its search
-    order when it is public, and ``elements`` when given. ``replacing`` removes the old ones.
+    each with the story's sort key (so a label's public list is one index walk), and
+    ``elements`` when given. ``replacing`` removes the old ones.
     """
     if replacing:
-        owned = ["story_tags", "story_topics", "search_order"]
+        owned = ["story_tags", "story_topics"]
         if elements is not None:
             owned.append("elements")
         for table in owned:
@@ -102,11 +103,6 @@ def _write_rows(
             f"INSERT OR IGNORE INTO {table}"
             f" ({column}, story_rowid, public, published, story_id) VALUES (?, ?, ?, ?, ?)",
             [(value, *keys) for value in values],
-        )
-    if story.is_public:
-        conn.execute(
-            "INSERT INTO search_order (story_rowid, published, story_id) VALUES (?, ?, ?)",
-            (rowid, story.published, story.id),
         )
     if elements is not None:
         conn.executemany(
@@ -171,11 +167,7 @@ class SQLiteStories(Repository, StoryRepository):
             "DELETE FROM aliases WHERE author_id = ? AND slug = ?", (story.author_id, story.slug)
         )
         _write_rows(conn, rowid, story, elements, replacing=False)
-        conn.execute(
-            "INSERT INTO story_search (rowid, story, author)"
-            " VALUES (?, ?, (SELECT search_text FROM users WHERE id = ?))",
-            (rowid, token_text(words), story.author_id),
-        )
+        index(conn, rowid, story, token_text(words))
 
     def replace(
         self,
@@ -207,17 +199,14 @@ class SQLiteStories(Repository, StoryRepository):
                     (author_id, old_slug, rowid),
                 )
             _write_rows(conn, rowid, story, elements, replacing=True)
-            if words is not None:
-                conn.execute(
-                    "UPDATE story_search SET story = ? WHERE rowid = ?", (token_text(words), rowid)
-                )
+            index(conn, rowid, story, None if words is None else token_text(words))
 
     def remove(self, story_id: str) -> bool:
         with self._db.write() as conn:
             row = conn.execute("SELECT rowid FROM stories WHERE id = ?", (story_id,)).fetchone()
             if row is None:
                 return False
-            conn.execute("DELETE FROM story_search WHERE rowid = ?", (row[0],))
+            unindex(conn, row[0])
             conn.execute("DELETE FROM stories WHERE rowid = ?", (row[0],))
             return True
 
@@ -385,22 +374,12 @@ class SQLiteAliases(Repository, AliasRepository):
 
 
 class SQLiteSearch(Repository, SearchIndex):
-    """FTS5 over normalized tokens; public stories only, newest publication first."""
+    """FTS5 over normalized tokens, walked newest publication first (``_sqlite_search``)."""
 
     def search(self, words: Sequence[str], offset: int, limit: int) -> list[StoryRecord]:
         if not words:
             return []
-        # Tokens are letters and digits only, so quoting each as an FTS5 phrase is safe. Order
-        # the matches by the small ``search_order`` rows (public stories only) and only then
-        # fetch the records of one page: reading each match's whole row to sort it cost
-        # several times more.
-        rows = self._db.rows(
-            "WITH hits AS (SELECT o.story_rowid AS hit, o.published AS published, o.story_id AS id"
-            " FROM story_search f JOIN search_order o ON o.story_rowid = f.rowid"
-            " WHERE story_search MATCH ?"
-            " ORDER BY o.published DESC, o.story_id DESC LIMIT ? OFFSET ?)"
-            f" SELECT {_STORY} FROM hits JOIN stories s ON s.rowid = hits.hit"
-            " ORDER BY hits.published DESC, hits.id DESC",
-            (" AND ".join(f'"{word}"' for word in words), limit, offset),
-        )
+        # tokens are letters and digits only, so quoting each as an FTS5 phrase is safe
+        query = " AND ".join(f'"{word}"' for word in words)
+        rows = self._db.rows(SEARCH.format(columns=_STORY), (query, limit, offset))
         return [_story(row) for row in rows]

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 import orjson
 
+from storycore.adapters._sqlite_search import free_key
 from storycore.derived import story_words
 from storycore.records import Element, StoryRecord, UserRecord
 from storycore.searchtext import token_text
@@ -125,13 +126,13 @@ class SQLiteFloor:
         return self._list("s.public = 1 AND s.author_id = ?", (user_id,), 1)
 
     def search(self, words: list[str]) -> bytes:
+        # FTS5 rowids follow (publication, id): the walk stops after the page
         rows = self.db.execute(
-            "WITH hits AS (SELECT o.story_rowid AS hit, o.published AS p, o.story_id AS i"
-            " FROM story_search f JOIN search_order o ON o.story_rowid = f.rowid"
-            " WHERE story_search MATCH ? ORDER BY p DESC, i DESC LIMIT 21)"
+            "WITH hits AS (SELECT rowid AS key FROM story_search"
+            " WHERE story_search MATCH ? AND rowid > 0 ORDER BY rowid DESC LIMIT 21)"
             " SELECT s.record, s.views, s.likes, s.comments, s.element_comments, s.popularity,"
-            " s.author_id FROM hits JOIN stories s ON s.rowid = hits.hit"
-            " ORDER BY hits.p DESC, hits.i DESC",
+            " s.author_id FROM hits JOIN search_order o ON o.key = hits.key"
+            " JOIN stories s ON s.rowid = o.story_rowid ORDER BY hits.key DESC",
             (" AND ".join(f'"{w}"' for w in words),),
         ).fetchall()[:20]
         authors = {a: self._user(a) for a in {r[6] for r in rows}}
@@ -214,14 +215,17 @@ class SQLiteFloor:
                 " VALUES (?, ?, ?, ?, ?)",
                 [(label, rowid, public, published, story_id) for label in rows[key]],
             )
+        key = -rowid  # the search row's place: a key in publication order when public
         if public:
+            key = free_key(self.db, published, story_id)
             self.db.execute(
-                "INSERT INTO search_order (story_rowid, published, story_id) VALUES (?, ?, ?)",
-                (rowid, published, story_id),
+                "INSERT INTO search_order (key, story_rowid, published, story_id)"
+                " VALUES (?, ?, ?, ?)",
+                (key, rowid, published, story_id),
             )
         self.db.execute(
             "INSERT INTO story_search (rowid, story, author) VALUES (?, ?, ?)",
-            (rowid, rows["tokens"], rows["author_tokens"]),
+            (key, rows["tokens"], rows["author_tokens"]),
         )
         self.db.execute("COMMIT")
 
@@ -237,5 +241,9 @@ class SQLiteFloor:
             "UPDATE stories SET record = ?, version = ?, updated = ? WHERE rowid = ?",
             (record, story.version + 1, "2026-01-01T00:00:00.000Z", row[0]),
         )
-        self.db.execute("UPDATE story_search SET story = ? WHERE rowid = ?", ("", row[0]))
+        self.db.execute(
+            "UPDATE story_search SET story = ?"
+            " WHERE rowid = (SELECT key FROM search_order WHERE story_rowid = ?)",
+            ("", row[0]),
+        )
         self.db.execute("COMMIT")

@@ -18,10 +18,9 @@ __all__ = ["main"]
 
 _STEPS = {
     "FTS5 match, rowids only": "SELECT rowid FROM story_search WHERE story_search MATCH ?",
-    "+ sorted by publication (search_order), a page of rowids": (
-        "SELECT o.story_rowid FROM story_search f"
-        " JOIN search_order o ON o.story_rowid = f.rowid WHERE story_search MATCH ?"
-        " ORDER BY o.published DESC, o.story_id DESC LIMIT 21"
+    "newest first, a page of keys (FTS5 walks its rowids down and stops)": (
+        "SELECT rowid FROM story_search WHERE story_search MATCH ? AND rowid > 0"
+        " ORDER BY rowid DESC LIMIT 21"
     ),
 }
 

@@ -127,3 +127,49 @@ def test_a_database_migrated_from_an_earlier_version_leaves_its_derivation_unkno
         assert store.derivation() is None
     finally:
         store.close()
+
+
+def _as_version_8(path: Path) -> None:
+    """Lay the search index out as migration 8 left it: each story's row under its rowid, and
+    ``search_order`` by story rowid."""
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        """
+        CREATE VIRTUAL TABLE search_v8 USING fts5(story, author, tokenize = 'ascii');
+        INSERT INTO search_v8 (rowid, story, author)
+            SELECT coalesce(o.story_rowid, -f.rowid), f.story, f.author
+            FROM story_search f LEFT JOIN search_order o ON o.key = f.rowid;
+        DROP TABLE story_search;
+        ALTER TABLE search_v8 RENAME TO story_search;
+        DROP TABLE search_order;
+        CREATE TABLE search_order (
+            story_rowid INTEGER PRIMARY KEY REFERENCES stories(rowid) ON DELETE CASCADE,
+            published TEXT NOT NULL,
+            story_id TEXT NOT NULL
+        );
+        INSERT INTO search_order SELECT rowid, published, id FROM stories WHERE public = 1;
+        DELETE FROM schema_version WHERE version > 8;
+        """
+    )
+    connection.commit()
+    connection.close()
+
+
+def test_a_database_of_version_8_searches_newest_first_and_keeps_unpublished_words(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'v8.db'}"
+    with Service(open_store(url), TEST_SETTINGS) as service:
+        service.accounts.create_user("alice")
+        alice = service.accounts.as_user("alice")
+        for title in ("Harbour one", "Harbour two", "Harbour three"):
+            service.stories.create("alice", {"title": title}, viewer=alice, publish=True)
+        service.stories.create("alice", {"title": "Harbour draft"}, viewer=alice)
+    _as_version_8(tmp_path / "v8.db")
+    with Service(open_store(url), TEST_SETTINGS) as service:
+        found = [s.title for s in service.catalog.search("harbour").items]
+        newest_first = [s.title for s in service.catalog.latest().items]  # publication, id
+        assert found == newest_first
+        assert sorted(found) == ["Harbour one", "Harbour three", "Harbour two"]
+        service.stories.publish("alice", "harbour-draft", viewer=service.accounts.as_user("alice"))
+        assert service.catalog.search("draft").items[0].title == "Harbour draft"

@@ -109,6 +109,42 @@ def test_results_are_newest_publication_first_then_id_descending(
     assert _found(store, "harbour") == ["b", "d", "a", "c"]
 
 
+@pytest.mark.parametrize("order", ["ascending", "descending", "shuffled"])
+def test_stories_published_in_one_millisecond_are_found_by_id_descending(
+    store: Store, author: UserRecord, order: str
+) -> None:
+    ids = [f"id{n:03d}" for n in range(48)]  # more than halving a place range leaves room for
+    added = {"ascending": ids, "descending": ids[::-1], "shuffled": ids[1::2] + ids[::2]}
+    for story_id in added[order]:
+        add_story(store, author.id, story_id, story_id=story_id, title="Harbour", published=at(5))
+    assert _found(store, "harbour") == ids[::-1]
+    assert _found(store, "harbour", offset=40, limit=5) == ids[7:2:-1]
+
+
+def test_a_story_published_before_the_stories_found_takes_its_place(
+    store: Store, author: UserRecord
+) -> None:
+    """An import brings stories published long ago after newer ones."""
+    for n, published in enumerate([10, 30, 20, 0, 25]):
+        add_story(
+            store, author.id, f"s{n}", story_id=f"id{n}", title="Harbour", published=at(published)
+        )
+    assert _found(store, "harbour") == ["id1", "id4", "id2", "id0", "id3"]
+
+
+def test_a_story_published_again_later_moves_to_its_new_place(
+    store: Store, author: UserRecord
+) -> None:
+    first = add_story(store, author.id, "first", story_id="id1", title="Harbour", published=at(1))
+    add_story(store, author.id, "second", story_id="id2", title="Harbour", published=at(2))
+    hidden = changed(first, [], status="working", published=None)
+    store.stories.replace(hidden, expected_version=first.version)
+    assert _found(store, "harbour") == ["id2"]
+    again = changed(hidden, [], status="published", published=at(3))
+    store.stories.replace(again, expected_version=hidden.version)
+    assert _found(store, "harbour") == ["id1", "id2"]
+
+
 def test_results_are_sliced_by_offset_and_limit(store: Store, author: UserRecord) -> None:
     for n in range(5):
         add_story(store, author.id, f"s{n}", story_id=f"id{n}", title="Harbour", published=at(n))
