@@ -125,7 +125,13 @@ def _providers(args: argparse.Namespace) -> tuple[str, ...]:
     given = args.delegation_provider
     if given is None:
         return tuple(providers_of(os.environ.get("STORYCORE_DELEGATION_PROVIDERS", "")))
-    return tuple(p.strip() for p in given)
+    providers = tuple(p.strip() for p in given)
+    if any("," in provider for provider in providers):  # the workers read them comma-separated
+        raise ConfigurationError(
+            "--delegation-provider: a provider URL may not hold ',', which separates them in"
+            " STORYCORE_DELEGATION_PROVIDERS"
+        )
+    return providers
 
 
 def _workers(text: str) -> int:

@@ -464,6 +464,17 @@ def test_more_than_one_worker_on_a_store_in_memory_is_one_line_naming_workers() 
     assert "Traceback" not in done.stderr
 
 
+def test_a_provider_url_holding_a_comma_is_one_line() -> None:
+    """Workers read the providers comma-separated, so a comma would split one in two."""
+    provider = "https://id.example/a,b"
+    done = serve_once(
+        "--db", "sqlite://", "serve", "--port", "0", "--delegation-provider", provider
+    )
+    assert done.returncode == 1
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert "--delegation-provider" in done.stderr
+
+
 @pytest.mark.parametrize("workers", ["0", "x"])
 def test_a_number_of_workers_other_than_a_whole_number_from_one_is_a_usage_error(
     workers: str,
