@@ -7,9 +7,6 @@ happens before a store exists, and the README's storage examples on ``mongomock:
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import textwrap
 import time
 import traceback
 import uuid
@@ -24,6 +21,7 @@ from storycore.adapters._mongo_schema import INDEXES
 from storycore.contrib.cli import main
 from storycore.errors import ConfigurationError
 
+from ._missing_driver import opening_without
 from .contract._factories import add_story, add_user
 
 pytestmark = pytest.mark.mongodb
@@ -215,23 +213,6 @@ def test_the_command_line_loads_and_exports_on_mongomock(tmp_path: Path) -> None
 
 # -- missing extras ------------------------------------------------------------------------
 
-_WITHOUT = """
-import sys
-
-class Missing:
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in {blocked!r}:
-            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
-        return None
-
-sys.meta_path.insert(0, Missing())
-from storycore.adapters import open_store
-try:
-    open_store({url!r})
-except ImportError as exc:
-    print(type(exc).__name__, exc)
-"""
-
 
 @pytest.mark.parametrize(
     ("blocked", "url", "hint"),
@@ -244,7 +225,6 @@ except ImportError as exc:
 def test_a_missing_driver_names_the_extra_to_install(
     blocked: set[str], url: str, hint: str
 ) -> None:
-    code = textwrap.dedent(_WITHOUT.format(blocked=blocked, url=url))
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.startswith("MissingDependencyError")
-    assert f"pip install '{hint}'" in done.stdout
+    said = opening_without(blocked, url)
+    assert said.startswith("MissingDependencyError")
+    assert f"pip install '{hint}'" in said

@@ -9,9 +9,6 @@ server is the session's (``tests/_postgresql.py``).
 from __future__ import annotations
 
 import socket
-import subprocess
-import sys
-import textwrap
 import time
 import traceback
 import uuid
@@ -29,6 +26,7 @@ from storycore.contrib.cli import main
 from storycore.errors import ConfigurationError, Unavailable
 
 from . import _postgresql
+from ._missing_driver import opening_without
 from .contract._factories import add_story, add_user, make_story
 
 pytestmark = pytest.mark.postgresql
@@ -313,29 +311,11 @@ def test_a_large_bulk_load_refreshes_the_planner_statistics(url: str, schema: st
 
 # -- missing extras ------------------------------------------------------------------------
 
-_WITHOUT = """
-import sys
-
-class Missing:
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in {blocked!r}:
-            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
-        return None
-
-sys.meta_path.insert(0, Missing())
-from storycore.adapters import open_store
-try:
-    open_store({url!r})
-except ImportError as exc:
-    print(type(exc).__name__, exc)
-"""
-
 
 @pytest.mark.parametrize(
     ("blocked", "scheme"), [({"psycopg"}, "postgresql"), ({"psycopg_pool"}, "postgres")]
 )
 def test_a_missing_driver_names_the_extra_to_install(blocked: set[str], scheme: str) -> None:
-    code = textwrap.dedent(_WITHOUT.format(blocked=blocked, url=f"{scheme}://localhost/db"))
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.startswith("MissingDependencyError")
-    assert "pip install 'storycore[postgresql]'" in done.stdout
+    said = opening_without(blocked, f"{scheme}://localhost/db")
+    assert said.startswith("MissingDependencyError")
+    assert "pip install 'storycore[postgresql]'" in said
