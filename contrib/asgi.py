@@ -34,12 +34,20 @@ class StorycoreASGI:
     """``StorycoreASGI(service)``: the HTTP API as an ASGI application.
 
     ``threads`` sets how many requests are answered at once (default: the store's
-    ``parallel_calls``).
+    ``parallel_calls``). ``owns_service``: the lifespan's shutdown closes the service (the
+    app's server is what the service lives for); else it writes the counted views only, and
+    the host closes the service.
     """
 
-    def __init__(self, service: Service | HttpApp, *, threads: int | None = None) -> None:
+    def __init__(
+        self,
+        service: Service | HttpApp,
+        *,
+        threads: int | None = None,
+        owns_service: bool = False,
+    ) -> None:
         self.app = service if isinstance(service, HttpApp) else HttpApp(service)
-        self._owns_service = False  # whether the lifespan's shutdown closes it
+        self._owns_service = owns_service
         self._workers = ThreadPoolExecutor(
             threads or self.app.service.store.parallel_calls, thread_name_prefix="storycore"
         )
@@ -56,7 +64,7 @@ class StorycoreASGI:
     async def _lifespan(self, receive: Receive, send: Send) -> None:
         """Startup needs nothing; shutdown writes the views counted so far (decisions section
         14), as a server stopped by a signal may end the process before the host closes the
-        service, and closes a service the app made itself (``from_environment``)."""
+        service, and closes a service the app owns."""
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
@@ -133,6 +141,4 @@ def from_environment() -> StorycoreASGI:
     """
     from .compose import from_environment as service_from_environment
 
-    app = StorycoreASGI(service_from_environment())
-    app._owns_service = True
-    return app
+    return StorycoreASGI(service_from_environment(), owns_service=True)

@@ -184,7 +184,6 @@ def _serve_here(service: Service, sock: socket.socket, address: str) -> None:
     from .asgi import StorycoreASGI
 
     class Server(uvicorn.Server):
-        service_closed = False
         unheard: OSError | None = None  # saying it listens failed: no one reads the output
 
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
@@ -195,22 +194,15 @@ def _serve_here(service: Service, sock: socket.socket, address: str) -> None:
                 except OSError as exc:  # a closed pipe: shut down, then say so in one line
                     self.unheard, self.should_exit = exc, True
 
-        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-            """Close the service (writing the views it counted, decisions section 14) as soon
-            as the server has shut down: after a SIGTERM, uvicorn raises the signal again once
-            it has shut down, which ends the process before ``run`` returns."""
-            try:
-                await super().shutdown(sockets=sockets)
-            finally:
-                self.service_closed = True
-                service.close()
-
-    config = uvicorn.Config(StorycoreASGI(service), log_level="warning", lifespan="on")
-    server = Server(config)
+    # the app closes the service as its lifespan shuts down (the views counted are written
+    # then): after a SIGTERM, uvicorn raises the signal again once it is down, which ends the
+    # process before ``run`` returns
+    app = StorycoreASGI(service, owns_service=True)
+    server = Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     try:
         server.run(sockets=[sock])
     finally:
-        if not server.service_closed:  # it did not start, or stopped without shutting down
+        if not server.started:  # no lifespan ran to close it
             service.close()
     if server.unheard is not None:
         raise server.unheard

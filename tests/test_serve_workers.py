@@ -257,14 +257,15 @@ class Fleet:
     """The module's servers. ``two_workers``: ``serve --workers 2``; ``uvicorn``: plain uvicorn
     with two workers and ``STORYCORE_WEB_URL``; ``file_by_default`` and ``memory_by_default``:
     ``serve`` without ``--workers`` on a SQLite file and on ``sqlite://``; ``to_stop``: one
-    ``serve --workers 2`` for each stop test, by signal; ``unheard``: ``serve --workers N``
-    with its output closed, by N."""
+    ``serve --workers 2`` for each stop test, by signal, and ``one_process`` (``--workers 1``)
+    for its own; ``unheard``: ``serve --workers N`` with its output closed, by N."""
 
     two_workers: Served
     uvicorn: Served
     file_by_default: Served
     memory_by_default: Served
     to_stop: dict[signal.Signals, Served]
+    one_process: Served
     unheard: dict[int, Served]
     stores: dict[str, Prepared]
 
@@ -274,7 +275,7 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
     folder = tmp_path_factory.mktemp("serve-workers")
     stores = {
         name: prepare(folder / f"{name}.db")
-        for name in ("two_workers", "uvicorn", "SIGTERM", "SIGINT")
+        for name in ("two_workers", "uvicorn", "SIGTERM", "SIGINT", "one_process")
     }
     with ExitStack() as stack:
         everyone: list[Served] = []
@@ -306,6 +307,11 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
                 )
                 for how in (signal.SIGTERM, signal.SIGINT)
             },
+            one_process=started(
+                Served.storycore(
+                    stores["one_process"].url, folder / "one_process.err", "--workers", "1"
+                )
+            ),
             unheard={
                 workers: started(
                     Served.storycore_unheard(
@@ -403,6 +409,26 @@ def test_views_counted_by_both_workers_are_written_when_the_supervisor_stops(
     status = served.stop(how, group=group)
     assert status is not None, "the supervisor did not stop in time"
     assert not [pid for pid in pids if Path(f"/proc/{pid}").exists()], "a worker outlived it"
+    stored = open_store(store.url)
+    try:
+        story = stored.stories.get(store.story_id)
+    finally:
+        stored.close()
+    assert story is not None
+    assert story.views == READS
+    assert "Traceback" not in served.errors.read_text()
+
+
+def test_views_counted_by_one_process_are_written_when_it_stops_on_sigterm(
+    fleet: Fleet,
+) -> None:
+    """uvicorn raises SIGTERM again once it is down, which ends the process: the app's
+    lifespan shutdown has written the counts by then."""
+    served, store = fleet.one_process, fleet.stores["one_process"]
+    with httpx.Client(base_url=served.address(), timeout=10) as client:
+        for _ in range(READS):
+            assert client.get(store.story_path).status_code == 200
+    assert served.stop(signal.SIGTERM, group=False) is not None
     stored = open_store(store.url)
     try:
         story = stored.stories.get(store.story_id)
