@@ -255,7 +255,10 @@ def _worker_app() -> StorycoreASGI:
     try:
         return from_environment()
     except (StorycoreError, ConfigurationError, MissingDependencyError) as exc:
-        print(f"storycore: worker {os.getpid()}: {exc}", file=sys.stderr, flush=True)
+        # one write of the whole line: workers failing together share stderr, and ``print``
+        # writes the text and its newline apart, which interleaves their lines
+        sys.stderr.write(f"storycore: worker {os.getpid()}: {exc}\n")
+        sys.stderr.flush()
         sys.exit(STARTUP_FAILURE)
 
 

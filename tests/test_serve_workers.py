@@ -544,7 +544,7 @@ def test_workers_that_cannot_open_the_store_stop_serve_with_one_line_each(
     assert "listening on" not in done.stdout
     lines = done.stderr.splitlines()
     assert len(lines) == 3, done.stderr  # one a worker, then why serve stopped
-    assert all("too many connections" in line for line in lines[:2])
+    assert all("too many connections" in line for line in lines[:2]), done.stderr
     assert "did not start" in lines[2]
 
 
