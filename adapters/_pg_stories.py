@@ -158,18 +158,33 @@ class PostgreSQLStories(Part, StoryRepository):
         pages: dict[str, list[tuple[str, int]]] = {}
         for (story_id, href), loads in embeds.items():
             pages.setdefault(story_id, []).append((href, loads))
+        ids = sorted(views.keys() | pages.keys())
         with self._db.write() as conn:
-            for story_id in sorted(views.keys() | pages.keys()):
-                count = views.get(story_id, 0)
-                counted = conn.execute(
-                    "UPDATE stories SET views = views + %s, popularity = popularity + %s"
-                    " WHERE id = %s",
-                    (count, count, story_id),
-                )
-                if counted.rowcount == 0:
-                    continue  # gone
+            # every lock first, stories then their authors' counters, each in key order: a
+            # writer holding an author's counters never waits for a story (no deadlock)
+            present = conn.execute(
+                "SELECT id FROM stories WHERE id = ANY(%s) ORDER BY id FOR UPDATE", (ids,)
+            ).fetchall()
+            conn.execute(
+                "SELECT 1 FROM author_stats WHERE author_id IN (SELECT author_id FROM stories"
+                " WHERE id = ANY(%s) AND public) ORDER BY author_id FOR UPDATE",
+                (ids,),
+            )
+            for (story_id,) in present:  # the others are gone
                 for href, loads in pages.get(story_id, ()):
                     self._count_page(conn, story_id, href, loads, max_embed_pages)
+                count = views.get(story_id, 0)
+                conn.execute(
+                    "UPDATE stories SET views = views + %s, popularity = popularity + %s"
+                    + (
+                        ", embed_views = (SELECT coalesce(sum(views), 0) FROM embeds"
+                        " WHERE story_id = stories.id)"  # the kept pages', for the counters
+                        if story_id in pages
+                        else ""
+                    )
+                    + " WHERE id = %s",
+                    (count, count, story_id),
+                )
 
     @staticmethod
     def _count_page(conn: Connection, story_id: str, href: str, loads: int, most: int) -> None:
@@ -248,15 +263,16 @@ class PostgreSQLStories(Part, StoryRepository):
         return result
 
     def author_stats(self, author_ids: Iterable[str]) -> dict[str, AuthorStats]:
+        """The counters of migration 3, and the newest creation and features by index seeks,
+        in one statement."""
         result = {author_id: AuthorStats() for author_id in author_ids}
         for author_id, *figures in self._db.rows(
-            "SELECT author_id, count(*), sum(views)::bigint,"
-            # the author's embed loads summed once, not probed story by story
-            " (SELECT coalesce(sum(e.views), 0) FROM embeds e JOIN stories t ON t.id = e.story_id"
-            " WHERE t.public AND t.author_id = s.author_id)::bigint,"
-            " max(created), max(featured_at), coalesce(array_agg(id ORDER BY featured_at DESC,"
-            " id DESC) FILTER (WHERE featured_at IS NOT NULL), '{}')"
-            " FROM stories s WHERE public AND author_id = ANY(%s::text[]) GROUP BY author_id",
+            "SELECT a.author_id, a.stories, a.views, a.embeds,"
+            " (SELECT max(created) FROM stories s WHERE s.author_id = a.author_id AND public),"
+            " f.* FROM author_stats a, LATERAL (SELECT max(featured_at), coalesce(array_agg(id"
+            " ORDER BY featured_at DESC, id DESC), '{}') FROM stories s"
+            " WHERE s.author_id = a.author_id AND public AND featured_at IS NOT NULL) f"
+            " WHERE a.author_id = ANY(%s::text[]) AND a.stories > 0",
             (list(result),),
         ):
             names = ("stories", "views", "embeds", "last_story", "featured", "featured_stories")

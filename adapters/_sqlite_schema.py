@@ -216,4 +216,42 @@ CREATE TABLE search_order (
 DELETE FROM store_meta WHERE name = 'derivation';
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9)
+# Author stats (``author_stats``) kept as counters: each author's public stories, their views
+# and their kept embed loads, added to by triggers as a story row comes, goes, changes its
+# public flag or is counted, so a page's authors cost a key probe each, not a walk of all their
+# stories. ``embed_views``, a story's kept embed loads, is what ``add_views`` leaves after
+# changing its pages. The newest creation and feature times, and the featured ids, are index
+# seeks (``stories_author_stats``, ``stories_featured``).
+_V10 = """
+ALTER TABLE stories ADD COLUMN embed_views INTEGER NOT NULL DEFAULT 0;
+UPDATE stories SET embed_views = (SELECT sum(views) FROM embeds WHERE story_rowid = stories.rowid)
+    WHERE rowid IN (SELECT story_rowid FROM embeds);
+CREATE TABLE author_stats (
+    author_id TEXT PRIMARY KEY,
+    stories INTEGER NOT NULL,
+    views INTEGER NOT NULL,
+    embeds INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT INTO author_stats (author_id, stories, views, embeds)
+    SELECT author_id, count(*), sum(views), sum(embed_views) FROM stories WHERE public = 1
+    GROUP BY author_id;
+CREATE TRIGGER author_stats_in AFTER INSERT ON stories WHEN NEW.public = 1 BEGIN
+    INSERT INTO author_stats (author_id, stories, views, embeds)
+    VALUES (NEW.author_id, 1, NEW.views, NEW.embed_views)
+    ON CONFLICT (author_id) DO UPDATE SET stories = stories + 1,
+        views = views + excluded.views, embeds = embeds + excluded.embeds; END;
+CREATE TRIGGER author_stats_out AFTER DELETE ON stories WHEN OLD.public = 1 BEGIN
+    UPDATE author_stats SET stories = stories - 1, views = views - OLD.views,
+        embeds = embeds - OLD.embed_views WHERE author_id = OLD.author_id; END;
+CREATE TRIGGER author_stats_changed AFTER UPDATE OF public, views, embed_views ON stories
+    WHEN OLD.public = 1 OR NEW.public = 1 BEGIN
+    INSERT INTO author_stats (author_id, stories, views, embeds)
+    VALUES (NEW.author_id, NEW.public - OLD.public, NEW.public * NEW.views - OLD.public * OLD.views,
+        NEW.public * NEW.embed_views - OLD.public * OLD.embed_views)
+    ON CONFLICT (author_id) DO UPDATE SET stories = stories + excluded.stories,
+        views = views + excluded.views, embeds = embeds + excluded.embeds; END;
+CREATE INDEX stories_featured ON stories(author_id, featured_at, id)
+    WHERE public = 1 AND featured_at IS NOT NULL
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10)

@@ -234,6 +234,11 @@ class SQLiteStories(Repository, StoryRepository):
                 )
                 if counted.rowcount == 0:
                     _add_page(conn, story_id, page, loads, max_embed_pages)
+            conn.executemany(  # what the kept pages hold now, for the author's counters
+                "UPDATE stories SET embed_views = (SELECT coalesce(sum(views), 0) FROM embeds"
+                " WHERE story_rowid = stories.rowid) WHERE id = ?",
+                [(story_id,) for story_id in {story_id for story_id, _ in embeds}],
+            )
 
     # -- reads ---------------------------------------------------------------------------
 
@@ -323,29 +328,27 @@ class SQLiteStories(Repository, StoryRepository):
         return result
 
     def author_stats(self, author_ids: Iterable[str]) -> dict[str, AuthorStats]:
+        """The counters of migration 10, and the newest creation and features by index seeks."""
         ids = list(set(author_ids))
         result = {author_id: AuthorStats() for author_id in ids}
-        for author_id, stories, views, last_story, featured in self._db.rows(
-            "SELECT author_id, COUNT(*), SUM(views), MAX(created), MAX(featured_at)"
-            f" FROM stories WHERE public = 1 AND author_id IN ({marks(ids)}) GROUP BY author_id",
+        for author_id, stories, views, embeds, last_story in self._db.rows(
+            "SELECT a.author_id, a.stories, a.views, a.embeds, (SELECT max(s.created)"
+            " FROM stories s WHERE s.author_id = a.author_id AND s.public = 1)"
+            f" FROM author_stats a WHERE a.author_id IN ({marks(ids)}) AND a.stories > 0",
             ids,
         ):
             stats = result[author_id]
-            stats.stories, stats.views = stories, views
-            stats.last_story, stats.featured = last_story, featured
-        for author_id, embeds in self._db.rows(
-            "SELECT s.author_id, SUM(e.views) FROM embeds e JOIN stories s"
-            f" ON s.rowid = e.story_rowid WHERE s.public = 1 AND s.author_id IN ({marks(ids)})"
-            " GROUP BY s.author_id",
+            stats.stories, stats.views, stats.embeds = stories, views, embeds
+            stats.last_story = last_story
+        for author_id, story_id, featured_at in self._db.rows(
+            "SELECT author_id, id, featured_at FROM stories WHERE public = 1"
+            f" AND featured_at IS NOT NULL AND author_id IN ({marks(ids)})"
+            " ORDER BY featured_at DESC, id DESC",
             ids,
         ):
-            result[author_id].embeds = embeds
-        for author_id, story_id in self._db.rows(
-            "SELECT author_id, id FROM stories WHERE public = 1 AND featured_at IS NOT NULL"
-            f" AND author_id IN ({marks(ids)}) ORDER BY featured_at DESC, id DESC",
-            ids,
-        ):
-            result[author_id].featured_stories.append(story_id)
+            stats = result[author_id]
+            stats.featured = stats.featured or featured_at
+            stats.featured_stories.append(story_id)
         return result
 
     def iter_all(self) -> Iterator[tuple[StoryRecord, list[Element]]]:

@@ -144,23 +144,20 @@ class SQLiteFloor:
     def _author_stats(self, ids: list[str]) -> dict[str, dict[str, Any]]:
         marks = ",".join("?" * len(ids))
         stats = new_stats(ids)
-        for author, count, views, last, featured in self.db.execute(
-            "SELECT author_id, COUNT(*), SUM(views), MAX(created), MAX(featured_at) FROM stories"
-            f" WHERE public = 1 AND author_id IN ({marks}) GROUP BY author_id",
+        for author, count, views, embeds, last in self.db.execute(
+            "SELECT a.author_id, a.stories, a.views, a.embeds, (SELECT max(s.created) FROM"
+            " stories s WHERE s.author_id = a.author_id AND s.public = 1) FROM author_stats a"
+            f" WHERE a.author_id IN ({marks}) AND a.stories > 0",
             ids,
         ):
-            stats[author].update(stories=count, views=views, last=last, featured=featured)
-        for author, embeds in self.db.execute(
-            "SELECT s.author_id, SUM(e.views) FROM embeds e JOIN stories s ON s.rowid ="
-            f" e.story_rowid WHERE s.public = 1 AND s.author_id IN ({marks}) GROUP BY s.author_id",
+            stats[author].update(stories=count, views=views, embeds=embeds, last=last)
+        for author, story_id, featured in self.db.execute(
+            "SELECT author_id, id, featured_at FROM stories WHERE public = 1"
+            f" AND featured_at IS NOT NULL AND author_id IN ({marks})"
+            " ORDER BY featured_at DESC, id DESC",
             ids,
         ):
-            stats[author]["embeds"] = embeds
-        for author, story_id in self.db.execute(
-            "SELECT author_id, id FROM stories WHERE public = 1 AND featured_at IS NOT NULL"
-            f" AND author_id IN ({marks}) ORDER BY featured_at DESC, id DESC",
-            ids,
-        ):
+            stats[author]["featured"] = stats[author]["featured"] or featured
             stats[author]["ids"].append(story_id)
         return stats
 

@@ -171,15 +171,12 @@ class PostgreSQLFloor:
         """The authors' records and stats (over their public stories), in one statement."""
         stats = new_stats(ids)
         users = {}
-        for author, record, count, views, last, featured, featured_ids, embeds in self.db.execute(
-            "SELECT u.id, u.record, a.count, a.views, a.last, a.featured, a.ids,"
-            " (SELECT coalesce(sum(e.views), 0)::bigint FROM embeds e JOIN stories t"
-            " ON t.id = e.story_id WHERE t.public AND t.author_id = u.id)"
-            " FROM users u LEFT JOIN LATERAL (SELECT count(*) AS count,"
-            " sum(views)::bigint AS views, max(created) AS last, max(featured_at) AS featured,"
-            " array_agg(id ORDER BY featured_at DESC, id DESC)"
-            " FILTER (WHERE featured_at IS NOT NULL) AS ids"
-            " FROM stories WHERE public AND author_id = u.id) a ON TRUE"
+        for author, record, count, views, embeds, last, featured, featured_ids in self.db.execute(
+            "SELECT u.id, u.record, a.stories, a.views, a.embeds,"
+            " (SELECT max(created) FROM stories s WHERE s.author_id = u.id AND public), f.*"
+            " FROM users u LEFT JOIN author_stats a ON a.author_id = u.id,"
+            " LATERAL (SELECT max(featured_at), array_agg(id ORDER BY featured_at DESC, id DESC)"
+            " FROM stories s WHERE s.author_id = u.id AND public AND featured_at IS NOT NULL) f"
             " WHERE u.id = ANY(%s::text[])",
             (ids,),
         ):

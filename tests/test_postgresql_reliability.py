@@ -29,9 +29,10 @@ from storycore.adapters import open_store
 from storycore.adapters.postgresql import drop_schema
 from storycore.contrib.cli import main
 from storycore.http import HttpApp, HttpRequest
+from storycore.records import StoryRecord
 
 from . import _postgresql
-from .contract._factories import make_story
+from .contract._factories import add_user, changed, make_story
 from .reliability import _workers
 
 pytestmark = pytest.mark.postgresql
@@ -171,6 +172,62 @@ def test_concurrent_profile_updates_and_authentications_lose_nothing(url: str) -
     assert all(user is not None and user.username == "carol" for user in proved)
     assert stored is not None
     assert stored.last_seen is not None
+
+
+def test_view_flushes_and_publication_changes_at_once_keep_the_author_counters(url: str) -> None:
+    """Author stats are counters a trigger adds to. Writers each count views of their own two
+    stories, one by alice and one by bob, half of them alice's first and half bob's, while
+    other writers hide and show the same stories: nothing deadlocks (it did when a flush took
+    each author's counters as it reached their story), no view is lost, and the counters are
+    those of the stories."""
+    rounds = 15
+    store = open_store(url)
+    try:
+        alice = store.users.get_by_username("alice")
+        assert alice is not None
+        bob = add_user(store, "bob")
+        authors = [(alice.id, bob.id) if w % 2 else (bob.id, alice.id) for w in range(WRITERS)]
+        owned = [
+            [make_story(author, f"w{w}-{n}", story_id=f"w{w}-{n}") for n, author in enumerate(two)]
+            for w, two in enumerate(authors)
+        ]  # a flush takes its stories in id order: the first author's, then the other's
+        ids = [story for two in owned for story in two]
+        store.stories.add_many((story, [], ["counted"]) for story in ids)
+        start = threading.Barrier(WRITERS + len(ids))
+
+        def flush(writer: int) -> None:
+            start.wait(timeout=60)
+            for _ in range(rounds):
+                views = {story.id: 1 for story in owned[writer]}
+                pages = {(story.id, "https://p.example/"): 1 for story in owned[writer]}
+                store.stories.add_views(views, pages, max_embed_pages=2)
+
+        def toggle(story: StoryRecord) -> None:
+            start.wait(timeout=60)
+            for _ in range(rounds):
+                record = store.stories.get(story.id)
+                assert record is not None
+                hidden = changed(record, [], private=not record.private)
+                store.stories.replace(hidden, expected_version=record.version)
+
+        with ThreadPoolExecutor(WRITERS + len(ids)) as pool:
+            futures = [pool.submit(flush, w) for w in range(WRITERS)]
+            futures += [pool.submit(toggle, story) for story in ids]
+            for future in futures:
+                future.result(timeout=120)
+        records = [r for r in map(store.stories.get, [s.id for s in ids]) if r is not None]
+        pages = store.stories.embeds(record.id for record in records)
+        stats = store.stories.author_stats([alice.id, bob.id])
+    finally:
+        store.close()
+    assert sum(record.views for record in records) == rounds * len(ids)
+    for author_id in (alice.id, bob.id):
+        public = [r for r in records if r.is_public and r.author_id == author_id]
+        assert (stats[author_id].views, stats[author_id].embeds) == (
+            sum(record.views for record in public),
+            sum(page.views for record in public for page in pages.get(record.id, [])),
+        )
+        assert stats[author_id].stories == len(public) + (author_id == alice.id)  # her target
 
 
 # -- faults ------------------------------------------------------------------------------

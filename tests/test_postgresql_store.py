@@ -319,3 +319,26 @@ def test_a_missing_driver_names_the_extra_to_install(blocked: set[str], scheme: 
     said = opening_without(blocked, f"{scheme}://localhost/db")
     assert said.startswith("MissingDependencyError")
     assert "pip install 'storycore[postgresql]'" in said
+
+
+def test_migrating_counts_each_authors_public_stories_views_and_embed_loads(
+    url: str, schema: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("storycore.adapters._pg_database.MIGRATIONS", MIGRATIONS[:2])
+    store = open_store(url)  # a schema as migration 2 left it, before the counters
+    author = add_user(store, "alice")
+    seen = add_story(store, author.id, "seen", views=3)
+    add_story(store, author.id, "hidden", views=100, private=True)
+    store.close()
+    with _server() as conn:
+        conn.execute(
+            f'INSERT INTO "{schema}".embeds (story_id, href, views) VALUES (%s, %s, 2)',
+            (seen.id, "https://p.example/"),
+        )
+    monkeypatch.undo()
+    store = open_store(url)
+    try:
+        stats = store.stories.author_stats([author.id])[author.id]
+    finally:
+        store.close()
+    assert (stats.stories, stats.views, stats.embeds) == (1, 3, 2)

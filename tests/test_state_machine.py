@@ -452,6 +452,13 @@ class StoryMachine(RuleBasedStateMachine):
         author, slug = data.draw(st.sampled_from(self.addresses), label="address")
         self._read(author, slug, actor)
 
+    @rule(story=handles, page=st.sampled_from([None, "https://a.example/", "https://b.example/"]))
+    def count_views(self, story: Modelled, page: str | None) -> None:
+        """Views as the service writes them, from a page embedding the story or not; a story
+        keeps two pages here, so that a new page drops one."""
+        loads = {(story.id, page): 1} if page is not None else {}
+        self.service.store.stories.add_views({story.id: 1}, loads, max_embed_pages=2)
+
     # -- invariants ---------------------------------------------------------------------------
 
     @invariant()
@@ -481,6 +488,23 @@ class StoryMachine(RuleBasedStateMachine):
                 story.published,
             )
             assert may_view(ANONYMOUS, record) == story.public
+
+    @invariant()
+    def author_stats_are_those_of_their_public_stories(self) -> None:
+        """Where a store keeps them as counters, they follow every change of its stories."""
+        stored = self.service.store.stories
+        for author in AUTHORS:
+            author_id = self.users[author].user.id  # type: ignore[union-attr]
+            public = [stored.get(s.id) for s in self.stories if s.public and s.author == author]
+            records = [record for record in public if record is not None]
+            pages = stored.embeds(record.id for record in records)
+            stats = stored.author_stats([author_id])[author_id]
+            assert (stats.stories, stats.views, stats.embeds, stats.last_story) == (
+                len(records),
+                sum(record.views for record in records),
+                sum(page.views for record in records for page in pages.get(record.id, [])),
+                max((record.created for record in records), default=None),
+            )
 
     @invariant()
     def slugs_are_unique_per_author(self) -> None:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+from storycore.derived import story_words
 from storycore.ports import Store
 from storycore.records import AuthorStats, EmbedCount, StoryRecord, UserRecord
 
-from ._factories import add_story, add_user, at, count_view
+from ._factories import add_story, add_user, at, changed, count_view, make_story
 
 THREADS = 4
 VIEWS_PER_THREAD = 50
@@ -365,3 +366,64 @@ def test_author_stats_keep_authors_apart(
         stories=1, views=6, embeds=1, last_story=at(2), featured=None, featured_stories=[]
     )
     assert stats[third.id] == AuthorStats()
+
+
+# -- author_stats through a story's life (kept as counters where the store keeps them) ------
+
+
+def _public_figures(store: Store, author_id: str) -> tuple[int, int, int]:
+    stats = store.stories.author_stats([author_id])[author_id]
+    return stats.stories, stats.views, stats.embeds
+
+
+def test_author_stats_count_a_story_with_its_views_once_it_becomes_public(
+    store: Store, author: UserRecord
+) -> None:
+    story = add_story(store, author.id, status="working", published=None, views=5)
+    count_view(store, story.id, "https://page.example/")
+    assert _public_figures(store, author.id) == (0, 0, 0)
+    store.stories.replace(
+        changed(story, [], status="published", published=at(2)), expected_version=story.version
+    )
+    assert _public_figures(store, author.id) == (1, 6, 1)
+
+
+def test_author_stats_drop_a_story_that_stops_being_public(
+    store: Store, author: UserRecord
+) -> None:
+    add_story(store, author.id, "kept", views=2)
+    story = add_story(store, author.id, "hidden", views=5)
+    count_view(store, story.id, "https://page.example/")
+    store.stories.replace(changed(story, [], private=True), expected_version=story.version)
+    assert _public_figures(store, author.id) == (1, 2, 0)
+
+
+def test_author_stats_keep_a_public_story_replaced_as_it_was(
+    store: Store, author: UserRecord
+) -> None:
+    story = add_story(store, author.id, views=5)
+    count_view(store, story.id, "https://page.example/")
+    store.stories.replace(changed(story, [], title="Renamed"), expected_version=story.version)
+    assert _public_figures(store, author.id) == (1, 6, 1)
+
+
+def test_author_stats_drop_a_removed_story_with_its_views_and_embed_loads(
+    store: Store, author: UserRecord
+) -> None:
+    add_story(store, author.id, "kept", views=2)
+    story = add_story(store, author.id, "removed", views=5)
+    count_view(store, story.id, "https://page.example/")
+    store.stories.remove(story.id)
+    assert _public_figures(store, author.id) == (1, 2, 0)
+
+
+def test_author_stats_count_the_public_stories_loaded_together(
+    store: Store, author: UserRecord
+) -> None:
+    loaded = [
+        make_story(author.id, "one", views=3),
+        make_story(author.id, "two", views=4),
+        make_story(author.id, "hidden", views=100, private=True),
+    ]
+    store.stories.add_many((story, [], story_words(story, [])) for story in loaded)
+    assert _public_figures(store, author.id) == (2, 7, 0)
