@@ -19,13 +19,22 @@ import orjson
 from storycore import records
 from storycore.errors import Missing, StaleVersion
 from storycore.heads import StoryHead
-from storycore.ports import KEPT_BY_REPLACE, AliasRepository, NewStory, SearchIndex, StoryRepository
+from storycore.ports import (
+    KEPT_BY_REPLACE,
+    AliasRepository,
+    NewStory,
+    SearchIndex,
+    StoryRead,
+    StoryRepository,
+)
 from storycore.queries import StoryQuery
 from storycore.records import AuthorStats, Element, EmbedCount, StoryRecord
+from storycore.usernames import username_key
 
-from ._pg_database import Connection, Part
+from ._pg_database import Connection, Database, Part
+from ._sql_accounts import load_user
 
-__all__ = ["PostgreSQLAliases", "PostgreSQLSearch", "PostgreSQLStories"]
+__all__ = ["PostgreSQLAliases", "PostgreSQLSearch", "PostgreSQLStories", "read_story"]
 
 _KEPT = tuple(sorted(KEPT_BY_REPLACE))
 #: The columns a replacement writes (besides ``public`` and ``record``).
@@ -54,6 +63,25 @@ _ADD = (
 _WORDS = ", words = %(words)s::text[], search = %(words)s::text[] || %(tokens)s::text[]"
 _ORDER = ("ASC NULLS FIRST", "ASC"), ("DESC NULLS LAST", "DESC")
 _LARGE_LOAD = 1000  # stories: a bulk load after which ``add_many`` runs VACUUM (ANALYZE)
+
+
+#: A story read in one round trip (``Store.read_story``): the user by their username's key, their
+#: story at the slug, and a window of its element documents.
+_READ = (
+    f"SELECT u.record, {', '.join(f's.{name}' for name in ('record', *_KEPT))},"
+    " array(SELECT document FROM elements e WHERE e.story_id = s.id ORDER BY position"
+    " LIMIT %s OFFSET %s) FROM users u LEFT JOIN stories s ON s.author_id = u.id AND s.slug = %s"
+    " WHERE u.username_key = %s"
+)
+
+
+def read_story(db: Database, username: str, slug: str, offset: int, limit: int) -> StoryRead:
+    """``Store.read_story`` in one statement."""
+    row = db.row(_READ, (max(limit, 0), max(offset, 0), slug, username_key(username)))
+    if row is None:
+        return StoryRead(None, None, [])
+    story = None if row[1] is None else _story(row[1:-1])
+    return StoryRead(load_user(row[0]), story, row[-1] if story is not None else [])
 
 
 def _story(row: Sequence[Any]) -> StoryRecord:

@@ -25,7 +25,7 @@ from storycore.ports import (
 from storycore.records import AppRecord, TokenRecord, UserRecord, trusted_user
 from storycore.usernames import username_key
 
-__all__ = ["Applications", "Identities", "SQLDatabase", "Tokens", "Users"]
+__all__ = ["Applications", "Identities", "SQLDatabase", "Tokens", "Users", "load_user"]
 
 R = TypeVar("R", UserRecord, AppRecord)
 _TOKEN_COLUMNS = tuple(TokenRecord.model_fields)
@@ -128,7 +128,8 @@ class _Records(Generic[R]):
         return [self._load(row[0]) for row in rows]
 
 
-def _load_user(record: str) -> UserRecord:
+def load_user(record: str) -> UserRecord:
+    """A user from their stored record."""
     return trusted_user(orjson.loads(record))  # as written: it was validated then
 
 
@@ -138,7 +139,7 @@ class Users(_Records[UserRecord], UserRepository):
     the search entries of their stories."""
 
     table, kind, order = "users", "user", "username_key"
-    _load = staticmethod(_load_user)
+    _load = staticmethod(load_user)
 
     @staticmethod
     def _search_column(user: UserRecord) -> tuple[str, Any]:

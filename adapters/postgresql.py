@@ -10,11 +10,11 @@ the indexes and the plans that serve each list.
 
 from __future__ import annotations
 
-from storycore.ports import Store
+from storycore.ports import Store, StoryRead
 
 from ._pg_accounts import PostgreSQLUsers
 from ._pg_database import POOL_SIZE, Database, drop_schema
-from ._pg_stories import PostgreSQLAliases, PostgreSQLSearch, PostgreSQLStories
+from ._pg_stories import PostgreSQLAliases, PostgreSQLSearch, PostgreSQLStories, read_story
 from ._sql_accounts import Applications, Identities, Tokens
 
 __all__ = ["PostgreSQLStore", "drop_schema"]
@@ -41,6 +41,9 @@ class PostgreSQLStore(Store):
             Tokens(db),
             Identities(db, users),
         )
+
+    def read_story(self, username: str, slug: str, offset: int, limit: int) -> StoryRead:
+        return read_story(self._db, username, slug, offset, limit)
 
     def derivation(self) -> int | None:
         row = self._db.row("SELECT value FROM store_meta WHERE name = 'derivation'")

@@ -35,7 +35,7 @@ class Floor(Protocol):
     def latest(self, page: int) -> bytes: ...
     def by_tag(self, tag: str) -> bytes: ...
     def user_list(self, username: str) -> bytes: ...
-    def search(self, words: list[str]) -> bytes: ...
+    def search(self, words: list[str], number: int = 1) -> bytes: ...
 
     def prepare_story(
         self, record: StoryRecord, elements: Sequence[Element], author: UserRecord
@@ -125,21 +125,21 @@ class SQLiteFloor:
         ).fetchone()[0]
         return self._list("s.public = 1 AND s.author_id = ?", (user_id,), 1)
 
-    def search(self, words: list[str]) -> bytes:
+    def search(self, words: list[str], number: int = 1) -> bytes:
         # FTS5 rowids follow (publication, id): the walk stops after the page
         rows = self.db.execute(
-            "WITH hits AS (SELECT rowid AS key FROM story_search"
-            " WHERE story_search MATCH ? AND rowid > 0 ORDER BY rowid DESC LIMIT 21)"
+            "WITH hits AS (SELECT rowid AS key FROM story_search WHERE story_search MATCH ?"
+            " AND rowid > 0 ORDER BY rowid DESC LIMIT 21 OFFSET ?)"
             " SELECT s.record, s.views, s.likes, s.comments, s.element_comments, s.popularity,"
             " s.author_id FROM hits JOIN search_order o ON o.key = hits.key"
             " JOIN stories s ON s.rowid = o.story_rowid ORDER BY hits.key DESC",
-            (" AND ".join(f'"{w}"' for w in words),),
+            (" AND ".join(f'"{w}"' for w in words), (number - 1) * 20),
         ).fetchall()[:20]
         authors = {a: self._user(a) for a in {r[6] for r in rows}}
         stats = self._author_stats(list(authors))
         embeds = self._embeds([orjson.loads(r[0])["id"] for r in rows]) if rows else {}
         stories = [full(r, authors[r[6]], stats[r[6]], embeds, self.web_url) for r in rows]
-        return page(1, stories)
+        return page(number, stories)
 
     def _author_stats(self, ids: list[str]) -> dict[str, dict[str, Any]]:
         marks = ",".join("?" * len(ids))

@@ -152,20 +152,20 @@ class PostgreSQLFloor:
             "s.author_id = (SELECT id FROM users WHERE username_key = %s)", (username.lower(),), 1
         )
 
-    def search(self, words: list[str]) -> bytes:
+    def search(self, words: list[str], number: int = 1) -> bytes:
         rows = self.db.execute(
             "SELECT s.record, s.views, s.likes, s.comments, s.element_comments, s.popularity,"
             " s.author_id, s.id FROM stories s WHERE s.public AND s.search @> %s::text[]"
-            f" {_ORDER} LIMIT 21",
-            (words,),
+            f" {_ORDER} LIMIT 21 OFFSET %s",
+            (words, (number - 1) * 20),
         ).fetchall()[:20]
         if not rows:
-            return page(1, [])
+            return page(number, [])
         author_ids = list({row[6] for row in rows})
         authors, stats = self._authors(author_ids)
         embeds = self._embeds([row[7] for row in rows])
         stories = [full(r, authors[r[6]], stats[r[6]], embeds, self.web_url) for r in rows]
-        return page(1, stories)
+        return page(number, stories)
 
     def _authors(self, ids: list[str]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         """The authors' records and stats (over their public stories), in one statement."""

@@ -28,7 +28,11 @@ class Context:
 
     def user_named(self, username: str) -> UserRecord:
         """The user with this username (any case), or ``NotFound``."""
-        user = self.store.users.get_by_username(username)
+        return self.found_user(username, self.store.users.get_by_username(username))
+
+    @staticmethod
+    def found_user(username: str, user: UserRecord | None) -> UserRecord:
+        """``user``, read by ``username``, or ``NotFound`` when there was none."""
         if user is None:
             raise NotFound(f"there is no user {username!r}")
         return user
@@ -50,6 +54,18 @@ class Context:
         """
         author = self.user_named(username)
         story = self.store.stories.get_by_slug(author.id, slug)
+        return author, self.found_story(viewer, author, slug, story, follow_alias=follow_alias)
+
+    def found_story(
+        self,
+        viewer: Viewer,
+        author: UserRecord,
+        slug: str,
+        story: StoryRecord | None,
+        *,
+        follow_alias: bool = False,
+    ) -> StoryRecord:
+        """``story``, read at ``author``'s ``slug``, as ``visible_story`` checks it."""
         if story is None and follow_alias:
             moved_to = self.store.aliases.resolve(author.id, slug)
             target = self.store.stories.get(moved_to) if moved_to else None
@@ -57,7 +73,7 @@ class Context:
                 raise StoryMoved(author.username, target.slug)
         if story is None or not can_see(viewer, story):
             raise NotFound(f"{author.username} has no story at {slug!r}")
-        return author, story
+        return story
 
     def editable_story(
         self, viewer: Viewer, username: str, slug: str

@@ -6,6 +6,7 @@ stories for that user and editors. Every list has a total order, so pages never 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -13,10 +14,10 @@ from ._context import Context
 from .addresses import validate_url
 from .errors import InvalidParameter
 from .hashtags import normalize_tag
-from .heads import StoryHead
+from .heads import ProfileFields, StoryHead
 from .pagination import PageRequest, page_of
 from .queries import Audience, SortField, StoryQuery, parse_order, parse_sort
-from .records import Status, StoryRecord
+from .records import Status, StoryRecord, UserRecord
 from .searchtext import query_tokens
 from .shapes import Page, SearchItem, StorySummary
 from .usernames import username_key
@@ -149,7 +150,7 @@ class Catalog:
             sort=parse_sort(sort),
             descending=parse_order(order),
             tag=_tag(tag),
-            author_id=author.id,
+            author=author,
             audience=audience,
             statuses=statuses,
         )
@@ -206,17 +207,20 @@ class Catalog:
         descending: bool = True,
         audience: Audience = "public",
         statuses: Sequence[Status] = ("published",),
-        author_id: str | None = None,
+        author: UserRecord | None = None,
         **filters: Any,
     ) -> Page[StorySummary]:
+        """A page of summaries; with ``author``, of their stories only."""
         request = self._page(page, per_page)
+        author_id = None if author is None else author.id
+        summaries = functools.partial(self._summaries, author=author)
         if permalink is not None:
             target = self._permalink_target(permalink)
             if target is None or (author_id is not None and target[0] != author_id):
-                return page_of(request, [], self._summaries)
+                return page_of(request, [], summaries)
             author_id, filters["slug"] = target
         if not statuses:
-            return page_of(request, [], self._summaries)
+            return page_of(request, [], summaries)
         query = StoryQuery(
             offset=request.offset,
             limit=request.probe_limit,
@@ -228,10 +232,17 @@ class Catalog:
             **filters,
         )
         heads = self._ctx.store.stories.find(query)
-        return page_of(request, heads, self._summaries)
+        return page_of(request, heads, summaries)
 
-    def _summaries(self, heads: Sequence[StoryHead]) -> list[StorySummary]:
-        authors = self._ctx.store.users.profiles({h.author_id for h in heads})
+    def _summaries(
+        self, heads: Sequence[StoryHead], author: UserRecord | None = None
+    ) -> list[StorySummary]:
+        """The heads' summaries. With ``author``, the author of every head (a list of their
+        stories), their profile needs no read."""
+        if author is not None:
+            authors = {author.id: ProfileFields.of(author)}
+        else:
+            authors = self._ctx.store.users.profiles({h.author_id for h in heads})
         return [self._ctx.presenter.summary(h, authors[h.author_id]) for h in heads]
 
     def _permalink_target(self, permalink: str) -> tuple[str, str] | None:

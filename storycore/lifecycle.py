@@ -91,9 +91,10 @@ class Stories:
         but its author counts as a view. A retired slug raises ``StoryMoved``.
         """
         request = self._page(page, per_page)
-        author, story = self._ctx.visible_story(viewer, username, slug, follow_alias=True)
-        window = (story.id, request.offset, request.probe_limit)
-        documents = self._stories.element_documents(*window)
+        read = self._ctx.store.read_story(username, slug, request.offset, request.probe_limit)
+        author = self._ctx.found_user(username, read.author)
+        story = self._ctx.found_story(viewer, author, slug, read.story, follow_alias=True)
+        documents = read.documents
         elements = [] if as_documents else [element_of(document) for document in documents]
         documents = documents if as_documents else []
         if count_view and counts_as_view(viewer, story):

@@ -86,6 +86,38 @@ def test_element_documents_are_the_elements_as_json_sliced_alike(
     assert documents == [element_document(e) for e in elements[1:3]]
 
 
+# -- read_story: a story read's three reads at once --------------------------------------------
+
+
+def test_read_story_gives_the_author_the_story_and_a_window_of_its_element_documents(
+    store: Store, author: UserRecord
+) -> None:
+    elements = [make_element(f"element {n}") for n in range(5)]
+    story = add_story(store, author.id, "tale", elements=elements)
+    read = store.read_story("ALICE", "tale", 1, 3)
+    assert (read.author, read.story) == (author, story)
+    assert read.documents == [element_document(e) for e in elements[1:4]]
+
+
+def test_read_story_of_an_unknown_user_finds_nothing(store: Store, author: UserRecord) -> None:
+    add_story(store, author.id, "tale", elements=[make_element("hello")])
+    assert store.read_story("nobody", "tale", 0, 10) == (None, None, [])
+
+
+def test_read_story_at_a_slug_the_author_has_no_story_at_finds_the_author_alone(
+    store: Store, author: UserRecord, other_author: UserRecord
+) -> None:
+    add_story(store, other_author.id, "tale", elements=[make_element("theirs")])
+    assert store.read_story("alice", "tale", 0, 10) == (author, None, [])
+
+
+def test_read_story_past_the_last_element_has_no_documents(
+    store: Store, author: UserRecord
+) -> None:
+    story = add_story(store, author.id, "tale", elements=[make_element("only")])
+    assert store.read_story("alice", "tale", 1, 10) == (author, story, [])
+
+
 def test_add_stores_counters_and_featured_at_as_given(store: Store, author: UserRecord) -> None:
     story = add_story(
         store,
