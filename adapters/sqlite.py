@@ -34,6 +34,8 @@ class SQLiteStore(Store):
     #: would only add hand-offs (SQLite leaves the GIL only inside its own calls). In memory,
     #: every call queues on the one connection: 1.
     parallel_calls = 4
+    #: A file's reads are WAL snapshots on connections of their own, which no writer blocks.
+    reads_never_wait = True
 
     def __init__(self, path: str | None = None) -> None:
         self.path = path
@@ -42,7 +44,7 @@ class SQLiteStore(Store):
         except sqlite3.Error as exc:
             raise opening_error(path or ":memory:", exc) from exc
         if self.connection.path is None:
-            self.parallel_calls = 1
+            self.parallel_calls, self.reads_never_wait = 1, False
         db = self.connection
         self.stories, self.aliases, self.search = (
             SQLiteStories(db), SQLiteAliases(db), SQLiteSearch(db)

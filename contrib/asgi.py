@@ -2,12 +2,13 @@
 
 Mount it under a prefix in Starlette, FastAPI or a Django ASGI application: it honours
 ``root_path``. It converts messages and nothing else; every rule lives in
-``storycore.http.HttpApp``. Requests are answered in worker threads of the application's own,
-as storage calls block: as many as the store can use at once (``Store.parallel_calls``: four
-for a SQLite file, whose reads run on connections of their own while writes queue on one
-writer; one for a store in memory, whose calls all queue on one connection). A request that
-may wait on another host (a delegated creation asks its identity provider) is answered on
-threads of its own, so no storage request waits behind it (decisions section 14).
+``storycore.http.HttpApp``. Reads (GET, HEAD) of a store whose reads never wait
+(``Store.reads_never_wait``: a SQLite file) are answered on the event loop: a hand-off to a
+thread and back cost more than the read. Other requests are answered in worker threads of the
+application's own, as storage calls block: as many as the store can use at once
+(``Store.parallel_calls``). A request that may wait on another host (a delegated creation asks
+its identity provider) is answered on threads of its own, so no storage request waits behind
+it (decisions section 14).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ __all__ = ["StorycoreASGI", "from_environment"]
 
 #: Requests waiting on other hosts at once (delegated creations are rate-limited per app).
 _OUTBOUND_THREADS = 8
+#: The methods that only read: HttpApp answers them without a storage write.
+_READS = frozenset({"GET", "HEAD"})
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -54,6 +57,7 @@ class StorycoreASGI:
         #: Requests that may wait on another host (``HttpApp.calls_out``), apart from the
         #: storage requests' threads, so that none of those waits behind them.
         self._outbound = ThreadPoolExecutor(_OUTBOUND_THREADS, thread_name_prefix="storycore-out")
+        self._reads_here = self.app.service.store.reads_never_wait
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -94,9 +98,16 @@ class StorycoreASGI:
             body=body,
             root_path=root_path,
         )
-        pool = self._outbound if self.app.calls_out(request.method, path) else self._workers
-        response = await asyncio.get_running_loop().run_in_executor(pool, self.app.handle, request)
+        if self.app.calls_out(request.method, path):
+            response = await self._in(self._outbound, request)
+        elif self._reads_here and request.method in _READS:
+            response = self.app.handle(request)
+        else:
+            response = await self._in(self._workers, request)
         await self._send(send, response)
+
+    async def _in(self, pool: ThreadPoolExecutor, request: HttpRequest) -> HttpResponse:
+        return await asyncio.get_running_loop().run_in_executor(pool, self.app.handle, request)
 
     async def _body(self, headers: list[tuple[str, str]], receive: Receive) -> bytes | None:
         """The request body, or None as soon as it is known to be over the limit."""

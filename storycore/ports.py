@@ -359,6 +359,12 @@ class Store(Protocol):
     #: this many: a store whose calls queue on one connection says 1, and more threads would
     #: only add hand-offs; a store on a connection pool gains from several.
     parallel_calls: int = 4
+    #: Whether a read never waits for a write, another caller or a server: bindings then answer
+    #: reads where the request arrived (an ASGI app on its event loop) instead of handing them
+    #: to a thread. A SQLite file says True (each read is a snapshot, on a connection of its
+    #: own); a store whose reads queue behind writes on one connection, or cross a network,
+    #: says False.
+    reads_never_wait: bool = False
 
     stories: StoryRepository
     aliases: AliasRepository

@@ -14,11 +14,13 @@ ASGI worker threads.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -26,9 +28,12 @@ import httpx
 import orjson
 import pytest
 
+from storycore import Service
+from storycore.adapters import open_store
 from storycore.contrib.asgi import StorycoreASGI
 from storycore.http import HttpApp, HttpRequest, HttpResponse
 from storycore.http.api import ROUTES
+from tests.conftest import TEST_SETTINGS
 
 from ._clients import (
     BINDINGS,
@@ -407,3 +412,52 @@ def test_the_asgi_app_answers_in_as_many_threads_as_the_store_can_use(world: Wor
 
 def test_the_asgi_app_may_be_given_more_threads(world: World) -> None:
     assert len(_threads_answering(StorycoreASGI(world.service, threads=3), 6)) == 3
+
+
+@pytest.fixture
+def on_file(tmp_path: Path) -> Iterator[tuple[Service, dict[str, str], Path]]:
+    """A service on a SQLite file (whose reads never wait), alice's credentials and the file."""
+    path = tmp_path / "stories.db"
+    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+        service.accounts.create_user("alice", "alice-password")
+        api_key = service.accounts.create_app("tests").api_key
+        token = service.accounts.authenticate(api_key, "alice", "alice-password").token
+        yield service, {"api_key": api_key, "username": "alice", "_token": token}, path
+
+
+def test_the_asgi_app_answers_reads_of_a_store_whose_reads_never_wait_where_they_arrive(
+    on_file: tuple[Service, dict[str, str], Path],
+) -> None:
+    service = on_file[0]
+    assert service.store.reads_never_wait
+    answered_in = _threads_answering(StorycoreASGI(service, threads=3), 4)
+    assert answered_in == {threading.current_thread().name}  # the event loop's: no hand-off
+
+
+def test_a_read_of_a_sqlite_file_is_answered_while_a_write_waits_for_the_lock(
+    on_file: tuple[Service, dict[str, str], Path],
+) -> None:
+    """Reads are WAL snapshots: one the event loop answers never queues behind a write,
+    even when the app's one thread holds a create that waits for another writer."""
+    service, credentials, path = on_file
+    other_writer = sqlite3.connect(path, isolation_level=None)
+    other_writer.execute("BEGIN IMMEDIATE")  # holds SQLite's write lock
+
+    async def both() -> tuple[httpx.Response, float, bool, httpx.Response]:
+        transport = httpx.ASGITransport(app=StorycoreASGI(service, threads=1))
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            body = {**credentials, "story": {"title": "Waiting"}}
+            create = asyncio.ensure_future(client.post(CREATE, json=body))
+            await asyncio.sleep(0.2)  # the creation now waits for the lock, in the one thread
+            start = time.perf_counter()
+            read = await client.get("/v1/stories/browse/latest")
+            took = time.perf_counter() - start
+            waiting = not create.done()
+            other_writer.execute("ROLLBACK")
+            return read, took, waiting, await create
+
+    read, took, waiting, created = asyncio.run(both())
+    other_writer.close()
+    assert (read.status_code, waiting) == (200, True)
+    assert took < 1.0
+    assert created.status_code == 200
