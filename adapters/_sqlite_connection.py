@@ -24,6 +24,7 @@ from typing import Any, NoReturn, TypeVar
 
 from storycore.errors import ConfigurationError, DuplicateKey, Missing, Unavailable
 
+from ._sqlite_checkpoints import AUTOCHECKPOINT_PAGES, Checkpoints
 from ._sqlite_schema import MIGRATIONS
 
 __all__ = [
@@ -80,15 +81,19 @@ class Connection:
         self.lock = threading.RLock()
         self._writing: int | None = None  # the thread in a write transaction, if any
         self._readers: list[sqlite3.Connection] | None = None if self.path is None else []
+        self._checkpoints: Checkpoints | None = None
         try:
             self.conn.execute("PRAGMA foreign_keys = ON")
             if self.path is not None:
                 self.conn.execute("PRAGMA journal_mode = WAL")
                 self.conn.execute("PRAGMA synchronous = NORMAL")
+                self.conn.execute(f"PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}")
             self._migrate()
         except BaseException:
             self.conn.close()
             raise
+        if self.path is not None:
+            self._checkpoints = Checkpoints(self.path)
 
     def _migrate(self) -> None:
         if _schema_version(self.conn) >= len(MIGRATIONS):
@@ -118,6 +123,8 @@ class Connection:
             self._writing = threading.get_ident()
             yield conn
             conn.execute("COMMIT")
+            if self._checkpoints is not None:
+                self._checkpoints.written()
         except BaseException as exc:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
@@ -177,6 +184,8 @@ class Connection:
 
     def close(self) -> None:
         """Close the connections; a read still under way closes its reader when it ends."""
+        if self._checkpoints is not None:
+            self._checkpoints.close()
         readers, self._readers = self._readers, None
         for reader in readers or ():
             reader.close()

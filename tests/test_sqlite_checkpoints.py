@@ -1,0 +1,55 @@
+"""SQLite files are checkpointed off the write path (``adapters/_sqlite_checkpoints.py``): a
+write commits to the WAL and returns, and a thread of the store's own copies the WAL back into
+the database file a moment later, so no write waits for a checkpoint's copy and ``fsync``."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from pathlib import Path
+
+from storycore.adapters import open_store
+
+from .contract._factories import add_user
+
+WAIT_SECONDS = 3.0
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _checkpoint_threads() -> int:
+    return sum(t.name == "storycore-checkpoints" for t in threading.enumerate())
+
+
+def test_a_write_reaches_the_database_file_a_moment_after_it_returns(tmp_path: Path) -> None:
+    path = tmp_path / "stories.db"
+    store = open_store(f"sqlite:///{path}")
+    try:
+        before = _digest(path)
+        add_user(store, "alice")  # a few pages: far below the automatic checkpoint
+        deadline = time.monotonic() + WAIT_SECONDS
+        while _digest(path) == before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _digest(path) != before
+    finally:
+        store.close()
+
+
+def test_closing_a_store_stops_its_checkpoint_thread(tmp_path: Path) -> None:
+    before = _checkpoint_threads()
+    store = open_store(f"sqlite:///{tmp_path / 'stories.db'}")
+    assert _checkpoint_threads() == before + 1
+    store.close()
+    assert _checkpoint_threads() == before
+
+
+def test_a_store_in_memory_has_no_checkpoint_thread() -> None:
+    before = _checkpoint_threads()
+    store = open_store("sqlite://")
+    try:
+        assert _checkpoint_threads() == before
+    finally:
+        store.close()
