@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from contextlib import nullcontext, suppress
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from storycore import __version__
 from storycore.adapters import in_memory, open_store
 from storycore.errors import (
     ConfigurationError,
@@ -60,12 +61,13 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="storycore", description="An embeddable story-publishing service.")
+    parser.add_argument("--version", action="version", version=f"storycore {__version__}")
     parser.add_argument(
         "--db",
         default=os.environ.get("STORYCORE_DB", DEFAULT_DB),
         help="storage URL (default: $STORYCORE_DB or sqlite:///storycore.db)",
     )
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    commands = parser.add_subparsers(dest="command", parser_class=_Parser)  # none: the help
 
     serve = commands.add_parser("serve", help="run the HTTP service")
     serve.add_argument("--host", default="127.0.0.1")
@@ -326,7 +328,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status."""
     try:
         try:
-            _run(_parser().parse_args(argv))  # ``--help`` and usage errors exit from here
+            parser = _parser()
+            args = parser.parse_args(argv)  # ``--help`` and usage errors exit from here
+            if args.command is None:  # a bare ``storycore``
+                parser.print_help()
+            else:
+                _run(args)
         finally:
             sys.stdout.flush()  # a closed pipe shows here, not in Python's own flush at exit
     except BrokenPipeError:

@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from storycore.service import Service
+from storycore.slugs import derive_slug, next_free_slug
 
 __all__ = ["load_demo"]
 
@@ -95,7 +96,9 @@ def _elements(rng: random.Random, story: int, topic: str, place: str) -> list[An
 def load_demo(service: Service, *, stories: int = 50, seed: int = 2026) -> int:
     """Make the demo users and stories; returns how many stories were made.
 
-    Users get the password ``demo-password``. Existing users are left alone.
+    Users get the password ``demo-password``. Existing users are left alone, and so is a demo
+    story its author already has: each goes at the slug its title gives on an empty store, so
+    loading the demo again changes nothing (decisions section 21).
     """
     rng = random.Random(seed)  # noqa: S311 - reproducible demo data, not secrets
     for username, name, bio, location, plan, roles in _USERS:
@@ -113,6 +116,7 @@ def load_demo(service: Service, *, stories: int = 50, seed: int = 2026) -> int:
             )
     authors = [u[0] for u in _USERS[:3]]
     curator = service.accounts.as_user("curator")
+    slugs: dict[str, set[str]] = {author: set() for author in authors}
     made = 0
     for number in range(stories):
         author = authors[number % len(authors)]
@@ -120,14 +124,20 @@ def load_demo(service: Service, *, stories: int = 50, seed: int = 2026) -> int:
         topic = rng.choice(sorted(_TOPICS))
         place, thing = rng.choice(_PLACES), rng.choice(_THINGS)
         title = rng.choice(_TOPICS[topic]).format(place=place, thing=thing)
+        slug = next_free_slug(derive_slug(title), slugs[author])
+        slugs[author].add(slug)
         story = {
             "title": title,
+            "slug": slug,
             "description": f"{rng.choice(_LINES)} #{thing}",
             "elements": _elements(rng, number, topic, place),
             "topics": [topic],
             "hashtags": [place.lower()],
             "private": number % 17 == 16,
         }
+        assert viewer.user is not None
+        if service.store.stories.get_by_slug(viewer.user.id, slug) is not None:
+            continue  # loaded before
         created = service.stories.create(author, story, viewer=viewer, publish=number % 7 != 6)
         made += 1
         if created.status == "published" and not created.private and number % 6 == 0:
