@@ -2,16 +2,20 @@
 
     storycore [--db URL] serve [--host H] [--port P] [--web-url URL] [--demo] [--workers N]
                                 [--delegation-provider URL]...
-    storycore [--db URL] users create USERNAME --password P [--name N] [--email E]
-                                [--plan free|enterprise] [--editor] [--can-feature]
+    storycore [--db URL] users create USERNAME [--password P | --password-file F] [--name N]
+                                [--email E] [--plan free|enterprise] [--editor] [--can-feature]
+    storycore [--db URL] users list | users set-password USERNAME [--password P | ...]
     storycore [--db URL] apps create NAME [--delegation]
     storycore [--db URL] apps grant NAME | apps revoke NAME      # the delegation grant
+    storycore [--db URL] apps list | apps rotate-key NAME         # the new key printed last
     storycore [--db URL] demo
     storycore [--db URL] export [FILE]
     storycore [--db URL] import [--replace] FILE
     storycore [--db URL] reindex                         # recompute every derived member
 
-``--db`` may also come from ``STORYCORE_DB``; the default is ``sqlite:///storycore.db``.
+``--db`` may also come from ``STORYCORE_DB``; the default is ``sqlite:///storycore.db``. A
+password comes from ``--password``, ``--password-file``, ``STORYCORE_PASSWORD``, or is asked
+for on a terminal.
 Wrong arguments, refused operations, a closed output pipe and even a bug print one line on
 standard error and exit non-zero, never a traceback (decisions sections 12 and 21).
 """
@@ -19,6 +23,7 @@ standard error and exit non-zero, never a traceback (decisions sections 12 and 2
 from __future__ import annotations
 
 import argparse
+import getpass
 import os
 import socket
 import sys
@@ -92,12 +97,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     create_user = users.add_parser("create", help="make a user")
     create_user.add_argument("username")
-    create_user.add_argument("--password", required=True)
+    _password_options(create_user)
     create_user.add_argument("--name", default="")
     create_user.add_argument("--email", default="")
     create_user.add_argument("--plan", choices=("free", "enterprise"), default="free")
     create_user.add_argument("--editor", action="store_true")
     create_user.add_argument("--can-feature", action="store_true")
+    users.add_parser("list", help="print every user: username and name")
+    set_password = users.add_parser("set-password", help="give a user a new password")
+    set_password.add_argument("username")
+    _password_options(set_password)
 
     apps = commands.add_parser("apps", help="manage applications").add_subparsers(
         dest="action", required=True, parser_class=_Parser
@@ -108,6 +117,9 @@ def _parser() -> argparse.ArgumentParser:
     for verb, text in (("grant", "grant"), ("revoke", "revoke")):
         change = apps.add_parser(verb, help=f"{text} an application's delegation grant")
         change.add_argument("name")
+    apps.add_parser("list", help="print every application: name, delegation grant, creation")
+    rotate = apps.add_parser("rotate-key", help="a new api key, printed last; the old one stops")
+    rotate.add_argument("name")
 
     commands.add_parser("demo", help="load the demo data set")
     export = commands.add_parser("export", help="write users, apps and stories as JSON Lines")
@@ -121,6 +133,32 @@ def _parser() -> argparse.ArgumentParser:
         "reindex", help="recompute the search words, tags and other derived data of every record"
     )
     return parser  # fmt: skip
+
+
+def _password_options(command: argparse.ArgumentParser) -> None:
+    given = command.add_mutually_exclusive_group()
+    given.add_argument("--password", help="the password (it shows in the process list)")
+    given.add_argument("--password-file", help="a file whose first line is the password")
+
+
+def _password(args: argparse.Namespace) -> str:
+    """The password from ``--password``, ``--password-file``, ``STORYCORE_PASSWORD``, or asked
+    for on a terminal (decisions section 21)."""
+    if args.password is not None:
+        return str(args.password)
+    if args.password_file is not None:
+        with open(args.password_file, encoding="utf-8") as file:
+            return file.readline().rstrip("\r\n")
+    if "STORYCORE_PASSWORD" in os.environ:
+        return os.environ["STORYCORE_PASSWORD"]
+    if not sys.stdin.isatty():
+        raise ConfigurationError(
+            "give the password with --password, --password-file or STORYCORE_PASSWORD"
+        )
+    password = getpass.getpass("password: ")
+    if getpass.getpass("again: ") != password:
+        raise ConfigurationError("the two passwords differ; nothing changed")
+    return password
 
 
 def _providers(args: argparse.Namespace) -> tuple[str, ...]:
@@ -246,6 +284,28 @@ def _serve_in_workers(workers: int, sock: socket.socket, address: str) -> None:
         raise supervisor.failure
 
 
+def _users(service: Service, args: argparse.Namespace) -> None:
+    accounts = service.accounts
+    if args.action == "create":
+        profile = accounts.create_user(
+            args.username, _password(args), name=args.name, email=args.email, plan=args.plan,
+            editor=args.editor, can_feature=args.can_feature,
+        )  # fmt: skip
+        print(f"created user {profile.username}")
+    elif args.action == "set-password":
+        accounts.set_password(args.username, _password(args))
+        print(f"set the password of {args.username}")
+    else:
+        page = 1
+        while True:
+            listed = accounts.list(page=page, per_page=100)
+            for user in listed.items:
+                print(f"{user.username}\t{user.name}")
+            if not listed.has_next:
+                return
+            page += 1
+
+
 def _worker_app() -> StorycoreASGI:
     """A worker's app (``asgi.from_environment``). A store the worker cannot open (a server
     that refuses one more connection) is one line, and uvicorn's start-up failure status, on
@@ -277,14 +337,18 @@ def _run(args: argparse.Namespace) -> None:
         return
     with Service(open_store(args.db)) as service:
         if args.command == "users":
-            profile = service.accounts.create_user(
-                args.username, args.password, name=args.name, email=args.email, plan=args.plan,
-                editor=args.editor, can_feature=args.can_feature,
-            )  # fmt: skip
-            print(f"created user {profile.username}")
+            _users(service, args)
         elif args.command == "apps" and args.action == "create":
             made = service.accounts.create_app(args.name, delegation=args.delegation)
             print(f"created application {made.app.name}; its api key (shown once):")
+            print(made.api_key)
+        elif args.command == "apps" and args.action == "list":
+            for app in service.accounts.apps():
+                grant = "delegation" if app.delegation else "-"
+                print(f"{app.name}\t{grant}\t{app.created}")
+        elif args.command == "apps" and args.action == "rotate-key":
+            made = service.accounts.rotate_key(args.name)
+            print(f"new api key of {made.app.name} (shown once; the old one no longer works):")
             print(made.api_key)
         elif args.command == "apps":
             app = service.accounts.set_delegation(args.name, args.action == "grant")

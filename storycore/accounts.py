@@ -118,18 +118,48 @@ class Accounts:
             self._ctx.store.apps.add(app)
         return AppCredentials(app=app, api_key=api_key)
 
+    def rotate_key(self, name: str) -> AppCredentials:
+        """A new api key for the application ``name``; the old key stops working at once. Its
+        users' tokens stay valid: they are bound to the application, not to its key."""
+        app = self._named_app(name)
+        api_key = new_secret()
+        self._ctx.store.apps.update(app.id, {"key_digest": digest(api_key)})
+        return AppCredentials(
+            app=app.model_copy(update={"key_digest": digest(api_key)}), api_key=api_key
+        )
+
+    def apps(self) -> list[AppRecord]:
+        """Every application, by name."""
+        found: list[AppRecord] = []
+        while batch := self._ctx.store.apps.find(len(found), 100):
+            found += batch
+        return found
+
+    def set_password(self, username: str, password: str) -> None:
+        """Give ``username`` a new password (the rule of ``create_user``). Tokens already
+        issued stay valid until they expire."""
+        user = self._ctx.user_named(username)
+        password_hash = hash_password(
+            check_password(password), cost=self._ctx.settings.password_cost
+        )
+        self._users.update(user.id, {"password_hash": password_hash, "updated": now()})
+
     def application(self, api_key: str | None) -> AppRecord:
         """The application of ``api_key``, or ``Unauthorized``."""
         return self._app(api_key)
 
     def set_delegation(self, name: str, granted: bool) -> AppRecord:
         """Grant or revoke an application's delegation grant."""
-        app = self._ctx.store.apps.get_by_name(name)
-        if app is None:
-            raise NotFound(f"there is no application {name!r}")
+        app = self._named_app(name)
         with wording(name=name):
             self._ctx.store.apps.update(app.id, {"delegation": granted})
         return app.model_copy(update={"delegation": granted})
+
+    def _named_app(self, name: str) -> AppRecord:
+        app = self._ctx.store.apps.get_by_name(name)
+        if app is None:
+            raise NotFound(f"there is no application {name!r}")
+        return app
 
     def _app(self, api_key: str | None) -> AppRecord:
         if not api_key:
