@@ -1,7 +1,7 @@
 """The ``storycore`` command (decisions section 12).
 
     storycore [--db URL] serve [--host H] [--port P] [--web-url URL] [--demo] [--workers N]
-                                [--delegation-provider URL]...
+                                [--log-level LEVEL] [--delegation-provider URL]...
     storycore [--db URL] users create USERNAME [--password P | --password-file F] [--name N]
                                 [--email E] [--plan free|enterprise] [--editor] [--can-feature]
     storycore [--db URL] users list | users set-password USERNAME [--password P | ...]
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import logging
 import os
 import socket
 import sys
@@ -64,6 +65,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+#: ``serve --log-level``: uvicorn's levels.
+_LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="storycore", description="An embeddable story-publishing service.")
     parser.add_argument("--version", action="version", version=f"storycore {__version__}")
@@ -84,6 +89,13 @@ def _parser() -> argparse.ArgumentParser:
         type=_workers,
         help="server processes sharing the socket (default: the CPU cores; 1 for a store in"
         " memory)",
+    )
+    serve.add_argument(
+        "--log-level",
+        choices=_LOG_LEVELS,
+        default="warning",
+        help="what is logged (standard error); info adds an access line a request, on standard"
+        " output as uvicorn writes it",
     )
     serve.add_argument(
         "--delegation-provider",
@@ -207,10 +219,11 @@ def _serve(args: argparse.Namespace) -> None:
     if args.demo and not service.store.users.find(0, 1):
         load_demo(service)
     if workers == 1:
-        _serve_here(service, sock, address)
+        _serve_here(service, sock, address, args.log_level)
         return
     service.close()
     os.environ.update(
+        STORYCORE_LOG_LEVEL=args.log_level,
         STORYCORE_DB=args.db,
         STORYCORE_WEB_URL=web_url,
         STORYCORE_DELEGATION_PROVIDERS=",".join(providers),
@@ -218,7 +231,12 @@ def _serve(args: argparse.Namespace) -> None:
     _serve_in_workers(workers, sock, address)
 
 
-def _serve_here(service: Service, sock: socket.socket, address: str) -> None:
+def _logging(level: str) -> None:
+    """storycore's own loggers at ``level`` on standard error, as uvicorn's are."""
+    logging.basicConfig(level=level.upper(), format="%(levelname)s:     %(name)s: %(message)s")
+
+
+def _serve_here(service: Service, sock: socket.socket, address: str, log_level: str) -> None:
     import uvicorn
 
     from .asgi import StorycoreASGI
@@ -238,7 +256,8 @@ def _serve_here(service: Service, sock: socket.socket, address: str) -> None:
     # then): after a SIGTERM, uvicorn raises the signal again once it is down, which ends the
     # process before ``run`` returns
     app = StorycoreASGI(service, owns_service=True)
-    server = Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    _logging(log_level)
+    server = Server(uvicorn.Config(app, log_level=log_level, lifespan="on"))
     try:
         server.run(sockets=[sock])
     finally:
@@ -274,7 +293,7 @@ def _serve_in_workers(workers: int, sock: socket.socket, address: str) -> None:
         "storycore.contrib.cli:_worker_app",
         factory=True,
         workers=workers,
-        log_level="warning",
+        log_level=os.environ.get("STORYCORE_LOG_LEVEL", "warning"),
         lifespan="on",
     )
     sock.listen(config.backlog)
@@ -314,6 +333,7 @@ def _worker_app() -> StorycoreASGI:
 
     from .asgi import from_environment
 
+    _logging(os.environ.get("STORYCORE_LOG_LEVEL", "warning"))
     try:
         return from_environment()
     except (StorycoreError, ConfigurationError, MissingDependencyError) as exc:
