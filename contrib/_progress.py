@@ -1,13 +1,14 @@
 """Progress of a long command on a terminal: how far, of how much, and the time left.
 
-Drawn on one line of standard error, at most five times a second, and only when standard error
-is a terminal: piped or logged output gets the command's final line alone.
+Drawn by tqdm on one line of standard error, at most five times a second, and only when
+standard error is a terminal: piped or logged output gets the command's final line alone.
 """
 
 from __future__ import annotations
 
-import time
-from typing import IO
+from typing import IO, Never
+
+from tqdm import tqdm
 
 from storycore.imports import ImportProgress
 
@@ -18,13 +19,13 @@ _MEGABYTE = 1_000_000
 
 
 class Meter:
-    """One progress line, redrawn in place; ``end`` leaves it for the next line."""
+    """The progress of one command, a phase (``label``) at a time; ``end`` leaves its last
+    line for the next one."""
 
     def __init__(self, stream: IO[str]) -> None:
-        self._stream = stream if stream.isatty() else None
-        self._label = ""
-        self._started = 0.0
-        self._drawn = 0.0
+        self._stream = stream
+        self._shown = stream.isatty()
+        self._bar: tqdm[Never] | None = None
 
     def show(
         self,
@@ -35,30 +36,36 @@ class Meter:
         decimals: int = 0,
     ) -> None:
         """Show ``done`` of ``total`` (when known) ``unit``, and the time left at this pace."""
-        if self._stream is None:
+        if not self._shown:
             return
-        now = time.monotonic()
-        if label != self._label:
-            self._label, self._started = label, now
-        if now - self._drawn < _INTERVAL and (total is None or done < total):
-            return
-        self._drawn = now
-        text = f"{label}: {done:,.{decimals}f}"
-        if total:
-            text += f" of {total:,.{decimals}f}"
-        text += unit
-        elapsed = now - self._started
-        if total and done and elapsed > 0:
-            text += f", {elapsed * (total - done) / done:.0f} s left"
-        self._stream.write(f"\r{text}\x1b[K")
-        self._stream.flush()
+        bar = self._bar
+        if bar is None or bar.desc != label:
+            self.end()
+            layout = _COUNTED if total is None else _OF_TOTAL
+            bar = self._bar = tqdm(
+                desc=label,
+                total=total,
+                unit=unit.strip(),
+                file=self._stream,
+                mininterval=_INTERVAL,
+                bar_format=layout.replace("NUMBER", f".{decimals}f"),
+                dynamic_ncols=True,
+            )
+        bar.update(done - bar.n)
 
     def end(self) -> None:
         """End the progress line, if one was drawn."""
-        if self._stream is not None and self._drawn:
-            self._stream.write("\n")
-            self._stream.flush()
-            self._drawn = 0.0
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+
+#: tqdm's layouts, with the unit after the counts (``NUMBER``: their format) and the time left.
+_OF_TOTAL = (
+    "{desc}: {percentage:3.0f}%|{bar}| {n:NUMBER} of {total:NUMBER} {unit}"
+    " [{elapsed}<{remaining} left]"
+)
+_COUNTED = "{desc}: {n:NUMBER} {unit} [{elapsed}]"
 
 
 def import_progress(meter: Meter, source: IO[bytes] | None, size: int | None) -> ImportProgress:

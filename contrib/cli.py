@@ -386,7 +386,9 @@ def _export(service: Service, path: str | None) -> None:
     target: Any = open(path, "wb") if path else nullcontext(sys.stdout.buffer)  # noqa: SIM115
     try:
         with target as out:
-            count = write_export(service.store, out, lambda done: meter.show("exporting", done))
+            count = write_export(
+                service.store, out, lambda done: meter.show("exporting", done, None, " records")
+            )
             out.flush()  # a closed pipe shows before the count is reported
     finally:
         meter.end()

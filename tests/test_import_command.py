@@ -102,16 +102,18 @@ class _Terminal(io.StringIO):
         return True
 
 
-def test_progress_on_a_terminal_shows_the_total_and_the_time_left(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    clock = iter([100.0, 101.0])
-    monkeypatch.setattr(_progress.time, "monotonic", lambda: next(clock))
+def test_progress_on_a_terminal_shows_the_total_and_the_time_left() -> None:
     terminal = _Terminal()
-    show = _progress.import_progress(_progress.Meter(terminal), io.BytesIO(), 0)
+    meter = _progress.Meter(terminal)
+    show = _progress.import_progress(meter, io.BytesIO(), 0)
     show("imported", 1, 4)
     show("imported", 2, 4)
-    assert terminal.getvalue().split("\r")[-1].startswith("importing: 2 of 4 records, 1 s left")
+    meter.end()
+    last = terminal.getvalue().split("\r")[-1]
+    assert last.startswith("importing:")
+    assert "2 of 4 records" in last
+    assert re.search(r"\[\d\d:\d\d<\d\d:\d\d left\]", last), last  # elapsed<left
+    assert terminal.getvalue().endswith("\n")  # the next line starts on a line of its own
 
 
 def test_progress_is_silent_off_a_terminal() -> None:
