@@ -12,7 +12,8 @@
                                     that schema (default ``public``), made when missing; needs
                                     ``pip install 'storycore[postgresql]'``
 ``mongomock://dbname``              MongoDB in memory (mongomock), shared by the process: a
-                                    reopen by name finds the data, which goes with the process
+                                    reopen by name finds the data, which goes with the process;
+                                    needs ``pip install 'storycore[mongomock]'``
 ``memory://``                       the reference store, plain Python dicts; each open is a new,
                                     empty store, gone when it closes; anything after
                                     ``memory://`` (``memory://{name}``) is ignored: no two opens

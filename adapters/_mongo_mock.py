@@ -32,7 +32,7 @@ def _server() -> MongoClient[Document]:
     try:
         import mongomock
     except ModuleNotFoundError as exc:
-        raise MissingDependencyError("mongomock", "test") from exc
+        raise MissingDependencyError("mongomock", "mongomock") from exc
     client: MongoClient[Document] = mongomock.MongoClient()
     return client
 

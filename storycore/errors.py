@@ -266,9 +266,11 @@ class ConfigurationError(ValueError):
 
 
 class MissingDependencyError(ImportError):
-    """An optional dependency is not installed; the message names the extra to install."""
+    """An optional dependency is not installed; the message names the extra to install, from
+    the package index and from a checkout."""
 
     def __init__(self, package: str, extra: str) -> None:
         super().__init__(
-            f"{package} is not installed: pip install 'storycore[{extra}]'",
+            f"{package} is not installed: pip install 'storycore[{extra}]'"
+            f" (from a checkout: pip install -e '.[{extra}]')",
         )

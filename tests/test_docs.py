@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import runpy
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -35,3 +36,17 @@ def test_the_readme_names_the_run_and_test_commands() -> None:
     readme = (ROOT / "README.md").read_text()
     assert "pip install -e '.[test]' && pytest" in readme
     assert "pip install -e . && storycore serve --demo" in readme
+
+
+def test_every_extra_the_docs_name_is_one_the_package_declares() -> None:
+    declared = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    )
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    named = {
+        (page.name, extra)
+        for page in pages
+        for extra in re.findall(r"(?:storycore|\.)\[([a-z]+)\]", page.read_text())
+    }
+    assert {pair for pair in named if pair[1] not in declared} == set()
+    assert {extra for _, extra in named} >= {"mongodb", "mongomock", "postgresql", "testing"}

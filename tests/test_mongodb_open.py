@@ -219,7 +219,7 @@ def test_the_command_line_loads_and_exports_on_mongomock(tmp_path: Path) -> None
     [
         ({"pymongo", "bson", "gridfs"}, "mongodb://localhost:27017/db", "storycore[mongodb]"),
         ({"pymongo", "bson", "gridfs"}, "mongomock://db", "storycore[mongodb]"),
-        ({"mongomock"}, "mongomock://db", "storycore[test]"),
+        ({"mongomock"}, "mongomock://db", "storycore[mongomock]"),
     ],
 )
 def test_a_missing_driver_names_the_extra_to_install(
