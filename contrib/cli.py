@@ -228,7 +228,7 @@ def _serve(args: argparse.Namespace) -> None:
         STORYCORE_WEB_URL=web_url,
         STORYCORE_DELEGATION_PROVIDERS=",".join(providers),
     )
-    _serve_in_workers(workers, sock, address)
+    _serve_in_workers(workers, sock, address, args.log_level)
 
 
 def _logging(level: str) -> None:
@@ -267,7 +267,7 @@ def _serve_here(service: Service, sock: socket.socket, address: str, log_level: 
         raise server.unheard
 
 
-def _serve_in_workers(workers: int, sock: socket.socket, address: str) -> None:
+def _serve_in_workers(workers: int, sock: socket.socket, address: str, log_level: str) -> None:
     """``workers`` processes (uvicorn's supervisor) accepting on ``sock``, each with the app of
     ``storycore.contrib.asgi:from_environment``; it says it listens once every one serves."""
     import uvicorn
@@ -293,7 +293,7 @@ def _serve_in_workers(workers: int, sock: socket.socket, address: str) -> None:
         "storycore.contrib.cli:_worker_app",
         factory=True,
         workers=workers,
-        log_level=os.environ.get("STORYCORE_LOG_LEVEL", "warning"),
+        log_level=log_level,
         lifespan="on",
     )
     sock.listen(config.backlog)

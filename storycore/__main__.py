@@ -1,12 +1,12 @@
-"""``python -m storycore``: the ``storycore`` command (decisions section 21).
+"""``python -m storycore``: the command the distribution declares as its ``storycore`` console
+script (decisions section 21).
 
-The one module of the core's folder that reaches outward. Running the package is composing
-it, which is ``storycore.contrib``'s work; this module only hands over to it, and nothing
-imports it (``tests/test_architecture.py`` holds it to that).
+The core names no module of ``storycore.contrib``: the packaging (``[project.scripts]``) says
+which function the command is, and this looks it up, as the console script does.
 """
 
 import sys
+from importlib.metadata import entry_points
 
-from storycore.contrib.cli import main
-
-sys.exit(main())
+(command,) = entry_points(group="console_scripts", name="storycore")
+sys.exit(command.load()())

@@ -123,10 +123,9 @@ class Accounts:
         users' tokens stay valid: they are bound to the application, not to its key."""
         app = self._named_app(name)
         api_key = new_secret()
-        self._ctx.store.apps.update(app.id, {"key_digest": digest(api_key)})
-        return AppCredentials(
-            app=app.model_copy(update={"key_digest": digest(api_key)}), api_key=api_key
-        )
+        changes = {"key_digest": digest(api_key)}
+        self._ctx.store.apps.update(app.id, changes)
+        return AppCredentials(app=app.model_copy(update=changes), api_key=api_key)
 
     def apps(self) -> list[AppRecord]:
         """Every application, by name."""

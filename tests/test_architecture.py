@@ -15,9 +15,7 @@ CORE = ROOT / "storycore"
 # storycore/adapters, storycore/contrib and storycore/testing are links to the top-level folders
 # (the installed layout, for type checkers); rglob does not follow links, so the core's modules
 # are only the files storycore/ itself holds
-#: ``python -m storycore``: the command's entry point, which only hands over to contrib
-ENTRY = CORE / "__main__.py"
-CORE_MODULES = sorted(path for path in CORE.rglob("*.py") if path != ENTRY)
+CORE_MODULES = sorted(CORE.rglob("*.py"))
 LINKED_FOLDERS = ("adapters", "contrib", "testing")
 
 FORBIDDEN = {
@@ -70,12 +68,6 @@ def test_the_core_imports_nothing_outward(module: Path) -> None:
         if name == ".." or any(name == f or name.startswith(f + ".") for f in FORBIDDEN)
     }
     assert outward == set()
-
-
-def test_the_entry_point_only_hands_over_to_the_command() -> None:
-    assert _imports(ENTRY) == {"sys", "storycore.contrib.cli"}
-    statements = ast.parse(ENTRY.read_text()).body
-    assert len(statements) == 4  # docstring, two imports, ``sys.exit(main())``
 
 
 def test_importing_the_core_loads_no_adapter_or_driver() -> None:

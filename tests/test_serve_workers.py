@@ -409,14 +409,18 @@ def test_views_counted_by_both_workers_are_written_when_the_supervisor_stops(
     status = served.stop(how, group=group)
     assert status is not None, "the supervisor did not stop in time"
     assert not [pid for pid in pids if Path(f"/proc/{pid}").exists()], "a worker outlived it"
+    assert _views_stored(store) == READS
+    assert "Traceback" not in served.errors.read_text()
+
+
+def _views_stored(store: Prepared) -> int | None:
+    """The views the store holds for its story, read after the server stopped."""
     stored = open_store(store.url)
     try:
         story = stored.stories.get(store.story_id)
     finally:
         stored.close()
-    assert story is not None
-    assert story.views == READS
-    assert "Traceback" not in served.errors.read_text()
+    return None if story is None else story.views
 
 
 def test_views_counted_by_one_process_are_written_when_it_stops_on_sigterm(
@@ -429,13 +433,7 @@ def test_views_counted_by_one_process_are_written_when_it_stops_on_sigterm(
         for _ in range(READS):
             assert client.get(store.story_path).status_code == 200
     assert served.stop(signal.SIGTERM, group=False) is not None
-    stored = open_store(store.url)
-    try:
-        story = stored.stories.get(store.story_id)
-    finally:
-        stored.close()
-    assert story is not None
-    assert story.views == READS
+    assert _views_stored(store) == READS
     assert "Traceback" not in served.errors.read_text()
 
 
