@@ -166,6 +166,9 @@ class MongoTokens(TokenRepository):
     def get(self, digest: str) -> TokenRecord | None:
         return TOKEN.one(self._tokens, {"_id": digest})
 
+    def remove(self, digest: str) -> bool:
+        return self._tokens.delete_one({"_id": digest}).deleted_count > 0
+
     def remove_expired(self, now: str) -> int:
         return self._tokens.delete_many({"expires": {"$lte": now}}).deleted_count
 

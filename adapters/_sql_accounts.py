@@ -219,6 +219,9 @@ class Tokens(TokenRepository):
             None if found is None else TokenRecord(**dict(zip(_TOKEN_COLUMNS, found, strict=True)))
         )
 
+    def remove(self, digest: str) -> bool:
+        return self._db.run(f"DELETE FROM tokens WHERE digest = {self._db.mark}", (digest,)) > 0
+
     def remove_expired(self, now: str) -> int:
         return self._db.run(f"DELETE FROM tokens WHERE expires <= {self._db.mark}", (now,))
 

@@ -345,6 +345,9 @@ class _Tokens(_Part, ports.TokenRepository):
     def get(self, digest: str) -> TokenRecord | None:
         return _copy(token) if (token := self._s.tokens.get(digest)) else None
 
+    def remove(self, digest: str) -> bool:
+        return self._s.tokens.pop(digest, None) is not None
+
     def remove_expired(self, now: str) -> int:
         kept = {digest: t for digest, t in self._s.tokens.items() if t.expires > now}
         removed, self._s.tokens = len(self._s.tokens) - len(kept), kept

@@ -97,6 +97,7 @@ class StorycoreASGI:
             headers=headers,
             body=body,
             root_path=root_path,
+            scheme=scope.get("scheme", "http"),
         )
         if self.app.calls_out(request.method, path):
             response = await self._in(self._outbound, request)

@@ -40,11 +40,12 @@ from storycore.errors import (
     StorycoreError,
     Unavailable,
 )
+from storycore.origins import origin_of
 from storycore.reindex import reindex
 from storycore.service import Service
 
 from ._progress import Meter, import_progress
-from .compose import DEFAULT_DB, compose, providers_of
+from .compose import DEFAULT_DB, compose, listed
 from .demo import load_demo
 from .listen import listening_socket
 from .transfer import import_lines, write_export
@@ -82,7 +83,9 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="run the HTTP service")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=_port, default=8000, help="0 picks a free port")
-    serve.add_argument("--web-url", help="public address (default: the address listened on)")
+    serve.add_argument(
+        "--web-url", help="public address (default: each request's own scheme, host and prefix)"
+    )
     serve.add_argument("--demo", action="store_true", help="load the demo data into an empty store")
     serve.add_argument(
         "--workers",
@@ -96,6 +99,14 @@ def _parser() -> argparse.ArgumentParser:
         default="warning",
         help="what is logged (standard error); info adds an access line a request, on standard"
         " output as uvicorn writes it",
+    )
+    serve.add_argument(
+        "--cors-origin",
+        action="append",
+        type=_origin,
+        default=None,
+        help="an origin whose pages may call the API, e.g. https://example.org (repeatable;"
+        " default: $STORYCORE_CORS_ORIGINS or any origin, *)",
     )
     serve.add_argument(
         "--delegation-provider",
@@ -176,7 +187,7 @@ def _password(args: argparse.Namespace) -> str:
 def _providers(args: argparse.Namespace) -> tuple[str, ...]:
     given = args.delegation_provider
     if given is None:
-        return tuple(providers_of(os.environ.get("STORYCORE_DELEGATION_PROVIDERS", "")))
+        return tuple(listed(os.environ.get("STORYCORE_DELEGATION_PROVIDERS", "")))
     providers = tuple(p.strip() for p in given)
     if any("," in provider for provider in providers):  # the workers read them comma-separated
         raise ConfigurationError(
@@ -184,6 +195,14 @@ def _providers(args: argparse.Namespace) -> tuple[str, ...]:
             " STORYCORE_DELEGATION_PROVIDERS"
         )
     return providers
+
+
+def _origin(text: str) -> str:
+    """An origin as browsers send it, or ``*``; anything else is a usage error."""
+    try:
+        return text if text == "*" else origin_of(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _workers(text: str) -> int:
@@ -214,8 +233,9 @@ def _serve(args: argparse.Namespace) -> None:
     sock = listening_socket(args.host, args.port)
     shown_host = f"[{args.host}]" if sock.family == socket.AF_INET6 else args.host
     address = f"http://{shown_host}:{sock.getsockname()[1]}"
-    web_url, providers = args.web_url or address, _providers(args)
-    service = compose(args.db, web_url=web_url, providers=providers)
+    providers = _providers(args)
+    origins = args.cors_origin or listed(os.environ.get("STORYCORE_CORS_ORIGINS", "")) or ["*"]
+    service = compose(args.db, web_url=args.web_url, providers=providers, cors_origins=origins)
     if args.demo and not service.store.users.find(0, 1):
         load_demo(service)
     if workers == 1:
@@ -225,8 +245,9 @@ def _serve(args: argparse.Namespace) -> None:
     os.environ.update(
         STORYCORE_LOG_LEVEL=args.log_level,
         STORYCORE_DB=args.db,
-        STORYCORE_WEB_URL=web_url,
+        STORYCORE_WEB_URL=args.web_url or "",
         STORYCORE_DELEGATION_PROVIDERS=",".join(providers),
+        STORYCORE_CORS_ORIGINS=",".join(origins),
     )
     _serve_in_workers(workers, sock, address, args.log_level)
 

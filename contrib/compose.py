@@ -6,34 +6,53 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 
+from pydantic import ValidationError
+
 from storycore.adapters import open_store
+from storycore.errors import ConfigurationError
 from storycore.service import Service
 from storycore.settings import Settings
 
 from .identity import HttpProviderClient
 
-__all__ = ["DEFAULT_DB", "compose", "from_environment", "providers_of"]
+__all__ = ["DEFAULT_DB", "compose", "from_environment", "listed"]
 
 DEFAULT_DB = "sqlite:///storycore.db"
 
 
-def compose(db: str, *, web_url: str | None = None, providers: Sequence[str] = ()) -> Service:
-    """The service on the store ``db`` names, reaching delegation ``providers`` over HTTP."""
-    address = {"web_url": web_url} if web_url else {}
-    settings = Settings(**address, delegation_providers=tuple(providers))
+def compose(
+    db: str,
+    *,
+    web_url: str | None = None,
+    providers: Sequence[str] = (),
+    cors_origins: Sequence[str] = ("*",),
+) -> Service:
+    """The service on the store ``db`` names, reaching delegation ``providers`` over HTTP.
+    Without ``web_url``, each answer takes its addresses from its request (decisions §15)."""
+    try:
+        settings = Settings(
+            web_url=web_url or None,
+            delegation_providers=tuple(providers),
+            cors_origins=tuple(cors_origins) or ("*",),
+        )
+    except ValidationError as exc:
+        fault = exc.errors()[0]
+        raise ConfigurationError(f"{fault['loc'][0]}: {fault['msg']}") from None
     return Service(open_store(db), settings, provider_client=HttpProviderClient())
 
 
-def providers_of(text: str) -> list[str]:
-    """The providers of a comma-separated list (``STORYCORE_DELEGATION_PROVIDERS``)."""
-    return [provider.strip() for provider in text.split(",") if provider.strip()]
+def listed(text: str) -> list[str]:
+    """The items of a comma-separated list (``STORYCORE_DELEGATION_PROVIDERS``,
+    ``STORYCORE_CORS_ORIGINS``)."""
+    return [item.strip() for item in text.split(",") if item.strip()]
 
 
 def from_environment(environ: Mapping[str, str] = os.environ) -> Service:
-    """The service ``STORYCORE_DB``, ``STORYCORE_WEB_URL`` and
-    ``STORYCORE_DELEGATION_PROVIDERS`` describe (each optional)."""
+    """The service ``STORYCORE_DB``, ``STORYCORE_WEB_URL``, ``STORYCORE_DELEGATION_PROVIDERS``
+    and ``STORYCORE_CORS_ORIGINS`` describe (each optional)."""
     return compose(
         environ.get("STORYCORE_DB") or DEFAULT_DB,
         web_url=environ.get("STORYCORE_WEB_URL"),
-        providers=providers_of(environ.get("STORYCORE_DELEGATION_PROVIDERS", "")),
+        providers=listed(environ.get("STORYCORE_DELEGATION_PROVIDERS", "")),
+        cors_origins=listed(environ.get("STORYCORE_CORS_ORIGINS", "")),
     )

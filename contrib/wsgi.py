@@ -58,6 +58,7 @@ class StorycoreWSGI:
             headers=headers,
             body=body,
             root_path=_text(environ.get("SCRIPT_NAME", "")),
+            scheme=environ.get("wsgi.url_scheme", "http"),
         )
         return self.app.handle(request)
 

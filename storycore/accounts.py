@@ -30,7 +30,7 @@ from .fields import Members, decode_object
 from .ids import new_id
 from .pagination import PageRequest, page_of
 from .records import AppRecord, Plan, TokenRecord, UserRecord
-from .shapes import Page, TokenGrant, UserProfile
+from .shapes import Page, Revoked, TokenGrant, UserProfile
 from .timestamps import format_timestamp, now
 from .usernames import username_key, validate_username
 from .visibility import ANONYMOUS, Viewer
@@ -224,9 +224,40 @@ class Accounts:
             or not same_digest(record.app_id, app.id)
         ):
             raise Unauthorized("the token does not belong to this username and api_key")
-        if record.expires <= now():
-            raise Unauthorized("the token has expired; authenticate again", field="_token")
+        _refuse_expired(record)
         return Viewer(user=user, app=app)
+
+    def bearer(
+        self, token: str, *, api_key: str | None = None, username: str | None = None
+    ) -> Viewer:
+        """The caller a token proves alone (``Authorization: Bearer``, decisions section 15):
+        its user, through its application. An ``api_key`` or ``username`` sent with it must
+        name the same; an unknown, revoked or expired token is ``Unauthorized``.
+        """
+        record = self._live_token(token)
+        user = self._users.get(record.user_id)
+        app = self._ctx.store.apps.get(record.app_id)
+        if user is None or app is None:
+            raise Unauthorized("the token is not valid")
+        if api_key is not None and not same_digest(self._app(api_key).id, app.id):
+            raise Unauthorized("the api_key is not the token's application", field="api_key")
+        if username is not None and username_key(username) != username_key(user.username):
+            raise Unauthorized("the username is not the token's user", field="username")
+        return Viewer(user=user, app=app)
+
+    def revoke(self, token: str) -> Revoked:
+        """End a token: it is refused everywhere from now on. An unknown, revoked or expired
+        token is ``Unauthorized``, as it would be on any other call."""
+        record = self._live_token(token)
+        self._ctx.store.tokens.remove(record.digest)
+        return Revoked()
+
+    def _live_token(self, token: str) -> TokenRecord:
+        record = self._ctx.store.tokens.get(digest(token)) if token else None
+        if record is None:
+            raise Unauthorized("the token is not valid", field="_token")
+        _refuse_expired(record)
+        return record
 
     def as_user(self, username: str) -> Viewer:
         """The viewer of a user the host application has authenticated by its own means."""
@@ -292,3 +323,8 @@ class Accounts:
         return PageRequest.parse(
             page, per_page, default_per_page=limits.per_page_default, max_per_page=limits.per_page
         )
+
+
+def _refuse_expired(token: TokenRecord) -> None:
+    if token.expires <= now():
+        raise Unauthorized("the token has expired; authenticate again", field="_token")

@@ -54,7 +54,8 @@ def username_from_screen_name(screen_name: str, number: int = 1) -> str:
 
 
 class Delegation:
-    """Delegated creation through allowlisted identity providers."""
+    """Delegated creation through allowlisted identity providers. ``limiter`` counts each
+    application's creations; services at other addresses (``Service.at``) share one."""
 
     def __init__(
         self,
@@ -62,12 +63,13 @@ class Delegation:
         accounts: Accounts,
         stories: Stories,
         client: ProviderClient | None,
+        limiter: RateLimiter | None = None,
     ) -> None:
         self._ctx = context
         self._accounts = accounts
         self._stories = stories
         self._client = client
-        self._limiter = RateLimiter(context.settings.delegation_rate_limit)
+        self._limiter = limiter or RateLimiter(context.settings.delegation_rate_limit)
 
     def create(
         self,

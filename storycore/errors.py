@@ -107,6 +107,10 @@ class Unauthorized(StorycoreError):
     status = 401
     type = "unauthorized"
 
+    def headers(self) -> list[tuple[str, str]]:
+        # how to authenticate (RFC 9110, section 11.6.1): a bearer token (decisions section 15)
+        return [("WWW-Authenticate", 'Bearer realm="storycore"')]
+
 
 class Forbidden(StorycoreError):
     """Authenticated, but not allowed to do this."""

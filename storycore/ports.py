@@ -316,6 +316,10 @@ class TokenRepository(Protocol):
         """The token with this SHA-256 hex digest, or None (expired ones included)."""
         ...
 
+    def remove(self, digest: str) -> bool:
+        """Delete the token with this digest (a revocation); whether there was one."""
+        ...
+
     def remove_expired(self, now: str) -> int:
         """Delete tokens whose ``expires`` is ``now`` or earlier (the service refuses those);
         returns how many.

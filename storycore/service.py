@@ -9,6 +9,7 @@ service.catalog.latest()
 
 from __future__ import annotations
 
+import copy
 from types import TracebackType
 
 from ._context import Context
@@ -21,9 +22,10 @@ from .imports import Imports
 from .lifecycle import Stories
 from .ports import Store
 from .presenters import Presenter
+from .ratelimit import RateLimiter
 from .reindex import bring_up_to_date
 from .resolvers import ElementResolver, OfflineResolver
-from .settings import Settings
+from .settings import DEFAULT_WEB_URL, Settings
 from .viewcounts import ViewCounts
 
 __all__ = ["Service"]
@@ -40,7 +42,13 @@ class Service:
 
     Opening a store written by an older derivation version (or an unknown one) recomputes its
     derived data first (``storycore.reindex``); a store that is current costs one read.
+
+    ``at(web_url)`` is the same service answering with addresses under another web host: what
+    an HTTP answer uses when ``Settings.web_url`` is not set (decisions section 15).
     """
+
+    #: the services ``at`` keeps for other addresses (a ``Host`` header is the caller's choice)
+    _KEPT_ADDRESSES = 64
 
     def __init__(
         self,
@@ -54,20 +62,51 @@ class Service:
         bring_up_to_date(store)
         self.store = store
         self.resolver = resolver or OfflineResolver(self.settings)
+        self._provider_client = provider_client
         self._views = ViewCounts(store.stories, max_embed_pages=self.settings.limits.embed_pages)
+        self._limiter = RateLimiter(self.settings.delegation_rate_limit)
+        self._elsewhere: dict[str, Service] = {}
+        self._build(Presenter(self.settings.web_url or DEFAULT_WEB_URL))
+
+    def _build(self, presenter: Presenter) -> None:
+        """The parts, over one presenter; all else (store, counts, limits) is shared."""
         context = Context(
-            store=store,
+            store=self.store,
             settings=self.settings,
             resolver=self.resolver,
-            presenter=Presenter(self.settings.web_url),
+            presenter=presenter,
             views=self._views,
         )
+        self._context = context
         self.accounts = Accounts(context)
         self.stories = Stories(context)
         self.catalog = Catalog(context)
         self.embeds = Embeds(context)
-        self.delegation = Delegation(context, self.accounts, self.stories, provider_client)
+        self.delegation = Delegation(
+            context, self.accounts, self.stories, self._provider_client, self._limiter
+        )
         self.imports = Imports(context, self.accounts)
+
+    @property
+    def web_url(self) -> str:
+        """The public web host's address in this service's answers, without a trailing slash."""
+        return self._context.presenter.web_url
+
+    def at(self, web_url: str) -> Service:
+        """This service with the addresses of its answers under ``web_url``: the same store,
+        settings, view counts and rate limits. Closing either closes the store.
+        """
+        web_url = web_url.rstrip("/")
+        if web_url == self.web_url:
+            return self
+        found = self._elsewhere.get(web_url)
+        if found is None:
+            found = copy.copy(self)
+            found._build(Presenter(web_url))
+            if len(self._elsewhere) >= self._KEPT_ADDRESSES:
+                self._elsewhere.clear()
+            self._elsewhere[web_url] = found
+        return found
 
     def flush_views(self) -> None:
         """Write the views and embed loads counted so far. They are written at least once a

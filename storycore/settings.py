@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-__all__ = ["EMBED_PAGES", "Limits", "Network", "Settings"]
+from .origins import origin_of
+
+__all__ = ["DEFAULT_WEB_URL", "EMBED_PAGES", "Limits", "Network", "Settings"]
 
 # the pages of ``stats.embeds`` kept per story (decisions section 23)
 EMBED_PAGES = 100
@@ -79,15 +81,27 @@ DEFAULT_VIDEO_HOSTS = (
     "www.dailymotion.com",
 )
 
+#: The web host's address in answers made outside an HTTP request when ``web_url`` is not set.
+DEFAULT_WEB_URL = "http://127.0.0.1:8000"
+
 DEFAULT_IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif", ".svg")
 
 
 class Settings(BaseModel):
-    """Everything a service instance is configured with."""
+    """Everything a service instance is configured with.
+
+    ``web_url`` is the public web host's address (permalinks, shortlinks, embed scripts,
+    oEmbed). Left unset, each HTTP answer takes it from its request: scheme, ``Host`` and the
+    prefix the app is mounted under (decisions section 15); answers made outside a request
+    (Python calls, the command line) use ``DEFAULT_WEB_URL``. A configured ``web_url`` always
+    wins. ``cors_origins`` are the origins whose pages may call the API from a browser:
+    ``("*",)`` (the default) is any origin.
+    """
 
     model_config = ConfigDict(frozen=True)
 
-    web_url: str = "http://127.0.0.1:8000"
+    web_url: str | None = None
+    cors_origins: tuple[str, ...] = ("*",)
     limits: Limits = Field(default_factory=Limits)
     token_lifetime: timedelta = timedelta(days=30)
     password_cost: int = Field(default=2**14, description="scrypt's n: a power of two, >= 2")
@@ -97,3 +111,10 @@ class Settings(BaseModel):
     delegation_providers: tuple[str, ...] = ()
     delegation_rate_limit: int = Field(default=60, description="delegated creations a minute")
     provider_timeout: float = Field(default=5.0, description="seconds to wait for a provider")
+
+    @field_validator("cors_origins")
+    @classmethod
+    def _origins(cls, origins: tuple[str, ...]) -> tuple[str, ...]:
+        """Each origin as browsers send it (``https://example.org``, lowercase, no path), or
+        ``*``; anything else would never match and is refused when the settings are built."""
+        return tuple(origin if origin == "*" else origin_of(origin) for origin in origins)

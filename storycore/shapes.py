@@ -6,7 +6,7 @@ interface (``canEdit``, ``_access``), not Python habits, so a dump is the wire f
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -21,6 +21,7 @@ __all__ = [
     "AuthorStatsShape",
     "DelegatedCreated",
     "Page",
+    "Revoked",
     "SearchItem",
     "SlugChanged",
     "StoryCreated",
@@ -61,6 +62,12 @@ class TokenGrant(UserProfile):
     """The answer of ``POST /v1/auth``: the profile plus a fresh ``_token``."""
 
     token: str = Field(alias="_token")
+
+
+class Revoked(_Shape):
+    """The answer of ``POST /v1/auth/revoke`` (decisions section 15)."""
+
+    revoked: Literal[True] = True
 
 
 class StoryCreated(_Shape):

@@ -10,6 +10,7 @@ from ..queries import SORT_KEYS, parse_sort
 from ..settings import Settings
 from ..shapes import (
     DelegatedCreated,
+    Revoked,
     SearchItem,
     SlugChanged,
     StoryCreated,
@@ -161,4 +162,7 @@ ROUTES: tuple[Route, ...] = (
            Parameter("username", _STRING, "", required=True),
            Parameter("password", _STRING, "", required=True)),
           TokenGrant, None, (400, 401), tags=("auth",), credentials=_IGNORED),
+    # authenticated by the token it ends: a bearer token, or api_key, username and _token
+    Route("POST", "/v1/auth/revoke", e.revoke, "Revoke the token the call is made with",
+          (), Revoked, None, (400, 401), tags=("auth",), credentials=_USER),
 )  # fmt: skip

@@ -22,11 +22,14 @@ from ..service import Service
 from ..visibility import Viewer
 from .api import ROUTES
 from .call import Call
+from .callers import caller, with_header_key
+from .cors import Cors
+from .hosts import request_web_url
 from .messages import HttpRequest, HttpResponse, json_response
 from .openapi import openapi_document
 from .params import Params
 from .redirects import redirect
-from .routing import CREDENTIALS, Credentials, Route, resolve
+from .routing import Credentials, Route, methods, resolve
 from .web import handle_web
 
 __all__ = ["HttpApp"]
@@ -44,6 +47,7 @@ class HttpApp:
         self.routes = routes
         self._openapi: bytes | None = None
         self._calling_out = tuple(route for route in routes if route.calls_out)
+        self._cors = Cors(service.settings.cors_origins)
 
     @property
     def body_limit(self) -> int:
@@ -70,8 +74,12 @@ class HttpApp:
 
     def handle(self, request: HttpRequest) -> HttpResponse:
         """The response to ``request``."""
+        api = _is_api(request.path)
         try:
-            response = self._dispatch(request)
+            if api and request.method == "OPTIONS":
+                response = self._preflight(request)
+            else:
+                response = self._dispatch(request, api)
         except StoryMoved as moved:
             response = self._moved(request, moved)
         except StorycoreError as exc:
@@ -79,13 +87,29 @@ class HttpApp:
         except Exception:
             logger.exception("internal error answering %s %s", request.method, request.path)
             response = self.error(InternalError("an internal error occurred; it has been logged"))
+        if api:
+            response.headers += self._cors.headers(request)
         if response.status != 304:
             response.headers.append(("Content-Length", str(len(response.body))))
         if request.method == "HEAD":
             response.body = b""
         return response
 
-    def _dispatch(self, request: HttpRequest) -> HttpResponse:
+    def _preflight(self, request: HttpRequest) -> HttpResponse:
+        """A CORS preflight: what the path takes, for the origin asking (decisions §15)."""
+        if request.path.strip("/") == "v1/openapi.json":
+            return self._cors.preflight(("GET", "HEAD"))
+        return self._cors.preflight(methods(self.routes, request.path))
+
+    def _service_for(self, request: HttpRequest) -> Service:
+        """The service whose addresses are those of the request's web host, unless
+        ``Settings.web_url`` names one (decisions section 15)."""
+        if self.service.settings.web_url is not None:
+            return self.service
+        web_url = request_web_url(request)
+        return self.service if web_url is None else self.service.at(web_url)
+
+    def _dispatch(self, request: HttpRequest, api: bool) -> HttpResponse:
         if len(request.query_string) > MAX_QUERY_STRING:
             raise InvalidParameter(
                 f"the query string is over the limit of {MAX_QUERY_STRING} bytes"
@@ -96,15 +120,19 @@ class HttpApp:
             if request.method not in ("GET", "HEAD"):
                 raise MethodNotAllowed("/v1/openapi.json takes GET", allowed=("GET", "HEAD"))
             return self._openapi_response()
-        if not _is_api(request.path):
-            return handle_web(self.service, request)
+        service = self._service_for(request)
+        if not api:
+            return handle_web(service, request)
         route, arguments = resolve(self.routes, request.method, request.path)
-        params = Params.of(request)
-        call = Call(self.service, request, params, arguments, self._caller(route, params))
-        response: HttpResponse = route.handler(call)
+        params = with_header_key(request, Params.of(request))
+        viewer = self._caller(service, route, request, params)
+        response: HttpResponse = route.handler(Call(service, request, params, arguments, viewer))
         return response
 
-    def _caller(self, route: Route, params: Params) -> Viewer | None:
+    @staticmethod
+    def _caller(
+        service: Service, route: Route, request: HttpRequest, params: Params
+    ) -> Viewer | None:
         """The viewer the credentials prove, resolved once, before the handler runs; None for
         a route that ignores them. Credentials sent are checked here (decisions, "HTTP"): a
         malformed one is a 400 naming it, a refused one a 401. That an operation needs a user
@@ -112,8 +140,7 @@ class HttpApp:
         """
         if route.credentials is Credentials.NONE:
             return None
-        api_key, username, token = (params.text(p.name) for p in CREDENTIALS)
-        return self.service.accounts.viewer(api_key, username, token)
+        return caller(service, request, params)
 
     @staticmethod
     def _moved(request: HttpRequest, moved: StoryMoved) -> HttpResponse:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from ..errors import InvalidParameter, NotImplementedFormat
 from .call import Call, reading_content
+from .callers import sent_token
 from .conditional import none_match
 from .messages import HttpResponse, json_response
 
@@ -217,6 +218,11 @@ def authenticate(call: Call) -> HttpResponse:
         call.params.text("password", required=True) or "",
     )
     return call.ok(grant)
+
+
+def revoke(call: Call) -> HttpResponse:
+    """The token the call proved itself with ends (decisions section 15)."""
+    return call.ok(call.service.accounts.revoke(sent_token(call.request, call.params) or ""))
 
 
 # -- the public web host's API part ----------------------------------------------------------

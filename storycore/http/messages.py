@@ -16,7 +16,8 @@ JSON_TYPE = "application/json; charset=utf-8"
 @dataclass(frozen=True, slots=True)
 class HttpRequest:
     """One request. ``path`` is percent-decoded and excludes ``root_path`` (the prefix the
-    application is mounted under); header names are lowercase.
+    application is mounted under); header names are lowercase; ``scheme`` is the one the
+    client used (``http`` or ``https``), as the server knows it.
     """
 
     method: str
@@ -25,6 +26,7 @@ class HttpRequest:
     headers: Sequence[tuple[str, str]] = ()
     body: bytes = b""
     root_path: str = ""
+    scheme: str = "http"
 
     def header(self, name: str) -> str | None:
         """The last value of a header, or None."""

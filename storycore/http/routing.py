@@ -11,14 +11,14 @@ by that declaration and the OpenAPI document reads the same one.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import MethodNotAllowed, NotFound
 from ..settings import Settings
 
-__all__ = ["CREDENTIALS", "Credentials", "Parameter", "Route", "Schema", "resolve"]
+__all__ = ["CREDENTIALS", "Credentials", "Parameter", "Route", "Schema", "methods", "resolve"]
 
 Schema = dict[str, Any]
 
@@ -102,23 +102,32 @@ class Route:
         return arguments
 
 
+def _matches(routes: Sequence[Route], path: str) -> Iterator[tuple[Route, dict[str, str]]]:
+    """The routes whose template fits ``path``, with their arguments, in table order."""
+    if path.startswith("//") or path.endswith("//"):
+        return
+    parts = path.strip("/").split("/") if path.strip("/") else []
+    for route in routes:
+        arguments = route.match(parts)
+        if arguments is not None:
+            yield route, arguments
+
+
+def methods(routes: Sequence[Route], path: str) -> tuple[str, ...]:
+    """The methods ``path`` takes (HEAD beside GET); ``NotFound`` for a path no route has."""
+    taken = [route.method for route, _ in _matches(routes, path)]
+    if not taken:
+        raise NotFound(f"no such path: {path}")
+    return tuple(dict.fromkeys(taken + (["HEAD"] if "GET" in taken else [])))
+
+
 def resolve(routes: Sequence[Route], method: str, path: str) -> tuple[Route, dict[str, str]]:
     """The route for ``method`` and ``path`` with its arguments; ``NotFound`` or
     ``MethodNotAllowed`` otherwise. HEAD is answered like GET.
     """
-    parts = path.strip("/").split("/") if path.strip("/") else []
-    if path.startswith("//") or path.endswith("//"):
-        raise NotFound(f"no such path: {path}")
     wanted = "GET" if method == "HEAD" else method
-    allowed: list[str] = []
-    for route in routes:
-        arguments = route.match(parts)
-        if arguments is None:
-            continue
+    for route, arguments in _matches(routes, path):
         if route.method == wanted:
             return route, arguments
-        allowed.append(route.method)
-    if allowed:
-        methods = tuple(dict.fromkeys(allowed + (["HEAD"] if "GET" in allowed else [])))
-        raise MethodNotAllowed(f"{path} takes {', '.join(methods)}", allowed=methods)
-    raise NotFound(f"no such path: {path}")
+    allowed = methods(routes, path)
+    raise MethodNotAllowed(f"{path} takes {', '.join(allowed)}", allowed=allowed)

@@ -169,3 +169,18 @@ def test_remove_expired_answers_zero_when_none_expired(
 ) -> None:
     store.tokens.add(make_token(author.id, app.id, expires=at(11)))
     assert store.tokens.remove_expired(at(10)) == 0
+
+
+def test_remove_deletes_that_token_only(store: Store, author: UserRecord, app: AppRecord) -> None:
+    revoked, kept = (make_token(author.id, app.id, expires=at(60)) for _ in range(2))
+    store.tokens.add(revoked)
+    store.tokens.add(kept)
+    assert store.tokens.remove(revoked.digest) is True
+    assert (store.tokens.get(revoked.digest), store.tokens.get(kept.digest)) == (None, kept)
+
+
+def test_remove_of_an_unknown_token_answers_false(
+    store: Store, author: UserRecord, app: AppRecord
+) -> None:
+    store.tokens.add(make_token(author.id, app.id, expires=at(60)))
+    assert store.tokens.remove("0" * 64) is False

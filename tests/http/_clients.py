@@ -33,6 +33,9 @@ from storycore.contrib.wsgi import StorycoreWSGI
 from storycore.http import HttpApp, HttpRequest
 from storycore.testing.client import asgi_client
 
+#: the ``Host`` every client sends: the web host's address in answers is taken from it
+#: (decisions section 15), so ``Client.web_url`` is the same through every client
+HOST = "stories.test"
 FORM = "application/x-www-form-urlencoded"
 JSON = "application/json"
 
@@ -99,6 +102,11 @@ class Client:
     def __init__(self, prefix: str = "") -> None:
         self.prefix = prefix
 
+    @property
+    def web_url(self) -> str:
+        """The web host's address in the answers this client gets."""
+        return f"http://{HOST}{self.prefix}"
+
     def request(
         self,
         method: str,
@@ -134,7 +142,7 @@ class Client:
         the headers and the body.
         """
         query = params if isinstance(params, str) else urlencode(form_fields(params or {}))
-        sent = dict(headers or {})
+        sent = {"Host": HOST, **(headers or {})}
         if content_type is not None:
             sent["Content-Type"] = content_type
         return Prepared(method, self.prefix + path, query, sent, body)

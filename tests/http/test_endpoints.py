@@ -8,9 +8,8 @@ import pytest
 
 from storycore.http.api import ROUTES
 from storycore.http.routing import Route
-from tests.conftest import TEST_SETTINGS
 
-from ._clients import Client
+from ._clients import HOST, Client
 from ._shapes import (
     AUTHOR_DATE,
     AUTHOR_FULL,
@@ -289,7 +288,7 @@ def test_auth_answers_the_profile_and_a_token(client: Client, world: World) -> N
 
 
 def test_oembed_answers_a_bare_rich_object(client: Client, world: World) -> None:
-    permalink = f"{world.service.settings.web_url}/alice/open"
+    permalink = f"{client.web_url}/alice/open"
     answer = client.get("/v1/oembed", {"url": permalink, "format": "json"})
     assert (answer.status, answer.headers["content-type"]) == (
         200,
@@ -317,7 +316,7 @@ def test_delegated_creation_answers_sid_permalink_and_shortlink(
     )
     created = content_of(answer)
     assert set(created) == {"sid", "permalink", "shortlink"}
-    web_url = world.service.settings.web_url
+    web_url = client.web_url
     assert created["permalink"] == f"{web_url}/far_away/from-afar"
     assert created["shortlink"] == f"{web_url}/s/{created['sid']}"
     assert content_of(client.get("/v1/stories/far_away/from-afar"))["status"] == "published"
@@ -408,9 +407,10 @@ VALID_REQUESTS: dict[tuple[str, str], tuple[str, dict[str, object], str | None]]
     ("GET", "/v1/users"): ("/v1/users", {}, None),
     ("GET", "/v1/users/{username}"): ("/v1/users/alice", {}, None),
     ("POST", "/v1/users/{username}/update"): ("/v1/users/alice/update", {"user": {}}, _ALICE),
-    ("GET", "/v1/oembed"): ("/v1/oembed", {"url": f"{TEST_SETTINGS.web_url}/alice/open"}, None),
+    ("GET", "/v1/oembed"): ("/v1/oembed", {"url": f"http://{HOST}/alice/open"}, None),
     ("POST", "/v1/delegated/create"): ("/v1/delegated/create", {"story": {"title": "x"}}, None),
     ("POST", "/v1/auth"): ("/v1/auth", {"username": "bob", "password": "bob-password"}, None),
+    ("POST", "/v1/auth/revoke"): ("/v1/auth/revoke", {}, _ALICE),
 }
 DELEGATION = {
     "X-Auth-Service-Provider": "https://id.example/1.1/account/verify_credentials.json",

@@ -151,7 +151,7 @@ def test_rate_limited_is_429_and_sends_retry_after(client: Client, world: World)
 
 
 def test_not_implemented_is_501(client: Client, world: World) -> None:
-    url = f"{world.service.settings.web_url}/alice/open"
+    url = f"{client.web_url}/alice/open"
     answer = client.get("/v1/oembed", {"url": url, "format": "xml"})
     error = error_of(answer)
     assert answer.status == 501

@@ -37,7 +37,7 @@ def _post(path: str, **params: object) -> Operation:
 
 
 def _oembed(client: Client, world: World, credentials: dict[str, str]) -> Answer:
-    url = f"{world.service.settings.web_url}/alice/open"
+    url = f"{client.web_url}/alice/open"
     return client.get("/v1/oembed", {"url": url, **credentials})
 
 

@@ -177,13 +177,13 @@ def test_the_app_resolves_credentials_once_a_request_by_the_declaration(
     client: Client, world: World, route: Route, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     resolved: list[object] = []
-    accounts = world.service.accounts
+    original = Accounts.viewer
 
-    def viewer(*credentials: str | None) -> Viewer:
+    def viewer(accounts: Accounts, *credentials: str | None) -> Viewer:
         resolved.append(credentials)
-        return Accounts.viewer(accounts, *credentials)
+        return original(accounts, *credentials)
 
-    monkeypatch.setattr(accounts, "viewer", viewer)
+    monkeypatch.setattr(Accounts, "viewer", viewer)
     _, _, username = VALID_REQUESTS[route.method, route.template]
     answer = _call(client, world, route, world.credentials(username or "bob"))
     assert answer.status == 200, answer.body

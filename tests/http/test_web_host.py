@@ -14,7 +14,7 @@ def test_a_shortlink_answers_301_to_the_permalink(client: Client, world: World) 
     answer = client.get(f"/s/{sid}")
     assert (answer.status, answer.headers["location"]) == (
         301,
-        f"{world.service.settings.web_url}/alice/open",
+        f"{client.web_url}/alice/open",
     )
 
 

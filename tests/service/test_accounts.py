@@ -214,3 +214,25 @@ def test_a_password_that_breaks_the_rule_never_authenticates(service: Service) -
     app = service.accounts.create_app("app")
     with pytest.raises(Unauthorized):
         service.accounts.authenticate(app.api_key, "carol", "")
+
+
+def test_a_bearer_token_proves_its_user_through_its_application(service: Service) -> None:
+    service.accounts.create_user("alice", "a-password")
+    app = service.accounts.create_app("app")
+    grant = service.accounts.authenticate(app.api_key, "alice", "a-password")
+    viewer = service.accounts.bearer(grant.token)
+    assert (viewer.user and viewer.user.username, viewer.app and viewer.app.name) == (
+        "alice",
+        "app",
+    )
+
+
+def test_a_revoked_token_is_unauthorized(service: Service) -> None:
+    service.accounts.create_user("alice", "a-password")
+    app = service.accounts.create_app("app")
+    grant = service.accounts.authenticate(app.api_key, "alice", "a-password")
+    assert service.accounts.revoke(grant.token).revoked is True
+    with pytest.raises(Unauthorized):
+        service.accounts.viewer(app.api_key, "alice", grant.token)
+    with pytest.raises(Unauthorized):
+        service.accounts.bearer(grant.token)

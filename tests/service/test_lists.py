@@ -98,7 +98,7 @@ def test_containing_element_finds_stories_holding_an_element(
 def test_permalink_selects_the_story_with_that_address(service: Service, alice: Viewer) -> None:
     wanted = _publish(service, alice, "wanted")
     _publish(service, alice, "unwanted")
-    permalink = f"{service.settings.web_url}/alice/{wanted}"
+    permalink = f"{service.web_url}/alice/{wanted}"
     assert [s.slug for s in service.catalog.latest(permalink=permalink).items] == [wanted]
     assert service.catalog.latest(permalink="https://elsewhere.example/alice/x").items == []
 
@@ -108,7 +108,7 @@ def test_the_permalink_filter_and_oembed_read_a_permalink_alike(
     service: Service, alice: Viewer, suffix: str
 ) -> None:
     wanted = _publish(service, alice, "wanted")
-    permalink = f"{service.settings.web_url}/alice/{wanted}{suffix}"
+    permalink = f"{service.web_url}/alice/{wanted}{suffix}"
     assert [s.slug for s in service.catalog.latest(permalink=permalink).items] == [wanted]
     assert service.embeds.oembed(permalink)["title"] == "wanted"
 
@@ -179,7 +179,7 @@ def test_a_page_beyond_the_stores_range_is_invalid_parameter_naming_page(
 def test_an_oembed_size_bound_is_a_whole_number_of_1_or_more(
     service: Service, alice: Viewer, size: int
 ) -> None:
-    permalink = f"{service.settings.web_url}/alice/{_publish(service, alice, 'sized')}"
+    permalink = f"{service.web_url}/alice/{_publish(service, alice, 'sized')}"
     for bound in ("maxwidth", "maxheight"):
         with pytest.raises(InvalidParameter) as caught:
             service.embeds.oembed(permalink, **{bound: size})
