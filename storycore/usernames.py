@@ -24,6 +24,7 @@ RESERVED_USERNAMES = frozenset(
         "oembed",
         "static",
         "api",
+        "topics",  # the web host's topic feeds, /topics/{topic}/feed.atom
     }
 )
 

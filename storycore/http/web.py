@@ -15,6 +15,7 @@ from ..embed import not_found_script
 from ..errors import MethodNotAllowed, NotFound, StoryMoved
 from ..service import Service
 from .conditional import none_match
+from .feeds import feed_handler
 from .messages import HttpRequest, HttpResponse
 from .redirects import PLAIN, redirect
 
@@ -84,6 +85,8 @@ def handle_web(service: Service, request: HttpRequest) -> HttpResponse:
     handler: Callable[[], HttpResponse] | None = None
     if len(parts) == 2 and parts[0] == "s" and parts[1]:
         handler = lambda: _shortlink(service, request, parts[1])  # noqa: E731
+    elif (feed := feed_handler(service, request, parts, _cached)) is not None:
+        handler = feed  # decisions section 19; no slug is "feed.atom" (slugs hold no dot)
     elif len(parts) == 2 and parts[1].endswith(".js") and len(parts[1]) > 3:
         handler = lambda: _script(service, request, parts[0], parts[1][:-3])  # noqa: E731
     elif len(parts) == 2 and all(parts):

@@ -50,6 +50,7 @@ def test_the_reserved_usernames_are_the_fixed_routes() -> None:
         "oembed",
         "static",
         "api",
+        "topics",
     }
 
 

@@ -1,0 +1,209 @@
+"""Atom 1.0 feeds on the public web host (decisions section 19).
+
+``GET /feed.atom`` holds the latest public stories, ``GET /{username}/feed.atom`` a user's
+public stories and ``GET /topics/{topic}/feed.atom`` a topic's, at most ``FEED_SIZE`` each,
+newest publication first. Each entry names its story by the permalink (as ``link`` and ``id``)
+and carries its title, publication and update times, author's display name (the username when
+there is none) and description (as a text ``summary``).
+
+The XML is built with ElementTree, which escapes whatever a title or description holds; the
+few characters XML 1.0 cannot hold at all (U+FFFE, U+FFFF, lone surrogates) become U+FFFD.
+No slug can be ``feed.atom`` (slugs hold no dot), so a user's feed never hides a story.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from ..errors import NotFound
+from ..hashtags import normalize_tag
+from ..permalinks import Permalinks
+from ..service import Service
+from ..shapes import StorySummary
+from ..visibility import ANONYMOUS
+from .messages import HttpRequest, HttpResponse
+
+__all__ = ["ATOM_TYPE", "EMPTY_FEED_UPDATED", "FEED_NAME", "FEED_SIZE", "Cached", "feed_handler"]
+
+FEED_NAME = "feed.atom"
+FEED_SIZE = 50
+ATOM_TYPE = "application/atom+xml; charset=utf-8"
+#: The ``updated`` of a feed without entries: fixed, so that its ETag stays the same.
+EMPTY_FEED_UPDATED = "1970-01-01T00:00:00.000Z"
+
+#: What answers a cacheable 200 with an ETag and ``If-None-Match`` (``web._cached``).
+Cached = Callable[[HttpRequest, int, list[tuple[str, str]], str], HttpResponse]
+
+_ATOM_NAMESPACE = "http://www.w3.org/2005/Atom"
+_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n'
+_ATOM_HEADERS = [
+    ("Content-Type", ATOM_TYPE),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Cache-Control", "no-cache"),
+]
+_HTML_HEADERS = [
+    ("Content-Type", "text/html; charset=utf-8"),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Cache-Control", "no-cache"),
+]
+# what XML 1.0 cannot hold (its Char production); the service refuses the C0 and C1 controls
+# already, but U+FFFE, U+FFFF and surrogates may reach a title
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    title: str
+    permalink: str
+    published: str
+    updated: str
+    author: str
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Missing:
+    """What a feed's address names that does not exist: ``user`` or ``topic``."""
+
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Feed:
+    title: str
+    address: str
+    alternate: str
+    entries: Sequence[_Entry]
+
+    @property
+    def updated(self) -> str:
+        """The latest update of an entry (timestamps sort as text), or the fixed empty value."""
+        return max((entry.updated for entry in self.entries), default=EMPTY_FEED_UPDATED)
+
+
+def feed_handler(
+    service: Service, request: HttpRequest, parts: Sequence[str], cached: Cached
+) -> Callable[[], HttpResponse] | None:
+    """The handler of the feed that the path's segments ``parts`` name, or None when they
+    name no feed. ``cached`` makes the 200 (the web host's ETag and 304).
+    """
+    if list(parts) == [FEED_NAME]:
+        return lambda: _answer(request, cached, _site_feed(service))
+    if len(parts) == 2 and parts[0] and parts[1] == FEED_NAME:
+        return lambda: _answer(request, cached, _user_feed(service, parts[0]))
+    if len(parts) == 3 and parts[0] == "topics" and parts[1] and parts[2] == FEED_NAME:
+        return lambda: _answer(request, cached, _topic_feed(service, parts[1]))
+    return None
+
+
+def _answer(request: HttpRequest, cached: Cached, feed: _Feed | _Missing) -> HttpResponse:
+    """The feed, or the web host's HTML 404 page (as for a missing story page)."""
+    if isinstance(feed, _Missing):
+        page = f"<!doctype html><title>Not found</title><p>There is no such {feed.what}.</p>\n"
+        return HttpResponse(404, list(_HTML_HEADERS), page.encode())
+    return cached(request, 200, list(_ATOM_HEADERS), _document(feed))
+
+
+def _size(service: Service) -> int:
+    return min(FEED_SIZE, service.settings.limits.per_page)
+
+
+def _site_feed(service: Service) -> _Feed:
+    stories = service.catalog.latest(per_page=_size(service)).items
+    web_url = service.web_url
+    return _Feed(
+        "Latest stories",
+        f"{web_url}/{FEED_NAME}",
+        f"{web_url}/",
+        _entries(service, stories),
+    )
+
+
+def _user_feed(service: Service, username: str) -> _Feed | _Missing:
+    try:
+        author = service.accounts.get(username)
+        stories = service.catalog.user(
+            author.username, viewer=ANONYMOUS, per_page=_size(service)
+        ).items
+    except NotFound:
+        return _Missing("user")
+    addresses = Permalinks.of(service.web_url)
+    return _Feed(
+        f"Stories by {author.name or author.username}",
+        f"{addresses.author(author.username)}/{FEED_NAME}",
+        addresses.author(author.username),
+        _entries(service, stories),
+    )
+
+
+def _topic_feed(service: Service, topic: str) -> _Feed | _Missing:
+    key = normalize_tag(topic)
+    if not key:
+        return _Missing("topic")
+    stories = service.catalog.topic(key, per_page=_size(service)).items
+    web_url = service.web_url
+    return _Feed(
+        f"Stories about {key}",
+        f"{web_url}/topics/{quote(key, safe='')}/{FEED_NAME}",
+        f"{web_url}/",
+        _entries(service, stories),
+    )
+
+
+def _entries(service: Service, stories: Sequence[StorySummary]) -> list[_Entry]:
+    addresses = Permalinks.of(service.web_url)
+    return [
+        _Entry(
+            story.title,
+            addresses.story(story.author.username, story.slug),
+            _published(service, story),
+            story.updated,
+            story.author.name or story.author.username,
+            story.description,
+        )
+        for story in stories
+    ]
+
+
+def _published(service: Service, story: StorySummary) -> str:
+    """When ``story`` was published. A list item does not carry it (interface 2.3), so it is
+    read from the story's record; ``created`` stands in if the story went in the meantime.
+    """
+    record = service.store.stories.get(story.id)
+    if record is None or record.published is None:
+        return story.created
+    return record.published
+
+
+def _document(feed: _Feed) -> str:
+    """The Atom document of ``feed``."""
+    root = ET.Element("feed", xmlns=_ATOM_NAMESPACE)
+    _add(root, "id", feed.address)
+    _add(root, "title", feed.title)
+    _add(root, "updated", feed.updated)
+    ET.SubElement(root, "link", rel="self", type="application/atom+xml", href=_xml(feed.address))
+    ET.SubElement(root, "link", rel="alternate", type="text/html", href=_xml(feed.alternate))
+    for entry in feed.entries:
+        item = ET.SubElement(root, "entry")
+        _add(item, "id", entry.permalink)
+        _add(item, "title", entry.title)
+        ET.SubElement(item, "link", rel="alternate", type="text/html", href=_xml(entry.permalink))
+        _add(item, "published", entry.published)
+        _add(item, "updated", entry.updated)
+        _add(ET.SubElement(item, "author"), "name", entry.author)
+        if entry.summary:
+            _add(item, "summary", entry.summary, type="text")
+    return _DECLARATION + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _add(parent: ET.Element, tag: str, text: str, **attributes: str) -> None:
+    ET.SubElement(parent, tag, attributes).text = _xml(text)
+
+
+def _xml(text: str) -> str:
+    """``text`` with what XML 1.0 cannot hold replaced by U+FFFD."""
+    return _NOT_XML.sub("\ufffd", text)
