@@ -39,7 +39,9 @@ class StorycoreASGI:
     ``threads`` sets how many requests are answered at once (default: the store's
     ``parallel_calls``). ``owns_service``: the lifespan's shutdown closes the service (the
     app's server is what the service lives for); else it writes the counted views only, and
-    the host closes the service.
+    the host closes the service. ``compress``: text answers over 1 KiB go gzipped to clients
+    that accept it (decisions section 20); leave it off where the host application or a proxy
+    compresses already.
     """
 
     def __init__(
@@ -48,8 +50,9 @@ class StorycoreASGI:
         *,
         threads: int | None = None,
         owns_service: bool = False,
+        compress: bool = False,
     ) -> None:
-        self.app = service if isinstance(service, HttpApp) else HttpApp(service)
+        self.app = service if isinstance(service, HttpApp) else HttpApp(service, compress=compress)
         self._owns_service = owns_service
         self._workers = ThreadPoolExecutor(
             threads or self.app.service.store.parallel_calls, thread_name_prefix="storycore"
@@ -146,11 +149,12 @@ class StorycoreASGI:
 def from_environment() -> StorycoreASGI:
     """The app for any ASGI server, on the service the environment describes
     (``STORYCORE_DB`` and the other ``STORYCORE_*`` of ``storycore.contrib.compose``), which the
-    app closes when its lifespan shuts down::
+    app closes when its lifespan shuts down. It serves on its own, so it compresses, as
+    ``storycore serve`` does::
 
         STORYCORE_DB=sqlite:///stories.db \\
             uvicorn --factory storycore.contrib.asgi:from_environment --workers 2
     """
     from .compose import from_environment as service_from_environment
 
-    return StorycoreASGI(service_from_environment(), owns_service=True)
+    return StorycoreASGI(service_from_environment(), owns_service=True, compress=True)

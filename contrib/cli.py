@@ -276,7 +276,7 @@ def _serve_here(service: Service, sock: socket.socket, address: str, log_level: 
     # the app closes the service as its lifespan shuts down (the views counted are written
     # then): after a SIGTERM, uvicorn raises the signal again once it is down, which ends the
     # process before ``run`` returns
-    app = StorycoreASGI(service, owns_service=True)
+    app = StorycoreASGI(service, owns_service=True, compress=True)
     _logging(log_level)
     server = Server(uvicorn.Config(app, log_level=log_level, lifespan="on"))
     try:

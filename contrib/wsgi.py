@@ -27,10 +27,11 @@ def _reason(status: int) -> str:
 
 
 class StorycoreWSGI:
-    """``StorycoreWSGI(service)``: the HTTP API as a WSGI application."""
+    """``StorycoreWSGI(service)``: the HTTP API as a WSGI application. ``compress``: text
+    answers over 1 KiB go gzipped to clients that accept it (decisions section 20)."""
 
-    def __init__(self, service: Service | HttpApp) -> None:
-        self.app = service if isinstance(service, HttpApp) else HttpApp(service)
+    def __init__(self, service: Service | HttpApp, *, compress: bool = False) -> None:
+        self.app = service if isinstance(service, HttpApp) else HttpApp(service, compress=compress)
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         response = self._respond(environ)

@@ -31,6 +31,15 @@ def test_the_server_answers_public_lists(server: tuple[str, str]) -> None:
     assert 'rel="next"' in answer.headers["link"]
 
 
+def test_the_server_gzips_a_large_answer_for_a_client_that_accepts_it(
+    server: tuple[str, str],
+) -> None:
+    base, _ = server
+    answer = httpx.get(f"{base}/v1/stories/browse/latest", headers={"Accept-Encoding": "gzip"})
+    assert answer.headers["content-encoding"] == "gzip"
+    assert len(answer.json()["content"]["stories"]) == 20  # httpx decoded it
+
+
 def test_a_story_goes_from_creation_to_a_redirected_read(server: tuple[str, str]) -> None:
     base, api_key = server
     with httpx.Client(base_url=base, timeout=10) as client:

@@ -23,6 +23,8 @@ from ..visibility import Viewer
 from .api import ROUTES
 from .call import Call
 from .callers import caller, with_header_key
+from .compression import compressed
+from .conditional import cached
 from .cors import Cors
 from .hosts import request_web_url
 from .messages import HttpRequest, HttpResponse, json_response
@@ -40,10 +42,14 @@ MAX_QUERY_STRING = 8192
 
 
 class HttpApp:
-    """Answers HTTP requests for one service."""
+    """Answers HTTP requests for one service. With ``compress``, text answers over 1 KiB go
+    gzipped to clients that accept it (``storycore serve`` does; decisions section 20)."""
 
-    def __init__(self, service: Service, routes: tuple[Route, ...] = ROUTES) -> None:
+    def __init__(
+        self, service: Service, routes: tuple[Route, ...] = ROUTES, *, compress: bool = False
+    ) -> None:
         self.service = service
+        self.compress = compress
         self.routes = routes
         self._openapi: bytes | None = None
         self._calling_out = tuple(route for route in routes if route.calls_out)
@@ -87,6 +93,10 @@ class HttpApp:
         except Exception:
             logger.exception("internal error answering %s %s", request.method, request.path)
             response = self.error(InternalError("an internal error occurred; it has been logged"))
+        # a route's answer is cached as its caller is; the rest is about public content
+        response = cached(request, response, private=False)
+        if self.compress:
+            response = compressed(request, response)
         if api:
             response.headers += self._cors.headers(request)
         if response.status != 304:
@@ -127,7 +137,8 @@ class HttpApp:
         params = with_header_key(request, Params.of(request))
         viewer = self._caller(service, route, request, params)
         response: HttpResponse = route.handler(Call(service, request, params, arguments, viewer))
-        return response
+        sent = viewer is not None and (viewer.user is not None or viewer.app is not None)
+        return cached(request, response, private=sent)
 
     @staticmethod
     def _caller(

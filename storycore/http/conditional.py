@@ -1,16 +1,29 @@
-"""Conditional requests (decisions §20): entity tags and ``If-None-Match``.
+"""Caching of GET answers (decisions section 20): entity tags, ``If-None-Match`` and
+``Cache-Control``, for the API and the web host alike.
 
-``If-None-Match`` uses the weak comparison of RFC 9110 (section 13.1.2): ``W/"x"`` matches
-``"x"``; the header may list several tags, and ``*`` matches any current answer.
+Every 200 answer to GET or HEAD carries an ``ETag``: the one its endpoint set (a story read
+derives it from what the answer shows), else a digest of its content, which changes whenever
+any byte of it would. ``If-None-Match`` uses the weak comparison of RFC 9110 (section 13.1.2):
+``W/"x"`` matches ``"x"``, the header may list several tags, and ``*`` matches any current
+answer; a match is a 304 without content. Anonymous answers are about public content, which
+shared caches may keep if they ask again each time; answers to a caller who sent credentials
+are for that caller alone.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 
-__all__ = ["none_match"]
+from .messages import HttpRequest, HttpResponse
+
+__all__ = ["PRIVATE", "PUBLIC", "cached", "none_match"]
+
+PUBLIC = "public, max-age=0, must-revalidate"
+PRIVATE = "private, no-cache"
 
 _TAG = re.compile(r'\s*(?:W/)?("[^"]*")\s*(?:,|$)')
+_READS = frozenset({"GET", "HEAD"})
 
 
 def none_match(if_none_match: str | None, etag: str) -> bool:
@@ -21,3 +34,28 @@ def none_match(if_none_match: str | None, etag: str) -> bool:
         return True
     opaque = etag.removeprefix("W/")
     return any(found.group(1) == opaque for found in _TAG.finditer(if_none_match))
+
+
+def content_tag(body: bytes) -> str:
+    """A strong entity tag of ``body``: 128 bits of its BLAKE2b digest."""
+    return f'"{hashlib.blake2b(body, digest_size=16).hexdigest()}"'
+
+
+def cached(request: HttpRequest, response: HttpResponse, *, private: bool) -> HttpResponse:
+    """``response`` with its ``ETag`` and ``Cache-Control``, or the 304 it becomes; answers
+    to other methods, and other statuses, are left as they are. What the response already
+    holds stays, so a second call changes nothing."""
+    if request.method not in _READS or response.status != 200:
+        return response
+    headers = list(response.headers)
+    names = {name for name, _ in headers}
+    etag = next((value for name, value in headers if name == "ETag"), None)
+    if etag is None:
+        etag = content_tag(response.body)
+        headers.append(("ETag", etag))
+    if "Cache-Control" not in names:
+        headers.append(("Cache-Control", PRIVATE if private else PUBLIC))
+    if none_match(request.header("if-none-match"), etag):
+        # a 304 has no content, so it names no content type (RFC 9110 15.4.5, PEP 3333)
+        return HttpResponse(304, [h for h in headers if h[0] != "Content-Type"])
+    return HttpResponse(response.status, headers, response.body)

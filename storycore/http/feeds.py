@@ -25,9 +25,10 @@ from ..permalinks import Permalinks
 from ..service import Service
 from ..shapes import StorySummary
 from ..visibility import ANONYMOUS
-from .messages import HttpRequest, HttpResponse
+from .messages import HttpResponse
+from .pages import not_found_page
 
-__all__ = ["ATOM_TYPE", "EMPTY_FEED_UPDATED", "FEED_NAME", "FEED_SIZE", "Cached", "feed_handler"]
+__all__ = ["ATOM_TYPE", "EMPTY_FEED_UPDATED", "FEED_NAME", "FEED_SIZE", "feed_handler"]
 
 FEED_NAME = "feed.atom"
 FEED_SIZE = 50
@@ -35,21 +36,9 @@ ATOM_TYPE = "application/atom+xml; charset=utf-8"
 #: The ``updated`` of a feed without entries: fixed, so that its ETag stays the same.
 EMPTY_FEED_UPDATED = "1970-01-01T00:00:00.000Z"
 
-#: What answers a cacheable 200 with an ETag and ``If-None-Match`` (``web._cached``).
-Cached = Callable[[HttpRequest, int, list[tuple[str, str]], str], HttpResponse]
-
 _ATOM_NAMESPACE = "http://www.w3.org/2005/Atom"
 _DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n'
-_ATOM_HEADERS = [
-    ("Content-Type", ATOM_TYPE),
-    ("X-Content-Type-Options", "nosniff"),
-    ("Cache-Control", "no-cache"),
-]
-_HTML_HEADERS = [
-    ("Content-Type", "text/html; charset=utf-8"),
-    ("X-Content-Type-Options", "nosniff"),
-    ("Cache-Control", "no-cache"),
-]
+_ATOM_HEADERS = [("Content-Type", ATOM_TYPE), ("X-Content-Type-Options", "nosniff")]
 # what XML 1.0 cannot hold (its Char production); the service refuses the C0 and C1 controls
 # already, but U+FFFE, U+FFFF and surrogates may reach a title
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -85,27 +74,24 @@ class _Feed:
         return max((entry.updated for entry in self.entries), default=EMPTY_FEED_UPDATED)
 
 
-def feed_handler(
-    service: Service, request: HttpRequest, parts: Sequence[str], cached: Cached
-) -> Callable[[], HttpResponse] | None:
+def feed_handler(service: Service, parts: Sequence[str]) -> Callable[[], HttpResponse] | None:
     """The handler of the feed that the path's segments ``parts`` name, or None when they
-    name no feed. ``cached`` makes the 200 (the web host's ETag and 304).
+    name no feed.
     """
     if list(parts) == [FEED_NAME]:
-        return lambda: _answer(request, cached, _site_feed(service))
+        return lambda: _answer(_site_feed(service))
     if len(parts) == 2 and parts[0] and parts[1] == FEED_NAME:
-        return lambda: _answer(request, cached, _user_feed(service, parts[0]))
+        return lambda: _answer(_user_feed(service, parts[0]))
     if len(parts) == 3 and parts[0] == "topics" and parts[1] and parts[2] == FEED_NAME:
-        return lambda: _answer(request, cached, _topic_feed(service, parts[1]))
+        return lambda: _answer(_topic_feed(service, parts[1]))
     return None
 
 
-def _answer(request: HttpRequest, cached: Cached, feed: _Feed | _Missing) -> HttpResponse:
+def _answer(feed: _Feed | _Missing) -> HttpResponse:
     """The feed, or the web host's HTML 404 page (as for a missing story page)."""
     if isinstance(feed, _Missing):
-        page = f"<!doctype html><title>Not found</title><p>There is no such {feed.what}.</p>\n"
-        return HttpResponse(404, list(_HTML_HEADERS), page.encode())
-    return cached(request, 200, list(_ATOM_HEADERS), _document(feed))
+        return not_found_page(feed.what)
+    return HttpResponse(200, list(_ATOM_HEADERS), _document(feed).encode())
 
 
 def _size(service: Service) -> int:

@@ -14,6 +14,7 @@ ASGI worker threads.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import sqlite3
 import threading
 import time
@@ -23,16 +24,20 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
+from wsgiref.validate import validator
 
 import httpx
 import orjson
 import pytest
+from werkzeug.test import Client as WerkzeugClient
 
 from storycore import Service
 from storycore.adapters import open_store
 from storycore.contrib.asgi import StorycoreASGI
+from storycore.contrib.wsgi import StorycoreWSGI
 from storycore.http import HttpApp, HttpRequest, HttpResponse
 from storycore.http.api import ROUTES
+from storycore.testing.client import asgi_client
 from tests.conftest import TEST_SETTINGS
 
 from ._clients import (
@@ -280,6 +285,23 @@ def test_a_body_declared_over_the_limit_is_413_before_it_is_read(
     assert (answer.status, error_of(answer)["type"]) == (413, "payload_too_large")
     assert isinstance(body, CountedChunks)
     assert body.taken <= limit
+
+
+def test_the_asgi_app_built_to_compress_sends_gzip(world: World) -> None:
+    with asgi_client(StorycoreASGI(world.service, compress=True)) as client:
+        answer = client.get("/v1/openapi.json", headers={"Accept-Encoding": "gzip"})
+    assert answer.headers["content-encoding"] == "gzip"
+    assert answer.json()["openapi"].startswith("3.")  # httpx decoded it
+
+
+def test_the_wsgi_app_built_to_compress_sends_gzip(world: World) -> None:
+    client = WerkzeugClient(validator(StorycoreWSGI(world.service, compress=True)))
+    answer = client.get("/v1/openapi.json", headers={"Accept-Encoding": "gzip"}, buffered=True)
+    try:
+        assert answer.headers["Content-Encoding"] == "gzip"
+        assert orjson.loads(gzip.decompress(answer.data))["openapi"].startswith("3.")
+    finally:
+        answer.close()
 
 
 def test_the_asgi_app_completes_lifespan_startup_and_shutdown(world: World) -> None:
