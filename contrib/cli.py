@@ -1,7 +1,8 @@
 """The ``storycore`` command (decisions section 12).
 
     storycore [--db URL] serve [--host H] [--port P] [--web-url URL] [--demo] [--workers N]
-                                [--log-level LEVEL] [--delegation-provider URL]...
+                                [--log-level LEVEL] [--log-format text|json]
+                                [--cors-origin ORIGIN]... [--delegation-provider URL]...
     storycore [--db URL] users create USERNAME [--password P | --password-file F] [--name N]
                                 [--email E] [--plan free|enterprise] [--editor] [--can-feature]
     storycore [--db URL] users list | users set-password USERNAME [--password P | ...]
@@ -68,6 +69,8 @@ class _Parser(argparse.ArgumentParser):
 
 #: ``serve --log-level``: uvicorn's levels.
 _LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+#: ``serve --log-format``: uvicorn's text lines, or one JSON object a line (``_logs``).
+_LOG_FORMATS = ("text", "json")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -99,6 +102,13 @@ def _parser() -> argparse.ArgumentParser:
         default="warning",
         help="what is logged (standard error); info adds an access line a request, on standard"
         " output as uvicorn writes it",
+    )
+    serve.add_argument(
+        "--log-format",
+        choices=_LOG_FORMATS,
+        default="text",
+        help="text (default), or json: every log line one JSON object (time, level, logger,"
+        " message; an access line's client, method, path and status)",
     )
     serve.add_argument(
         "--cors-origin",
@@ -239,27 +249,34 @@ def _serve(args: argparse.Namespace) -> None:
     if args.demo and not service.store.users.find(0, 1):
         load_demo(service)
     if workers == 1:
-        _serve_here(service, sock, address, args.log_level)
+        _serve_here(service, sock, address, args.log_level, args.log_format)
         return
     service.close()
     os.environ.update(
         STORYCORE_LOG_LEVEL=args.log_level,
+        STORYCORE_LOG_FORMAT=args.log_format,
         STORYCORE_DB=args.db,
         STORYCORE_WEB_URL=args.web_url or "",
         STORYCORE_DELEGATION_PROVIDERS=",".join(providers),
         STORYCORE_CORS_ORIGINS=",".join(origins),
     )
-    _serve_in_workers(workers, sock, address, args.log_level)
+    _serve_in_workers(workers, sock, address, args.log_level, args.log_format)
 
 
-def _logging(level: str) -> None:
-    """storycore's own loggers at ``level`` on standard error, as uvicorn's are."""
-    logging.basicConfig(level=level.upper(), format="%(levelname)s:     %(name)s: %(message)s")
+def _logging(level: str, log_format: str) -> None:
+    """storycore's own loggers at ``level`` on standard error, as uvicorn's are, in
+    ``log_format`` (``text`` or ``json``)."""
+    from ._logs import root_handler
+
+    logging.basicConfig(level=level.upper(), handlers=[root_handler(log_format)])
 
 
-def _serve_here(service: Service, sock: socket.socket, address: str, log_level: str) -> None:
+def _serve_here(
+    service: Service, sock: socket.socket, address: str, log_level: str, log_format: str
+) -> None:
     import uvicorn
 
+    from ._logs import uvicorn_log_config
     from .asgi import StorycoreASGI
 
     class Server(uvicorn.Server):
@@ -277,8 +294,9 @@ def _serve_here(service: Service, sock: socket.socket, address: str, log_level: 
     # then): after a SIGTERM, uvicorn raises the signal again once it is down, which ends the
     # process before ``run`` returns
     app = StorycoreASGI(service, owns_service=True, compress=True)
-    _logging(log_level)
-    server = Server(uvicorn.Config(app, log_level=log_level, lifespan="on"))
+    _logging(log_level, log_format)
+    log_config = uvicorn_log_config(log_format)
+    server = Server(uvicorn.Config(app, log_level=log_level, log_config=log_config, lifespan="on"))
     try:
         server.run(sockets=[sock])
     finally:
@@ -288,11 +306,15 @@ def _serve_here(service: Service, sock: socket.socket, address: str, log_level: 
         raise server.unheard
 
 
-def _serve_in_workers(workers: int, sock: socket.socket, address: str, log_level: str) -> None:
+def _serve_in_workers(
+    workers: int, sock: socket.socket, address: str, log_level: str, log_format: str
+) -> None:
     """``workers`` processes (uvicorn's supervisor) accepting on ``sock``, each with the app of
     ``storycore.contrib.asgi:from_environment``; it says it listens once every one serves."""
     import uvicorn
     from uvicorn.supervisors import Multiprocess
+
+    from ._logs import uvicorn_log_config
 
     class Supervisor(Multiprocess):
         failure: Exception | None = None  # why it stopped by itself, said once it has
@@ -315,6 +337,7 @@ def _serve_in_workers(workers: int, sock: socket.socket, address: str, log_level
         factory=True,
         workers=workers,
         log_level=log_level,
+        log_config=uvicorn_log_config(log_format),
         lifespan="on",
     )
     sock.listen(config.backlog)
@@ -354,7 +377,10 @@ def _worker_app() -> StorycoreASGI:
 
     from .asgi import from_environment
 
-    _logging(os.environ.get("STORYCORE_LOG_LEVEL", "warning"))
+    _logging(
+        os.environ.get("STORYCORE_LOG_LEVEL", "warning"),
+        os.environ.get("STORYCORE_LOG_FORMAT", "text"),
+    )
     try:
         return from_environment()
     except (StorycoreError, ConfigurationError, MissingDependencyError) as exc:

@@ -1,0 +1,73 @@
+"""How ``storycore serve`` writes its log (decisions section 21): as uvicorn writes it
+(``text``), or one JSON object a line (``json``), drawn by python-json-logger, for collectors.
+
+uvicorn's loggers take their handlers from the ``log_config`` uvicorn is handed, which it applies
+in the serving process and again in each worker. storycore's own loggers (``storycore.*``), and
+any library's, reach the root logger, whose handler is ``root_handler``. Access lines stay on
+standard output and all else on standard error, where uvicorn has them. A JSON line holds
+``timestamp`` (ISO 8601, UTC), ``level``, ``logger`` and ``message``, a traceback as
+``exc_info``, and an access line the request's ``client``, ``method``, ``path``,
+``http_version`` and ``status`` besides.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import sys
+from typing import Any
+
+from pythonjsonlogger.core import RESERVED_ATTRS
+from pythonjsonlogger.json import JsonFormatter
+
+__all__ = ["AccessJsonFormatter", "JsonLines", "root_handler", "uvicorn_log_config"]
+
+#: storycore's own lines in text, beside uvicorn's ``INFO:     ...``
+_TEXT = "%(levelname)s:     %(name)s: %(message)s"
+_FIELDS = "%(levelname)s %(name)s %(message)s"
+_RENAMED = {"levelname": "level", "name": "logger"}
+#: never written: uvicorn's coloured copy of a message, and the asyncio task (Python 3.12)
+_UNWRITTEN = (*RESERVED_ATTRS, "color_message", "taskName")
+#: the arguments of uvicorn's access record, in their order
+_ACCESS_ARGS = ("client", "method", "path", "http_version", "status")
+
+
+class JsonLines(JsonFormatter):
+    """A record as one JSON object: time, level, logger, message, and any extra fields."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            _FIELDS, rename_fields=_RENAMED, timestamp=True, reserved_attrs=list(_UNWRITTEN)
+        )
+
+
+class AccessJsonFormatter(JsonLines):
+    """uvicorn's access record as one JSON object, the parts of the request as fields."""
+
+    def add_fields(
+        self, log_data: dict[str, Any], record: logging.LogRecord, message_dict: dict[str, Any]
+    ) -> None:
+        super().add_fields(log_data, record, message_dict)
+        if isinstance(record.args, tuple) and len(record.args) == len(_ACCESS_ARGS):
+            log_data.update(zip(_ACCESS_ARGS, record.args, strict=True))
+
+
+def uvicorn_log_config(log_format: str) -> dict[str, Any]:
+    """uvicorn's ``log_config``: its own, with JSON formatters for ``json``."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config: dict[str, Any] = copy.deepcopy(LOGGING_CONFIG)
+    if log_format == "json":
+        config["formatters"] = {
+            "default": {"()": JsonLines},
+            "access": {"()": AccessJsonFormatter},
+        }
+    return config
+
+
+def root_handler(log_format: str) -> logging.Handler:
+    """Standard error in ``log_format``: the root logger's handler, where storycore's loggers
+    write."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonLines() if log_format == "json" else logging.Formatter(_TEXT))
+    return handler
