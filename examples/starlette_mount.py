@@ -1,6 +1,6 @@
-"""storycore's ASGI app mounted under /stories-api in a Starlette application.
+"""storycore's ASGI app mounted under /stories in a Starlette application.
 
-Run: uvicorn examples.starlette_mount:app  (then GET /stories-api/v1/stories)
+Run: uvicorn examples.starlette_mount:app  (then GET /stories/v1/stories)
 """
 
 from starlette.applications import Starlette
@@ -12,16 +12,19 @@ from storycore import Service
 from storycore.adapters import open_store
 from storycore.contrib.asgi import StorycoreASGI
 
+# Permalinks, shortlinks, embed scripts and oEmbed take their address from each request
+# (scheme, Host, the /stories prefix). When the public address is fixed (a proxy that rewrites
+# Host, say), name it: Service(store, Settings(web_url="https://news.example/stories")).
 service = Service(open_store("sqlite:///stories.db"))
 
 
 async def home(request: Request) -> PlainTextResponse:
-    return PlainTextResponse("the host application")
+    return PlainTextResponse("host page")
 
 
 app = Starlette(
     routes=[
         Route("/", home),
-        Mount("/stories-api", app=StorycoreASGI(service)),
+        Mount("/stories", app=StorycoreASGI(service)),
     ]
 )
