@@ -39,6 +39,7 @@ __all__ = ["HttpApp"]
 logger = logging.getLogger("storycore.http")
 
 MAX_QUERY_STRING = 8192
+_KEPT_ADDRESSES = 64
 
 
 class HttpApp:
@@ -54,6 +55,9 @@ class HttpApp:
         self._openapi: bytes | None = None
         self._calling_out = tuple(route for route in routes if route.calls_out)
         self._cors = Cors(service.settings.cors_origins)
+        #: the service for each (scheme, Host, root_path) seen lately: checking a Host and
+        #: finding its service once, not on every request
+        self._addressed: dict[tuple[str, str | None, str], Service] = {}
 
     @property
     def body_limit(self) -> int:
@@ -116,8 +120,15 @@ class HttpApp:
         ``Settings.web_url`` names one (decisions section 15)."""
         if self.service.settings.web_url is not None:
             return self.service
-        web_url = request_web_url(request)
-        return self.service if web_url is None else self.service.at(web_url)
+        key = (request.scheme, request.header("host"), request.root_path)
+        found = self._addressed.get(key)
+        if found is None:
+            web_url = request_web_url(request)
+            found = self.service if web_url is None else self.service.at(web_url)
+            if len(self._addressed) >= _KEPT_ADDRESSES:  # a Host is the caller's to choose
+                self._addressed.clear()
+            self._addressed[key] = found
+        return found
 
     def _dispatch(self, request: HttpRequest, api: bool) -> HttpResponse:
         if len(request.query_string) > MAX_QUERY_STRING:

@@ -80,11 +80,11 @@ class Route:
     tags: Sequence[str] = field(default=())
     credentials: Credentials = field(kw_only=True)
     calls_out: bool = field(default=False, kw_only=True)
+    #: the template's path segments, split once: every request is matched against them
+    segments: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
-    @property
-    def segments(self) -> list[str]:
-        """The template's path segments."""
-        return self.template.strip("/").split("/")
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "segments", tuple(self.template.strip("/").split("/")))
 
     def match(self, parts: Sequence[str]) -> dict[str, str] | None:
         """The path arguments when ``parts`` fit this template, else None."""
@@ -93,7 +93,7 @@ class Route:
             return None
         arguments: dict[str, str] = {}
         for segment, part in zip(segments, parts, strict=True):
-            if segment.startswith("{"):
+            if segment[0] == "{":
                 if not part:
                     return None
                 arguments[segment[1:-1]] = part
