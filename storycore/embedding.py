@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 from ._context import Context
 from .addresses import is_http_url
 from .embed import EmbedStory, embed_script, oembed, permalink_page
-from .errors import InvalidParameter, NotFound
+from .errors import InvalidParameter, NotFound, StoryMoved
 from .numbers import whole_number
 from .records import StoryRecord, UserRecord, element_of
 from .visibility import ANONYMOUS
@@ -63,7 +63,9 @@ class Embeds:
     def oembed(
         self, url: str | None, *, maxwidth: int | None = None, maxheight: int | None = None
     ) -> dict[str, Any]:
-        """The oEmbed 1.0 ``rich`` object for a story's permalink."""
+        """The oEmbed 1.0 ``rich`` object for a story's permalink. A retired permalink answers
+        for the story at its new slug: oEmbed consumers ask again rarely and follow no
+        redirect to another API."""
         if not url:
             raise InvalidParameter("url is required", field="url")
         maxwidth = None if maxwidth is None else whole_number(maxwidth, "maxwidth")
@@ -71,7 +73,10 @@ class Embeds:
         named = self._ctx.presenter.addresses.parse_story(url)
         if named is None:
             raise NotFound("url is not the permalink of a story of this service")
-        author, story = self._ctx.visible_story(ANONYMOUS, *named, follow_alias=True)
+        try:
+            author, story = self._ctx.visible_story(ANONYMOUS, *named, follow_alias=True)
+        except StoryMoved as moved:
+            author, story = self._ctx.visible_story(ANONYMOUS, moved.username, moved.slug)
         return oembed(
             title=story.title,
             author_name=author.name or author.username,

@@ -1,6 +1,7 @@
 """Whole numbers as parameters: one rule for every integer a caller sends (decisions §3, §14).
 
-An integer is a JSON integer or, where a parameter may arrive as text (a query string, a form
+An integer is a JSON integer (or a JSON number with no fraction, such as `3.0`) or, where a
+parameter may arrive as text (a query string, a form
 body), ASCII digits with an optional minus sign. Every integer must also fit the stores: a
 signed 64-bit integer, the range of SQLite, MongoDB and PostgreSQL alike. Anything else, or a
 value out of the parameter's own range, is ``invalid_parameter`` naming the field and the range.
@@ -46,6 +47,8 @@ def _parsed(value: Any, text: bool) -> int | None:
         return None
     if isinstance(value, int):
         return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)  # JSON's 3.0 is the integer 3 (JSON Schema counts it so)
     if not text or not isinstance(value, str):
         return None
     stripped = value.strip()

@@ -33,12 +33,14 @@ class PageRequest:
     ) -> PageRequest:
         """A page request from parameters as received; out of range is ``invalid_parameter``.
 
-        The last page number is the one whose items a store can still count to: its offset and
-        probe fit the stores' integers (``STORE_INT_MAX``).
+        The last page number is the one whose items a store can still count to at the largest
+        page size: its offset and probe fit the stores' integers (``STORE_INT_MAX``) whatever
+        ``per_page`` is sent, so the bound is one number a document can state.
         """
         size = _or_default(per_page, default_per_page)
         size = whole_number(size, "per_page", maximum=max_per_page)
-        number = whole_number(_or_default(page, 1), "page", maximum=(STORE_INT_MAX - 1) // size)
+        last = (STORE_INT_MAX - 1) // max_per_page
+        number = whole_number(_or_default(page, 1), "page", maximum=last)
         return cls(number, size)
 
     @property

@@ -6,6 +6,7 @@ Limits and enums are read from the core (``SORT_KEYS``) and from the service's `
 
 from __future__ import annotations
 
+from ..numbers import STORE_INT_MAX
 from ..queries import SORT_KEYS, parse_sort
 from ..settings import Settings
 from ..shapes import (
@@ -20,54 +21,79 @@ from ..shapes import (
     TokenGrant,
     UserProfile,
 )
+from . import _schema_rules as rules
 from . import endpoints as e
+from ._write_schemas import STORY, USER
 from .routing import Credentials, Parameter, Route, Schema
 
 __all__ = ["ROUTES"]
 
-_STRING = {"type": "string"}
-_INTEGER = {"type": "integer"}
+_TEXT = rules.text()
+_BOOLEAN = {"oneOf": [{"type": "boolean"}, rules.boolean_text()]}
+_WHOLE = {"type": "integer", "minimum": 1, "maximum": STORE_INT_MAX}
 _DEFAULT_SORT = next(key for key, member in SORT_KEYS.items() if member == parse_sort(None))
 
 
 def _page_size(settings: Settings) -> Schema:
     limits = settings.limits
-    return {
-        "type": "integer",
-        "minimum": 1,
-        "maximum": limits.per_page,
-        "default": limits.per_page_default,
-    }
+    return rules.empty_or(
+        {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": limits.per_page,
+            "default": limits.per_page_default,
+        }
+    )
+
+
+def _page_number(settings: Settings) -> Schema:
+    # the last page whose items every page size can still count to (``PageRequest.parse``)
+    last = (STORE_INT_MAX - 1) // settings.limits.per_page
+    return rules.empty_or({"type": "integer", "minimum": 1, "maximum": last, "default": 1})
 
 
 def _query(settings: Settings) -> Schema:
-    return {"type": "string", "minLength": 1, "maxLength": settings.limits.query, "pattern": "\\S"}
+    return rules.words(max_length=settings.limits.query)
+
+
+def _address(settings: Settings) -> Schema:
+    return rules.address(settings.limits.address)
+
+
+def _object(name: str) -> Schema:
+    """A JSON object parameter: the object, or its serialized JSON (decisions section 1)."""
+    ref = {"$ref": f"#/components/schemas/{name}"}
+    return {"oneOf": [ref, rules.json_text(ref)]}
 
 
 _PAGES = (
-    Parameter("page", {"type": "integer", "minimum": 1, "default": 1}, "page number"),
+    Parameter("page", _page_number, "page number"),
     Parameter("per_page", _page_size, "page size"),
 )
 _SORT = (
     Parameter(
         "sort",
-        {"type": "string", "enum": list(SORT_KEYS)},
+        rules.empty_or({"type": "string", "enum": list(SORT_KEYS)}),
         f"sort key (default {_DEFAULT_SORT})",
     ),
-    Parameter("order", {"type": "string", "enum": ["desc", "asc"]}, "default desc"),
+    Parameter("order", rules.empty_or(rules.one_of_words("desc", "asc")), "default desc"),
 )
 _FILTERS = (
-    Parameter("permalink", _STRING, "only the story with this permalink"),
-    Parameter("tag", _STRING, "only stories with this hashtag (with or without #)"),
+    Parameter("permalink", _address, "only the story with this permalink"),
+    Parameter("tag", rules.tag(), "only stories with this hashtag (with or without #)"),
 )
 _STORY = Parameter(
     "story",
-    {"oneOf": [{"type": "string"}, {"type": "object"}]},
+    _object(STORY),
     "the story members as an object or serialized JSON: title, slug, description, thumbnail, "
     "elements, private, topics, hashtags",
     required=True,
 )
-_VERSION = Parameter("version", _INTEGER, "the version the change is based on")
+_VERSION = Parameter(
+    "version",
+    {"oneOf": [_WHOLE, rules.positive_integer_text()]},
+    "the version the change is based on (409 when it is not the current one)",
+)
 _STORY_PATH = "/v1/stories/{username}/{slug}"
 # the statuses of the operations' own faults; a route that reads credentials adds their 400
 # and 401 (``openapi.py``)
@@ -96,7 +122,7 @@ ROUTES: tuple[Route, ...] = (
           (Parameter("q", _query, "the words to find (not blank)", required=True), *_PAGES),
           SearchItem, "stories", _LIST_ERRORS, tags=("stories",), credentials=_ANYONE),
     Route("GET", "/v1/stories", e.list_stories, "List public stories",
-          (*_SORT, *_FILTERS, Parameter("containingElement", _STRING,
+          (*_SORT, *_FILTERS, Parameter("containingElement", _address,
            "only stories holding an element with this permalink"), *_PAGES),
           StorySummary, "stories", _LIST_ERRORS, tags=("stories",), credentials=_ANYONE),
     Route("GET", "/v1/stories/browse/latest", e.latest, "List public stories, latest first",
@@ -112,14 +138,15 @@ ROUTES: tuple[Route, ...] = (
           (*_SORT, *_FILTERS, *_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",),
           credentials=_ANYONE),
     Route("GET", "/v1/stories/{username}", e.user_stories, "List a user's stories",
-          (Parameter("filter", _STRING, "statuses, comma-separated: working (or draft), published"),
+          (Parameter("filter", rules.empty_or(rules.word_list("working", "draft", "published")),
+                     "statuses, comma-separated: working (or draft), published"),
            *_SORT, *_FILTERS, *_PAGES),
           StorySummary, "stories", _LIST_ERRORS, tags=("stories",), credentials=_ANYONE),
     Route("POST", "/v1/stories/{username}/create", e.create_story, "Create a story",
-          (_STORY, Parameter("publish", {"type": "boolean", "default": False}, "publish now")),
+          (_STORY, Parameter("publish", _BOOLEAN, "publish now (default false)")),
           StoryCreated, None, _WRITE_ERRORS, tags=("stories",), credentials=_USER),
     Route("GET", _STORY_PATH, e.read_story, "Read a story with a page of its elements",
-          _PAGES, StoryDetail, None, (400, 404), tags=("stories",), credentials=_ANYONE),
+          _PAGES, StoryDetail, None, (301, 400, 404), tags=("stories",), credentials=_ANYONE),
     _story_write("save", e.save_story, "Save a story", parameters=(_STORY, _VERSION),
                  content=StoryDetail),
     _story_write("publish", e.publish_story, "Publish a story",
@@ -131,36 +158,38 @@ ROUTES: tuple[Route, ...] = (
     _story_write("feature", e.feature_story, "Feature a story", content=StorySummary),
     _story_write("unfeature", e.unfeature_story, "Stop featuring a story", content=StorySummary),
     _story_write("editslug", e.edit_slug, "Change a story's slug",
-                 parameters=(Parameter("slug", _STRING, "the new slug", required=True),),
+                 parameters=(Parameter("slug", lambda s: rules.slug(s.limits.slug),
+                                       "the new slug", required=True),),
                  content=SlugChanged),
     Route("GET", "/v1/users", e.list_users, "List users", _PAGES, UserProfile, "users",
           (400,), tags=("users",), credentials=_ANYONE),
     Route("GET", "/v1/users/{username}", e.read_user, "Read a profile", (), UserProfile, None,
           (404,), tags=("users",), credentials=_ANYONE),
     Route("POST", "/v1/users/{username}/update", e.update_user, "Update a profile",
-          (Parameter("user", {"oneOf": [{"type": "string"}, {"type": "object"}]},
-                     "name, bio, location, website, avatar", required=True),),
+          (Parameter("user", _object(USER), "name, bio, location, website, avatar",
+                     required=True),),
           UserProfile, None, (400, 403, 404), tags=("users",), credentials=_USER),
     # oEmbed clients send no credentials; any sent are ignored
     Route("GET", "/v1/oembed", e.oembed, "oEmbed 1.0 answer for a story's permalink",
-          (Parameter("url", _STRING, "the story's permalink", required=True),
-           Parameter("format", {"type": "string", "enum": ["json", "xml"]}, "json; xml is 501"),
-           Parameter("maxwidth", {"type": "integer", "minimum": 1}, "largest width"),
-           Parameter("maxheight", {"type": "integer", "minimum": 1}, "largest height")),
+          (Parameter("url", {**_TEXT, "minLength": 1}, "the story's permalink", required=True),
+           Parameter("format", rules.empty_or(rules.one_of_words("json", "xml")),
+                     "json; xml is 501"),
+           Parameter("maxwidth", rules.empty_or(_WHOLE), "largest width"),
+           Parameter("maxheight", rules.empty_or(_WHOLE), "largest height")),
           None, None, (400, 404, 501), bare=True, tags=("embed",), credentials=_IGNORED),
     # the caller is proven by the identity provider (OAuth Echo), the application by api_key
     Route("POST", "/v1/delegated/create", e.delegated_create,
           "Create a story for an identity-provider user (OAuth Echo; experimental)",
-          (_STORY, Parameter("publish", {"type": "boolean", "default": True}, "publish now"),
-           Parameter("api_key", _STRING, "key of an application with a delegation grant",
-                     required=True)),
+          (_STORY, Parameter("publish", _BOOLEAN, "publish now (default true)"),
+           Parameter("api_key", _TEXT, "key of an application with a delegation grant "
+                     "(or the X-Api-Key header)")),
           DelegatedCreated, None, (400, 401, 403, 429, 502), tags=("delegation",),
           credentials=_IGNORED, calls_out=True),
     # the caller proves itself with a password: api_key and username are this route's own
     Route("POST", "/v1/auth", e.authenticate, "Get a user token",
-          (Parameter("api_key", _STRING, "application key", required=True),
-           Parameter("username", _STRING, "", required=True),
-           Parameter("password", _STRING, "", required=True)),
+          (Parameter("api_key", _TEXT, "application key (or the X-Api-Key header)"),
+           Parameter("username", _TEXT, "", required=True),
+           Parameter("password", _TEXT, "", required=True)),
           TokenGrant, None, (400, 401), tags=("auth",), credentials=_IGNORED),
     # authenticated by the token it ends: a bearer token, or api_key, username and _token
     Route("POST", "/v1/auth/revoke", e.revoke, "Revoke the token the call is made with",

@@ -40,6 +40,7 @@ logger = logging.getLogger("storycore.http")
 
 MAX_QUERY_STRING = 8192
 _KEPT_ADDRESSES = 64
+_OPENAPI_PREFIXES = 8  # the documents an app keeps: one for each prefix it is mounted under
 
 
 class HttpApp:
@@ -52,7 +53,7 @@ class HttpApp:
         self.service = service
         self.compress = compress
         self.routes = routes
-        self._openapi: bytes | None = None
+        self._openapi: dict[str, bytes] = {}  # the document, by the root_path it names
         self._calling_out = tuple(route for route in routes if route.calls_out)
         self._cors = Cors(service.settings.cors_origins)
         #: the service for each (scheme, Host, root_path) seen lately: checking a Host and
@@ -140,7 +141,7 @@ class HttpApp:
         if request.path in ("/v1/openapi.json", "/v1/openapi.json/"):
             if request.method not in ("GET", "HEAD"):
                 raise MethodNotAllowed("/v1/openapi.json takes GET", allowed=("GET", "HEAD"))
-            return self._openapi_response()
+            return self._openapi_response(request.root_path)
         service = self._service_for(request)
         if not api:
             return handle_web(service, request)
@@ -168,12 +169,16 @@ class HttpApp:
     def _moved(request: HttpRequest, moved: StoryMoved) -> HttpResponse:
         return redirect(request, f"/v1/stories/{moved.username}/{moved.slug}", moved.body())
 
-    def _openapi_response(self) -> HttpResponse:
-        if self._openapi is None:
-            self._openapi = orjson.dumps(openapi_document(self.routes, self.service.settings))
-        return HttpResponse(
-            200, [("Content-Type", "application/json; charset=utf-8")], self._openapi
-        )
+    def _openapi_response(self, root_path: str) -> HttpResponse:
+        """The OpenAPI document, its server the prefix the app is mounted under (decisions
+        section 16): made once for each of the few prefixes an app is reached by."""
+        document = self._openapi.get(root_path)
+        if document is None:
+            made = openapi_document(self.routes, self.service.settings, root_path)
+            document = orjson.dumps(made)
+            if len(self._openapi) < _OPENAPI_PREFIXES:
+                self._openapi[root_path] = document
+        return HttpResponse(200, [("Content-Type", "application/json; charset=utf-8")], document)
 
 
 def _is_api(path: str) -> bool:

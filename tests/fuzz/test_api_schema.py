@@ -1,52 +1,93 @@
-"""Schemathesis against /v1/openapi.json over the WSGI app: no 500, answers as documented.
+"""Schemathesis over the whole API (decisions section 16): the OpenAPI document and the server
+agree both ways, for an anonymous caller and for an editor.
 
-Each generated request is sent twice, as generated (anonymous, or with whatever credentials
-were drawn) and with an editor's credentials, so both kinds of caller see every input while the
-inputs are generated once. WSGI is the cheaper binding to call; that both bindings stand for
-``HttpApp`` is ``tests/http/test_bindings.py``.
+Every check schemathesis has runs on every answer, on valid and invalid data (its examples,
+coverage and fuzzing phases): no answer outside the document, no request the document allows
+that the server refuses (``positive_data_acceptance``), none it forbids that the server accepts
+(``negative_data_rejection``), a 405 with ``Allow`` for an undocumented method, credentials
+enforced where the document asks for them (``ignored_auth``). The stateful phase follows the
+document's links (create, then read, save, publish, change the slug, delete).
+
+Two things schemathesis does not read, and that the document states, are held here by a hook
+on the cases it calls valid (``_holds_to_the_document``): JSON Schema's content vocabulary
+(``contentMediaType``/``contentSchema``: a form's ``story`` is the serialized JSON of a story;
+schemathesis draws any JSON text for it) and the rule that element ids are unique in a story,
+which JSON Schema cannot state. Neither makes a valid case out of an invalid one: they only
+keep schemathesis from calling valid what the document says is not.
+
+The calls go through the WSGI binding, the cheaper one to call (that both bindings stand for
+``HttpApp`` is ``tests/http/test_bindings.py``), on a seeded run, so a finding reproduces.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+from collections.abc import Iterator, Mapping
 from typing import Any
 
+import jsonschema_rs
+import orjson
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
-from schemathesis.specs.openapi.checks import (
-    content_type_conformance,
-    response_schema_conformance,
-    status_code_conformance,
-)
+from schemathesis.checks import CHECKS, load_all_checks
+from schemathesis.generation import GenerationMode
+from schemathesis.openapi.checks import AllowHeaderMismatch
+from schemathesis.specs.openapi.checks import allow_header_conformance
 
 from storycore import Service
 from storycore.adapters import open_store
 from storycore.contrib.wsgi import StorycoreWSGI
 from tests.conftest import TEST_SETTINGS
 
-EXAMPLES = 15
-# What the issue asks of every answer: no server error, a documented status, content type and
-# body. (Whether the API accepts every schema-valid input is for the behaviour tests.)
+# fuzzing cases per operation and kind of caller, beside the coverage cases; a deeper run:
+# STORYCORE_FUZZ_EXAMPLES=500 STORYCORE_FUZZ_SEED=<any integer> pytest tests/fuzz -n 0
+EXAMPLES = int(os.environ.get("STORYCORE_FUZZ_EXAMPLES", "10"))
+SEED = int(os.environ.get("STORYCORE_FUZZ_SEED", "20261123"))
 
 
-def no_internal_error(ctx: Any, response: Any, case: Any) -> None:
-    """500 is a bug; 501 (oEmbed XML) and 502 (an identity provider) are documented answers."""
-    if response.status_code == 500:
-        raise AssertionError(f"internal error: {response.content[:200]!r}")
+def _template_matches(template: str, path: str) -> bool:
+    parts, segments = path.strip("/").split("/"), template.strip("/").split("/")
+    return len(parts) == len(segments) and all(
+        s.startswith("{") or s == p for s, p in zip(segments, parts, strict=True)
+    )
 
 
-CHECKS = [
-    no_internal_error,
-    status_code_conformance,
-    content_type_conformance,
-    response_schema_conformance,
-]
+def allow_header_conformance_of_overlapping_paths(ctx: Any, response: Any, case: Any) -> None:
+    """``allow_header_conformance``, for paths that two templates match.
+
+    The v1 paths overlap: ``/v1/stories/alice/create`` is also ``/v1/stories/{username}/{slug}``
+    with the slug ``create``, so that path takes GET (a read) beside POST (create), and
+    ``/v1/stories/browse/topic/save`` takes POST (a save) beside GET. schemathesis compares
+    ``Allow`` with the methods of one path item; here the methods are those of every
+    template of the document that matches the path.
+    """
+    try:
+        allow_header_conformance(ctx, response, case)
+    except AllowHeaderMismatch as mismatch:
+        path = response.request.url.split("?")[0].split("//", 1)[-1].partition("/")[2]
+        documented = {
+            method.upper()
+            for template, item in case.operation.schema.raw_schema["paths"].items()
+            if _template_matches(template, f"/{path}")
+            for method in item
+        }
+        if mismatch.missing_methods or not set(mismatch.undocumented_methods) <= documented:
+            raise
+
+
+def all_checks() -> list[Any]:
+    """Every check schemathesis registers (functions; class checks run per run, not per call),
+    with ``allow_header_conformance`` reading every template that matches a path."""
+    load_all_checks()
+    overlapping = allow_header_conformance_of_overlapping_paths
+    checks = [check for check in CHECKS.get_all() if not isinstance(check, type)]
+    return [overlapping if check is allow_header_conformance else check for check in checks]
 
 
 @pytest.fixture(scope="module")
 def world() -> Iterator[dict[str, Any]]:
-    """A service with users, stories and a token, behind the WSGI binding."""
+    """A service with users, stories (one of them moved to a new slug) and a token."""
     service = Service(open_store("memory://"), TEST_SETTINGS)
     service.accounts.create_user("alice", "a-password", plan="enterprise")
     service.accounts.create_user("ed", "a-password", editor=True, can_feature=True)
@@ -58,34 +99,169 @@ def world() -> Iterator[dict[str, Any]]:
             viewer=alice,
             publish=title != "Draft",
         )
+    service.stories.change_slug("alice", "second-story", "city-walks", viewer=alice)
     key = service.accounts.create_app("fuzz").api_key
-    token = service.accounts.authenticate(key, "ed", "a-password").token
-    yield {
-        "app": StorycoreWSGI(service),
-        "credentials": {"api_key": key, "username": "ed", "_token": token},
-    }
+
+    def token() -> str:
+        return service.accounts.authenticate(key, "ed", "a-password").token
+
+    yield {"app": StorycoreWSGI(service), "token": token(), "new_token": token}
     service.close()
+
+
+def _content_schemas(case: Any) -> Iterator[tuple[str, Mapping[str, Any], Any]]:
+    """The body members of ``case`` that the document types as JSON text, with the schema of
+    the JSON they hold."""
+    body = case.body if isinstance(case.body, dict) else {}
+    media = case.operation.definition.raw.get("requestBody", {}).get("content", {})
+    schema = media.get(case.media_type or "", {}).get("schema", {})
+    for name, member in schema.get("properties", {}).items():
+        for branch in member.get("oneOf", [member]):
+            if "contentSchema" in branch and isinstance(body.get(name), str):
+                yield name, branch["contentSchema"], body[name]
+
+
+def _unique_element_ids(story: Any) -> bool:
+    elements = story.get("elements") if isinstance(story, dict) else None
+    ids = [
+        item.get("id")
+        for item in (elements if isinstance(elements, list) else [])
+        if isinstance(item, dict) and item.get("id")
+    ]
+    return len(ids) == len(set(ids))
+
+
+def _holds_to_the_document(raw_schema: dict[str, Any]) -> Any:
+    components = {"components": raw_schema["components"]}
+    validators: dict[str, Any] = {}
+
+    def validator(content: Mapping[str, Any]) -> Any:
+        key = orjson.dumps(content, option=orjson.OPT_SORT_KEYS).decode()
+        if key not in validators:
+            validators[key] = jsonschema_rs.validator_for({**content, **components})
+        return validators[key]
+
+    def filter_case(context: Any, case: Any) -> bool:
+        """A case schemathesis calls valid holds to the rules it does not read."""
+        if case.meta is None or case.meta.generation.mode is not GenerationMode.POSITIVE:
+            return True
+        body = case.body if isinstance(case.body, dict) else {}
+        for name, content, text in _content_schemas(case):
+            try:
+                value = orjson.loads(text)
+            except orjson.JSONDecodeError:
+                return False
+            if not validator(content).is_valid(value):
+                return False
+            body = {**body, name: value}
+        return _unique_element_ids(body.get("story"))
+
+    return filter_case
+
+
+def _schema(world: dict[str, Any]) -> Any:
+    schema = schemathesis.openapi.from_wsgi("/v1/openapi.json", world["app"])
+    schema.config.generation.update(
+        modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE],
+        max_examples=EXAMPLES,
+        # a security scheme gives its values no schema, so schemathesis would draw any text
+        # for api_key, username and _token, and a credential with a control character is a
+        # 400 (decisions section 2), not a test of the document: one run sends none, the
+        # other the editor's token; ignored_auth probes wrong credentials of its own
+        with_security_parameters=False,
+    )
+    schema.config.seed = SEED
+    # oEmbed's answer to a format it does not serve is 501 Not Implemented, as the oEmbed 1.0
+    # specification asks (section 2.3.4) and the document states: an answer, not a failure
+    expected = schema.config.checks.not_a_server_error.expected_statuses
+    schema.config.checks.not_a_server_error.expected_statuses = [*expected, "501"]
+    schema.hooks.register_hook_with_name(_holds_to_the_document(schema.raw_schema), "filter_case")
+    return schema
 
 
 @pytest.fixture(scope="module")
 def api_schema(world: dict[str, Any]) -> Any:
-    return schemathesis.openapi.from_wsgi("/v1/openapi.json", world["app"])
+    return _schema(world)
 
 
-schema = schemathesis.pytest.from_fixture("api_schema")
+def _as_editor(world: dict[str, Any], case: Any) -> dict[str, str]:
+    """The editor's bearer token; revoking one ends it, so each revocation has its own."""
+    token = world["new_token"]() if case.operation.path == "/v1/auth/revoke" else world["token"]
+    return {"Authorization": f"Bearer {token}"}
+
 
 FUZZ = settings(
-    max_examples=EXAMPLES,
     deadline=None,
+    database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+schema = schemathesis.pytest.from_fixture("api_schema")
+# the operations that take a whole story are most of the work: three tests, which run on
+# separate workers when the suite runs on several
+CREATING = ["create_story", "delegated_create"]
+CHANGING = ["save_story", "publish_story"]
+
+
+def _sent_as_anyone_and_as_the_editor(case: Any, world: dict[str, Any]) -> None:
+    """Each case is sent as drawn, with no credentials, then with the editor's: both callers
+    see every input, which is drawn once."""
+    checks = all_checks()
+    case.call_and_validate(checks=checks)
+    case.call_and_validate(headers=_as_editor(world, case), checks=checks)
+
+
+@schema.include(operation_id=CREATING).parametrize()
+@FUZZ
+def test_the_creating_operations_agree_with_the_document(case: Any, world: dict[str, Any]) -> None:
+    _sent_as_anyone_and_as_the_editor(case, world)
+
+
+@schema.include(operation_id=CHANGING).parametrize()
+@FUZZ
+def test_save_and_publish_agree_with_the_document(case: Any, world: dict[str, Any]) -> None:
+    _sent_as_anyone_and_as_the_editor(case, world)
+
+
+@schema.exclude(operation_id=[*CREATING, *CHANGING]).parametrize()
+@FUZZ
+def test_every_other_operation_agrees_with_the_document(case: Any, world: dict[str, Any]) -> None:
+    _sent_as_anyone_and_as_the_editor(case, world)
+
+
+STEPS = settings(
+    FUZZ,
+    max_examples=int(os.environ.get("STORYCORE_FUZZ_SCENARIOS", "4")),
+    stateful_step_count=6,
 )
 
 
-@schema.parametrize()
-@FUZZ
-def test_answers_are_documented_and_none_is_a_server_error_anonymous_or_authenticated(
-    case: Any, world: dict[str, Any]
+def test_calls_that_follow_the_documents_links_agree_with_it(
+    api_schema: Any, world: dict[str, Any]
 ) -> None:
-    case.call_and_validate(checks=CHECKS)
-    case.query = {**(case.query or {}), **world["credentials"]}
-    case.call_and_validate(checks=CHECKS)
+    """The stateful phase, as the editor: a write, then the calls its links name on the story
+    it answers with (read, save, publish, unpublish, feature, change the slug, delete).
+
+    ``use_after_free`` and ``ensure_resource_availability`` run here, and cannot find anything
+    in v1's paths: both look for REST semantics the v1 interface does not have. The first
+    needs a ``DELETE`` method (a story is deleted by ``POST .../delete``), the second a create
+    whose path is a prefix of the created resource's (``POST /v1/stories/{username}/create``
+    is not a prefix of ``/v1/stories/{username}/{slug}``).
+    """
+    checks = all_checks()
+
+    class Editor(api_schema.as_state_machine()):  # type: ignore[misc]
+        def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+            return {"headers": _as_editor(world, case)}
+
+        def validate_response(
+            self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any
+        ) -> None:
+            case.validate_response(
+                response,
+                checks=checks,
+                headers=kwargs.get("headers"),
+                transport_kwargs=kwargs or None,
+                recorder=self.recorder,
+            )
+
+    Editor.run(settings=STEPS)

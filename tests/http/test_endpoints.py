@@ -303,6 +303,17 @@ def test_oembed_answers_a_bare_rich_object(client: Client, world: World) -> None
     assert isinstance(oembed["height"], int)
 
 
+def test_oembed_of_a_retired_permalink_answers_for_the_story_at_its_new_slug(
+    client: Client, world: World
+) -> None:
+    client.post_form(
+        "/v1/stories/alice/open/editslug", {"slug": "quay", **world.credentials("alice")}
+    )
+    answer = client.get("/v1/oembed", {"url": f"{client.web_url}/alice/open"})
+    assert answer.status == 200
+    assert f'src="{client.web_url}/alice/quay.js"' in answer.json()["html"]
+
+
 def test_delegated_creation_answers_sid_permalink_and_shortlink(
     client: Client, world: World
 ) -> None:

@@ -82,16 +82,34 @@ def test_the_documented_sort_keys_are_the_cores(app: HttpApp) -> None:
 
 
 def test_every_error_type_of_a_documented_status_is_documented(app: HttpApp) -> None:
+    """One ``Error`` schema, its ``type`` every type of the exception tree; each error answer
+    names the types its status carries."""
     kinds = [getattr(errors, name) for name in errors.__all__]
     types: dict[str, set[str]] = {}
     for kind in kinds:
         if isinstance(kind, type) and issubclass(kind, errors.StorycoreError):
             types.setdefault(str(kind.status), set()).add(kind.type)
-    for operations in _document(app)["paths"].values():
+    document = _document(app)
+    assert set(document["components"]["schemas"]["ErrorType"]["enum"]) == set().union(
+        *types.values()
+    )
+    for operations in document["paths"].values():
         for operation in operations.values():
             for status, response in operation["responses"].items():
-                if status == "200":
+                if int(status) < 400:
                     continue
                 schema = response["content"]["application/json"]["schema"]
-                documented = schema["properties"]["error"]["properties"]["type"]["enum"]
-                assert set(documented) == types[status], status
+                assert schema == {"$ref": "#/components/schemas/Error"}, status
+                assert set(response["description"].split(":")[0].split(" or ")) == types[status]
+
+
+def test_the_documented_story_limits_follow_the_service_settings() -> None:
+    limits = Limits(title=30, description=40, elements=5, address=300, text_element=50, slug=9)
+    service = Service(open_store("memory://"), TEST_SETTINGS.model_copy(update={"limits": limits}))
+    schemas = _document(HttpApp(service))["components"]["schemas"]
+    service.close()
+    story = schemas["StoryWrite"]["properties"]
+    assert (story["title"]["maxLength"], story["description"]["maxLength"]) == (30, 40)
+    assert (story["elements"]["maxItems"], story["thumbnail"]["maxLength"]) == (5, 300)
+    assert story["slug"]["anyOf"][0]["maxLength"] == 9
+    assert schemas["TextDataWrite"]["properties"]["text"]["maxLength"] == 50

@@ -32,11 +32,21 @@ from .conftest import World
 from .test_endpoints import DELEGATION, VALID_REQUESTS
 
 CREDENTIAL_NAMES = ("api_key", "username", "_token")
+BEARER = {"bearerToken": []}
 ALL_THREE = {"api_key": [], "username": [], "_token": []}
+KEY_IN_HEADER = {"apiKeyHeader": [], "username": [], "_token": []}
 # the security requirement each declaration documents: alternatives, any one of which will do
+# (decisions section 15: a bearer token alone, or the v1 parameters with the key in either place)
 SECURITY = {
-    Credentials.REQUIRED: [ALL_THREE],
-    Credentials.OPTIONAL: [{}, {"api_key": []}, ALL_THREE],
+    Credentials.REQUIRED: [BEARER, ALL_THREE, KEY_IN_HEADER],
+    Credentials.OPTIONAL: [
+        {},
+        BEARER,
+        ALL_THREE,
+        KEY_IN_HEADER,
+        {"api_key": []},
+        {"apiKeyHeader": []},
+    ],
     Credentials.NONE: [],
 }
 REFUSED = {"api_key": "no-such-key", "username": "nobody", "_token": "x" * 43}
@@ -87,29 +97,35 @@ def test_every_route_declares_its_credential_use(route: Route) -> None:
 def test_the_documented_security_of_an_operation_is_its_declaration(
     document: dict[str, Any], route: Route
 ) -> None:
-    assert _operation(document, route)["security"] == SECURITY[route.credentials]
+    # an operation anyone may call inherits the document's default, which allows no credentials
+    documented = _operation(document, route).get("security", document["security"])
+    assert documented == SECURITY[route.credentials]
 
 
-def test_the_security_schemes_are_the_three_credential_parameters(
+def test_the_security_schemes_are_the_bearer_token_the_key_header_and_the_parameters(
     document: dict[str, Any],
 ) -> None:
     schemes = document["components"]["securitySchemes"]
-    assert {
-        name: (scheme["type"], scheme["in"], scheme["name"]) for name, scheme in schemes.items()
-    } == {name: ("apiKey", "query", name) for name in CREDENTIAL_NAMES}
+    where = {
+        name: (scheme["type"], scheme.get("scheme") or (scheme["in"], scheme["name"]))
+        for name, scheme in schemes.items()
+    }
+    assert where == {
+        "bearerToken": ("http", "bearer"),
+        "apiKeyHeader": ("apiKey", ("header", "X-Api-Key")),
+        **{name: ("apiKey", ("query", name)) for name in CREDENTIAL_NAMES},
+    }
 
 
 @pytest.mark.parametrize(
     "route", [*_declared(Credentials.REQUIRED), *_declared(Credentials.OPTIONAL)],
     ids=_ids([*_declared(Credentials.REQUIRED), *_declared(Credentials.OPTIONAL)]),
 )  # fmt: skip
-def test_an_operation_that_reads_credentials_documents_them_and_their_401(
+def test_an_operation_that_reads_credentials_documents_their_400_and_401(
     document: dict[str, Any], route: Route
 ) -> None:
-    operation = _operation(document, route)
-    query = {p["name"] for p in operation["parameters"] if p["in"] == "query"}
-    assert set(CREDENTIAL_NAMES) <= query
-    assert {"400", "401"} <= set(operation["responses"])
+    # the credentials themselves are its security requirements (the test above)
+    assert {"400", "401"} <= set(_operation(document, route)["responses"])
 
 
 @pytest.mark.parametrize(

@@ -114,12 +114,12 @@ def test_a_boolean_member_of_another_type_is_refused(value: object) -> None:
     assert error.field == "story.private"
 
 
-@pytest.mark.parametrize("value", [0, 7, 100])
+@pytest.mark.parametrize("value", [0, 7, 100, 7.0])
 def test_an_integer_member_within_its_bounds_is_accepted(value: int) -> None:
     assert Members({"n": value}, "d").integer("n", maximum=100) == value
 
 
-@pytest.mark.parametrize("value", [-1, 101, True, 1.0, "7"])
+@pytest.mark.parametrize("value", [-1, 101, True, 1.5, 101.0, float("nan"), float("inf"), "7"])
 def test_an_integer_member_out_of_bounds_or_of_another_type_is_refused(value: object) -> None:
     assert _refused(lambda: Members({"n": value}, "d").integer("n", maximum=100)).field == "d.n"
 

@@ -87,9 +87,16 @@ def test_a_page_whose_offset_no_store_can_hold_is_refused_naming_page(page: obje
     assert (error.type, error.field) == ("invalid_parameter", "page")
 
 
-def test_the_last_page_a_store_can_count_to_is_accepted() -> None:
-    request = PageRequest.parse((2**63 - 2) // 20, 20)
+def test_the_last_page_a_store_can_count_to_at_the_largest_size_is_accepted() -> None:
+    request = PageRequest.parse((2**63 - 2) // 100, 100, max_per_page=100)
     assert request.offset + request.probe_limit <= 2**63 - 1
+
+
+def test_the_last_page_is_one_number_whatever_per_page_is_sent() -> None:
+    """The bound a document states: it cannot depend on another parameter's value."""
+    last = (2**63 - 2) // 100
+    assert PageRequest.parse(last, 20, max_per_page=100).page == last
+    assert _refused(page=last + 1, per_page=1).field == "page"
 
 
 def test_the_offset_skips_the_earlier_pages() -> None:

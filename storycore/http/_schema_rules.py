@@ -1,0 +1,218 @@
+"""The rules the service applies to the values it receives, as JSON Schemas (ECMA-262 patterns),
+for the OpenAPI document: what a schema allows, the service accepts; what it forbids, the
+service refuses (decisions section 16).
+
+Each rule is read from the module that applies it where that module states it as a pattern or
+a limit (control characters from ``storycore.text``, slugs and usernames from their modules,
+timestamps from ``storycore.timestamps``, lengths from ``Limits``); the address rule, which
+``storycore.addresses`` applies through ``urllib.parse``, is written here as the pattern of the
+addresses ``urlsplit`` reads as http(s) with a host and a valid port.
+
+A form field or a query parameter is text: where a JSON body may carry a JSON value or its
+text (``publish`` as ``true`` or ``"yes"``), the schema is a ``oneOf`` whose string branches
+are what a form carries (``text_branches``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..numbers import STORE_INT_MAX
+from ..slugs import SLUG_PATTERN
+from ..text import _CONTROL  # the control characters no text may hold
+from ..timestamps import _SHAPE  # the timestamp shape the service parses
+from ..usernames import USERNAME_PATTERN
+from .routing import Schema
+
+__all__ = [
+    "CONTROL",
+    "address",
+    "any_case",
+    "boolean_text",
+    "empty_or",
+    "json_text",
+    "may_be_empty",
+    "one_of_words",
+    "optional_address",
+    "path_segment",
+    "positive_integer_text",
+    "slug",
+    "tag",
+    "text",
+    "text_branches",
+    "timestamp",
+    "username",
+    "word_list",
+    "words",
+]
+
+#: The class of control characters (without its brackets) that no text the service takes holds.
+CONTROL = _CONTROL.pattern[1:-1]
+
+
+# white space that is not a control character (``str.strip`` takes both)
+_SPACE = "[^\\S\\x0b\\x0c\\x1c-\\x1f\\x85]"
+
+
+def _ecma(pattern: re.Pattern[str]) -> str:
+    """A Python pattern anchored with ``\\A`` and ``\\Z`` as an ECMA-262 one (``^`` and ``$``)."""
+    return "^" + pattern.pattern.removeprefix("\\A").removesuffix("\\Z") + "$"
+
+
+def any_case(*names: str) -> str:
+    """A pattern group matching any of ``names`` in any case (as ``str.lower`` compares)."""
+    spelled = (
+        "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else re.escape(c) for c in name)
+        for name in names
+    )
+    return f"(?:{'|'.join(spelled)})"
+
+
+def one_of_words(*names: str) -> Schema:
+    """One of ``names``, in any case."""
+    return {"type": "string", "pattern": f"^{any_case(*names)}$"}
+
+
+def word_list(*names: str) -> Schema:
+    """A comma-separated list of ``names``, in any case, with white space around each."""
+    item = f"{_SPACE}*{any_case(*names)}{_SPACE}*"
+    return {"type": "string", "pattern": f"^{item}(?:,{item})*$"}
+
+
+def text(*, max_length: int | None = None, nullable: bool = False) -> Schema:
+    """Any text without control characters, up to ``max_length`` characters."""
+    schema: Schema = {"type": ["string", "null"] if nullable else "string"}
+    schema["pattern"] = f"^[^{CONTROL}]*$"
+    if max_length is not None:
+        schema["maxLength"] = max_length
+    return schema
+
+
+def words(*, max_length: int | None = None) -> Schema:
+    """Text that is not blank (holds something besides white space), without control
+    characters: search's ``q``, a topic or hashtag of a story."""
+    schema: Schema = {"type": "string", "minLength": 1}
+    schema["pattern"] = f"^[^{CONTROL}]*[^\\s{CONTROL}][^{CONTROL}]*$"
+    if max_length is not None:
+        schema["maxLength"] = max_length
+    return schema
+
+
+def tag() -> Schema:
+    """A ``tag`` filter: text that holds something once the white space around it and its
+    leading ``#`` are taken off (``storycore.hashtags.normalize_tag``)."""
+    # what is left is empty only when the trimmed text is ``#`` signs alone: it needs a
+    # character that is neither space nor ``#``, or space between two ``#``
+    inner = f"(?:[^\\s#{CONTROL}]|#{_SPACE}+#)"
+    return {"type": "string", "pattern": f"^[^{CONTROL}]*{inner}[^{CONTROL}]*$"}
+
+
+# userinfo and host in the ASCII characters urlsplit takes there (no ``[`` ``]``: IPv6 literals
+# are left out), a port from 1 to 65535 or none, then anything without space or control
+_USERINFO = "(?:[A-Za-z0-9._~!$&'()*+,;=%:-]*@)?"
+_HOST = "[A-Za-z0-9._~!$&'()*+,;=%-]+"
+_PORT = (
+    "(?::(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]"
+    "|6553[0-5])?)?"
+)
+_REST = f"(?:[/?#][^\\s{CONTROL}]*)?"
+_ADDRESS = f"[Hh][Tt][Tt][Pp][Ss]?://{_USERINFO}{_HOST}{_PORT}{_REST}"
+
+
+def address(max_length: int) -> Schema:
+    """An absolute http(s) address with a host (decisions section 7)."""
+    return {
+        "type": "string",
+        "maxLength": max_length,
+        "pattern": f"^{_ADDRESS}$",
+    }
+
+
+def optional_address(max_length: int, *, nullable: bool = True) -> Schema:
+    """An http(s) address or ``""`` (no address); ``null`` counts as not sent."""
+    return {
+        "type": ["string", "null"] if nullable else "string",
+        "maxLength": max_length,
+        "pattern": f"^(?:{_ADDRESS})?$",
+    }
+
+
+def slug(max_length: int) -> Schema:
+    """A slug (decisions section 4)."""
+    return {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": max_length,
+        "pattern": _ecma(SLUG_PATTERN),
+    }
+
+
+def username() -> Schema:
+    """A username as a path names it (decisions section 5); any case."""
+    return {"type": "string", "pattern": _ecma(USERNAME_PATTERN)}
+
+
+def path_segment() -> Schema:
+    """A path argument that names nothing with a rule of its own: one segment, never empty."""
+    return {"type": "string", "minLength": 1, "pattern": "^[^/]+$"}
+
+
+# a timestamp on the first or the last day the stores hold is one only while it stays there
+# once moved to UTC (``format_timestamp``): no later zone on the first day, no earlier one on
+# the last; there is no year 0 and no leap second (``datetime``)
+_IN_RANGE = (
+    "(?!0000)(?!0001-01-01T[^Z]*\\+(?!00:00))(?!9999-12-31T[^Z]*-(?!00:00))"
+    "(?![0-9-]{10}T[0-9]{2}:[0-9]{2}:60)"
+)
+
+
+def timestamp(*, nullable: bool = False) -> Schema:
+    """An ISO 8601 timestamp with a zone, as ``storycore.timestamps.parse_timestamp`` reads it:
+    a real date and time, with ``T``, optional fractions of a second and ``Z`` or an offset."""
+    return {
+        "type": ["string", "null"] if nullable else "string",
+        "format": "date-time",
+        "pattern": f"^{_IN_RANGE}{_SHAPE.pattern}$",
+    }
+
+
+def boolean_text() -> Schema:
+    """A boolean as text (decisions section 1): true, false, 1, 0, yes or no, in any case."""
+    word = "(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[Yy][Ee][Ss]|[Nn][Oo]|1|0)"
+    return {"type": "string", "pattern": f"^\\s*{word}\\s*$"}
+
+
+def positive_integer_text() -> Schema:
+    """A whole number from 1 as text (``storycore.numbers``), or ``""`` for none: the digits
+    of an integer the stores hold (up to 18 here, the largest count that always fits)."""
+    digits = len(str(STORE_INT_MAX)) - 1
+    return {"type": "string", "pattern": f"^(?:\\s*[1-9][0-9]{{0,{digits - 1}}}\\s*)?$"}
+
+
+def json_text(content: Schema) -> Schema:
+    """Serialized JSON of a value that ``content`` describes (JSON Schema's content
+    vocabulary): the form of ``story`` and ``user`` in a form body (decisions section 1)."""
+    return {"type": "string", "contentMediaType": "application/json", "contentSchema": content}
+
+
+def empty_or(schema: Schema) -> Schema:
+    """``schema``, or ``""``, which the service reads as "not sent"."""
+    return {"anyOf": [schema, {"const": ""}]}
+
+
+def may_be_empty(schema: Schema) -> tuple[Schema, bool]:
+    """The schema of a value that ``empty_or`` made, and whether ``""`` is also taken."""
+    branches = schema.get("anyOf")
+    if isinstance(branches, list) and len(branches) == 2 and branches[1] == {"const": ""}:
+        return branches[0], True
+    return schema, False
+
+
+def text_branches(schema: Schema) -> Schema:
+    """What ``schema`` takes as text: the string branches of a ``oneOf`` (a form field or a
+    query parameter carries text only), or ``schema`` itself."""
+    branches = schema.get("oneOf")
+    if not isinstance(branches, list):
+        return schema
+    strings = [branch for branch in branches if branch.get("type") == "string"]
+    return strings[0] if len(strings) == 1 else {"oneOf": strings}

@@ -1,0 +1,203 @@
+"""The JSON Schemas of what a client writes: the ``story`` of create, save and publish, its
+element objects, and the ``user`` of a profile update (decisions sections 6, 7, 11 and 13).
+
+The element schemas are read from the classes that validate an element (``element_kinds``):
+each member's type (``_member_types``) has its schema here, and which members must be sent
+follows from the classes, so a new kind or member shows in the document (or fails to build
+it, when its type has no schema yet). Story and user members are read by hand-written code
+(``drafts``, ``accounts``); their schemas follow the same member types and the ``Limits``.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+from .. import _member_types as members
+from ..drafts import _MAX_LABEL_LENGTH, _MAX_LABELS  # the bounds of topics and hashtags
+from ..element_kinds import ELEMENT_CLASSES
+from ..settings import Limits
+from . import _schema_rules as rules
+from .routing import Schema
+
+__all__ = ["ELEMENT", "STORY", "USER", "write_schemas"]
+
+#: The component names of the written shapes.
+STORY, ELEMENT, USER = "StoryWrite", "ElementWrite", "UserWrite"
+
+_Builder = Callable[[Limits], Schema]
+
+# the schema of each member type; ``null`` counts as not sent wherever a member has a default
+_MEMBER_SCHEMAS: tuple[tuple[object, _Builder], ...] = (
+    (members.ShortText, lambda _: rules.text(max_length=members.SHORT_TEXT, nullable=True)),
+    (members.LongText, lambda limits: rules.text(max_length=limits.text_element, nullable=True)),
+    (members.Html, lambda limits: rules.text(max_length=limits.text_element, nullable=True)),
+    (members.Address, lambda limits: rules.optional_address(limits.address)),
+    (members.OptionalAddress, lambda limits: rules.optional_address(limits.address)),
+    (members.RequiredAddress, lambda limits: rules.address(limits.address)),
+    (
+        members.Size,
+        lambda _: {"type": ["integer", "null"], "minimum": 0, "maximum": members.MAX_SIZE},
+    ),
+    (members.Timestamp, lambda _: rules.timestamp(nullable=True)),
+    (members.OptionalTimestamp, lambda _: rules.timestamp(nullable=True)),
+    (
+        members.ElementId,
+        lambda _: {"type": ["string", "null"], "pattern": "^[A-Za-z0-9_-]{0,32}$"},
+    ),
+)
+
+
+# the metadata of the object member types, which take the type of what they hold
+_OBJECT = typing.get_args(members.Object)[1:]
+_OPTIONAL_OBJECT = typing.get_args(members.OptionalObject)[1:]
+
+
+def _component(name: str) -> Schema:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+class _Walker:
+    """Builds the schemas of element classes and what they hold, as named components."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.components: dict[str, Schema] = {}
+
+    def member(self, hint: Any) -> tuple[Schema, bool]:
+        """The schema of a member typed ``hint``, and whether it must be sent because the
+        value it takes when left out (an empty object) would be refused."""
+        metadata = getattr(hint, "__metadata__", None)
+        if (
+            metadata == typing.get_args(members.Object)[1:]
+            or metadata == members.Object.__metadata__
+        ):
+            inner = self.shape(typing.get_args(hint)[0])
+            needed = bool(self.components[inner]["required"])
+            schema = _component(inner)
+            return (schema, True) if needed else ({"oneOf": [schema, {"type": "null"}]}, False)
+        if metadata == _OPTIONAL_OBJECT:
+            (optional,) = (
+                a for a in typing.get_args(typing.get_args(hint)[0]) if a is not type(None)
+            )
+            return {"oneOf": [_component(self.shape(optional)), {"type": "null"}]}, False
+        if typing.get_origin(hint) is typing.Literal:
+            (value,) = typing.get_args(hint)
+            return {"type": "string", "const": value}, True
+        for alias, build in _MEMBER_SCHEMAS:
+            if hint == alias:
+                return build(self.limits), False
+        raise TypeError(f"no schema for the member type {hint!r}")
+
+    def shape(self, kind: type) -> str:
+        """The component name of an element class or a ``TypedDict`` it holds, built once."""
+        name = f"{kind.__name__}Write"
+        if name in self.components:
+            return name
+        self.components[name] = {}  # taken before the members, which may name it again
+        hints = typing.get_type_hints(kind, include_extras=True)
+        properties: dict[str, Schema] = {}
+        required: list[str] = []
+        for key, hint in hints.items():
+            schema, needed = self.member(hint)
+            properties[key] = schema
+            if needed or _without_default(kind, key, hint):
+                required.append(key)
+        self.components[name] = {
+            "type": "object",
+            "description": (kind.__doc__ or "").strip().splitlines()[0].replace("``", "`"),
+            "properties": properties,
+            "required": required,
+        }
+        return name
+
+
+def _without_default(kind: type, key: str, hint: Any) -> bool:
+    """Whether the member ``key`` of ``kind`` has no value of its own when it is not sent."""
+    if isinstance(kind, type) and issubclass(kind, BaseModel):
+        return kind.model_fields[key].is_required()
+    return not any(
+        isinstance(item, FieldInfo) and not item.is_required()
+        for item in getattr(hint, "__metadata__", ())
+    )
+
+
+def _elements(walker: _Walker) -> Schema:
+    """The union of the element kinds, told apart by ``type``."""
+    kinds = {kind: walker.shape(cls) for kind, cls in ELEMENT_CLASSES.items()}
+    return {
+        "description": "An element object (decisions section 7), told apart by `type`.",
+        "oneOf": [_component(name) for name in kinds.values()],
+        "discriminator": {
+            "propertyName": "type",
+            "mapping": {kind: f"#/components/schemas/{name}" for kind, name in kinds.items()},
+        },
+    }
+
+
+def _labels() -> Schema:
+    item = rules.words(max_length=_MAX_LABEL_LENGTH)
+    return {"type": "array", "maxItems": _MAX_LABELS, "items": item}
+
+
+def _story(limits: Limits) -> Schema:
+    element_or_permalink = {"oneOf": [rules.address(limits.address), _component(ELEMENT)]}
+    return {
+        "type": "object",
+        "description": (
+            "The members of a story a write sets (decisions sections 6 and 13): a member left "
+            "out keeps its value at save; other members are ignored. An empty `slug` counts as "
+            "left out (at create, the slug is derived from the title); `description` or "
+            "`thumbnail` sent as null go back to none. Element ids are unique in a story."
+        ),
+        "properties": {
+            "title": rules.text(max_length=limits.title),
+            "slug": {"anyOf": [rules.slug(limits.slug), {"const": ""}]},
+            "description": rules.text(max_length=limits.description, nullable=True),
+            "thumbnail": rules.optional_address(limits.address),
+            "elements": {
+                "type": "array",
+                "maxItems": limits.elements,
+                "items": element_or_permalink,
+                "description": "permalinks of external items (strings) or element objects",
+            },
+            "private": {"type": "boolean"},
+            "topics": _labels(),
+            "hashtags": _labels(),
+        },
+    }
+
+
+def _user(limits: Limits) -> Schema:
+    field = rules.text(max_length=limits.profile_field, nullable=True)
+    return {
+        "type": "object",
+        "description": (
+            "The profile members an update applies (decisions section 13); a member left out or "
+            "null keeps its value. `username`, when sent, must be the path's (in any case); "
+            "`email` and `password` are ignored, as are other members."
+        ),
+        "properties": {
+            "name": field,
+            "bio": field,
+            "location": field,
+            "website": rules.optional_address(limits.address),
+            "avatar": rules.optional_address(limits.address),
+        },
+    }
+
+
+def write_schemas(limits: Limits) -> Mapping[str, Schema]:
+    """The component schemas of the written shapes under ``limits``."""
+    walker = _Walker(limits)
+    elements = _elements(walker)
+    return {
+        STORY: _story(limits),
+        ELEMENT: elements,
+        **walker.components,
+        USER: _user(limits),
+    }
