@@ -3,6 +3,7 @@
     storycore [--db URL] serve [--host H] [--port P] [--web-url URL] [--demo] [--workers N]
                                 [--log-level LEVEL] [--log-format text|json]
                                 [--cors-origin ORIGIN]... [--delegation-provider URL]...
+                                [--resolve offline|online] [--resolve-allow-host HOST]...
     storycore [--db URL] users create USERNAME [--password P | --password-file F] [--name N]
                                 [--email E] [--plan free|enterprise] [--editor] [--can-feature]
     storycore [--db URL] users list | users set-password USERNAME [--password P | ...]
@@ -71,6 +72,8 @@ class _Parser(argparse.ArgumentParser):
 _LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 #: ``serve --log-format``: uvicorn's text lines, or one JSON object a line (``_logs``).
 _LOG_FORMATS = ("text", "json")
+#: ``serve --resolve``: ``Settings.resolver`` (decisions section 18).
+_RESOLVERS = ("offline", "online")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -123,6 +126,21 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         default=None,
         help="allowlisted identity provider address (repeatable)",
+    )
+    serve.add_argument(
+        "--resolve",
+        choices=_RESOLVERS,
+        default=None,
+        help="offline (default: $STORYCORE_RESOLVER or offline) types a permalink from its"
+        " address; online also fetches and keeps what it points to (docs/resolver.md)",
+    )
+    serve.add_argument(
+        "--resolve-allow-host",
+        action="append",
+        type=_host,
+        default=None,
+        help="a host the online resolver fetches from even on a private address, e.g. an"
+        " intranet's (repeatable; default: $STORYCORE_RESOLVER_ALLOWED_HOSTS)",
     )
 
     users = commands.add_parser("users", help="manage users").add_subparsers(
@@ -207,6 +225,15 @@ def _providers(args: argparse.Namespace) -> tuple[str, ...]:
     return providers
 
 
+def _host(text: str) -> str:
+    """A host name or IP address, as ``--resolve-allow-host`` takes it; anything else (a URL,
+    white space, a ``,``, which separates hosts in the workers' environment) is a usage error."""
+    host = text.strip()
+    if not host or any(c.isspace() or c in ",/@?#" for c in host):
+        raise argparse.ArgumentTypeError("must be a host name or an IP address, e.g. 10.0.0.5")
+    return host
+
+
 def _origin(text: str) -> str:
     """An origin as browsers send it, or ``*``; anything else is a usage error."""
     try:
@@ -245,7 +272,18 @@ def _serve(args: argparse.Namespace) -> None:
     address = f"http://{shown_host}:{sock.getsockname()[1]}"
     providers = _providers(args)
     origins = args.cors_origin or listed(os.environ.get("STORYCORE_CORS_ORIGINS", "")) or ["*"]
-    service = compose(args.db, web_url=args.web_url, providers=providers, cors_origins=origins)
+    resolver = args.resolve or os.environ.get("STORYCORE_RESOLVER") or "offline"
+    allowed = args.resolve_allow_host or listed(
+        os.environ.get("STORYCORE_RESOLVER_ALLOWED_HOSTS", "")
+    )
+    service = compose(
+        args.db,
+        web_url=args.web_url,
+        providers=providers,
+        cors_origins=origins,
+        resolver=resolver,
+        resolver_allowed_hosts=allowed,
+    )
     if args.demo and not service.store.users.find(0, 1):
         load_demo(service)
     if workers == 1:
@@ -259,6 +297,8 @@ def _serve(args: argparse.Namespace) -> None:
         STORYCORE_WEB_URL=args.web_url or "",
         STORYCORE_DELEGATION_PROVIDERS=",".join(providers),
         STORYCORE_CORS_ORIGINS=",".join(origins),
+        STORYCORE_RESOLVER=resolver,
+        STORYCORE_RESOLVER_ALLOWED_HOSTS=",".join(allowed),
     )
     _serve_in_workers(workers, sock, address, args.log_level, args.log_format)
 

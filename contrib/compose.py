@@ -10,9 +10,11 @@ from pydantic import ValidationError
 
 from storycore.adapters import open_store
 from storycore.errors import ConfigurationError
+from storycore.online_resolver import OnlineResolver
 from storycore.service import Service
 from storycore.settings import Settings
 
+from .fetch import HttpFetcher
 from .identity import HttpProviderClient
 
 __all__ = ["DEFAULT_DB", "compose", "from_environment", "listed"]
@@ -26,33 +28,48 @@ def compose(
     web_url: str | None = None,
     providers: Sequence[str] = (),
     cors_origins: Sequence[str] = ("*",),
+    resolver: str = "offline",
+    resolver_allowed_hosts: Sequence[str] = (),
 ) -> Service:
     """The service on the store ``db`` names, reaching delegation ``providers`` over HTTP.
-    Without ``web_url``, each answer takes its addresses from its request (decisions §15)."""
+    Without ``web_url``, each answer takes its addresses from its request (decisions §15).
+    ``resolver="online"`` fetches what permalinks point to, through ``HttpFetcher`` (§18)."""
     try:
         settings = Settings(
             web_url=web_url or None,
             delegation_providers=tuple(providers),
             cors_origins=tuple(cors_origins) or ("*",),
+            resolver=resolver or "offline",
+            resolver_allowed_hosts=tuple(resolver_allowed_hosts),
         )
     except ValidationError as exc:
         fault = exc.errors()[0]
         raise ConfigurationError(f"{fault['loc'][0]}: {fault['msg']}") from None
-    return Service(open_store(db), settings, provider_client=HttpProviderClient())
+    online = settings.resolver == "online"
+    fetcher = HttpFetcher(allowed_hosts=settings.resolver_allowed_hosts) if online else None
+    return Service(
+        open_store(db),
+        settings,
+        provider_client=HttpProviderClient(),
+        resolver=OnlineResolver(settings, fetcher) if fetcher is not None else None,
+    )
 
 
 def listed(text: str) -> list[str]:
     """The items of a comma-separated list (``STORYCORE_DELEGATION_PROVIDERS``,
-    ``STORYCORE_CORS_ORIGINS``)."""
+    ``STORYCORE_CORS_ORIGINS``, ``STORYCORE_RESOLVER_ALLOWED_HOSTS``)."""
     return [item.strip() for item in text.split(",") if item.strip()]
 
 
 def from_environment(environ: Mapping[str, str] = os.environ) -> Service:
-    """The service ``STORYCORE_DB``, ``STORYCORE_WEB_URL``, ``STORYCORE_DELEGATION_PROVIDERS``
-    and ``STORYCORE_CORS_ORIGINS`` describe (each optional)."""
+    """The service ``STORYCORE_DB``, ``STORYCORE_WEB_URL``, ``STORYCORE_DELEGATION_PROVIDERS``,
+    ``STORYCORE_CORS_ORIGINS``, ``STORYCORE_RESOLVER`` (``offline`` or ``online``) and
+    ``STORYCORE_RESOLVER_ALLOWED_HOSTS`` describe (each optional)."""
     return compose(
         environ.get("STORYCORE_DB") or DEFAULT_DB,
         web_url=environ.get("STORYCORE_WEB_URL"),
         providers=listed(environ.get("STORYCORE_DELEGATION_PROVIDERS", "")),
         cors_origins=listed(environ.get("STORYCORE_CORS_ORIGINS", "")),
+        resolver=environ.get("STORYCORE_RESOLVER", "offline"),
+        resolver_allowed_hosts=listed(environ.get("STORYCORE_RESOLVER_ALLOWED_HOSTS", "")),
     )

@@ -5,6 +5,10 @@ element object is validating it as ``Element``, the union of the kinds of ``elem
 addresses are http(s), text HTML is sanitized, ``data`` keeps the members of its type, and the
 first fault is a 400 naming its dotted field. Ids are kept when sent back and given by the
 service otherwise.
+
+With ``fetch``, a resolver that fetches content (``ContentResolver``, decisions section 18) fills
+in every permalink string and every element sent with only its permalink, all of them together,
+once the whole write has passed its checks.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from .element_kinds import ELEMENT_TYPES, Element
 from .errors import InvalidParameter
 from .fields import Members
 from .ids import new_element_id
-from .resolvers import ElementResolver
+from .resolvers import ContentResolver, ElementResolver
 from .settings import Limits
 
 __all__ = ["normalize_elements"]
@@ -36,6 +40,7 @@ def normalize_elements(
     resolver: ElementResolver,
     previous: Sequence[Element],
     now: str,
+    fetch: bool = False,
 ) -> list[Element]:
     """The stored form of ``items``; ``previous`` are the story's elements before this write.
 
@@ -44,13 +49,17 @@ def normalize_elements(
     added_before = {element.id: element.added_at for element in previous}
     taken: set[str] = set()
     result: list[Element] = []
+    unresolved: list[int] = []  # where the elements to fill in are
     for index, item in enumerate(items):
         where = f"{path}.{index}"
         if isinstance(item, str):
             permalink = validate_url(item, where, limits.address)
             element = resolver.resolve(permalink, element_id="", added_at=now)
+            unresolved.append(index)
         elif isinstance(item, Mapping):
             element = _element_object(item, where, limits)
+            if _only_permalink(element):
+                unresolved.append(index)
         else:
             raise InvalidParameter(
                 f"{where} must be a permalink string or an element object", field=where
@@ -64,7 +73,21 @@ def normalize_elements(
         element.added_at = added_before.get(element.id, element.added_at or now)
         taken.add(element.id)
         result.append(element)
+    if fetch and unresolved and isinstance(resolver, ContentResolver):
+        filled = resolver.fill([result[index] for index in unresolved])
+        for index, element in zip(unresolved, filled, strict=True):
+            result[index] = element
     return result
+
+
+def _only_permalink(element: Element) -> bool:
+    """Whether a post or link element says nothing of itself but its permalink."""
+    if element.type not in ("quote", "link") or element.permalink is None:
+        return False
+    data: Any = element.data  # {"quote": {...}} or {"link": {...}}
+    said = [value for member in data.values() for value in member.values()]
+    unsaid = element.source is None and element.attribution is None and element.posted_at is None
+    return unsaid and not any(said)
 
 
 def _fresh_id(taken: set[str], previous: Mapping[str, str]) -> str:

@@ -344,6 +344,7 @@ class Stories:
             resolver=self._ctx.resolver,
             previous=previous,
             now=at,
+            fetch=True,  # a write stores what its permalinks point to (decisions section 18)
         )
 
     def _detail(

@@ -7,11 +7,15 @@ the default one works offline, from the address alone:
 - an address whose path ends in an image extension (any case) is an ``image``;
 - an address on a configured video host (``Settings.video_hosts``) is a ``video``;
 - anything else is a ``link``.
+
+A ``ContentResolver`` also fetches what permalinks point to when a write adds them: the online
+resolver of decisions section 18 (``storycore.online_resolver``, docs/resolver.md).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cached_property
 from typing import Protocol, runtime_checkable
 from urllib.parse import urlsplit
@@ -27,7 +31,7 @@ from .element_kinds import (
 )
 from .settings import Settings
 
-__all__ = ["ElementResolver", "OfflineResolver"]
+__all__ = ["ContentResolver", "ElementResolver", "OfflineResolver"]
 
 
 @runtime_checkable
@@ -36,6 +40,19 @@ class ElementResolver(Protocol):
 
     def resolve(self, permalink: str, *, element_id: str, added_at: str) -> Element:
         """The element for ``permalink``; it must not fail for any http(s) address."""
+        ...
+
+
+@runtime_checkable
+class ContentResolver(ElementResolver, Protocol):
+    """A resolver that also stores in elements what their permalinks point to."""
+
+    def fill(self, elements: Sequence[Element]) -> list[Element]:
+        """``elements``, in order, each with what its permalink points to stored in its
+        members; ids and ``added_at`` kept. All of them are resolved concurrently, within one
+        write's budget: an element that cannot be resolved in time comes back as given. Never
+        raises.
+        """
         ...
 
 

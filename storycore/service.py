@@ -17,6 +17,7 @@ from .accounts import Accounts
 from .catalog import Catalog
 from .delegation import Delegation
 from .embedding import Embeds
+from .errors import ConfigurationError
 from .identity import ProviderClient
 from .imports import Imports
 from .lifecycle import Stories
@@ -59,6 +60,12 @@ class Service:
         provider_client: ProviderClient | None = None,
     ) -> None:
         self.settings = settings or Settings()
+        if resolver is None and self.settings.resolver == "online":
+            raise ConfigurationError(
+                "Settings.resolver 'online' fetches through a PageFetcher: pass"
+                " resolver=OnlineResolver(settings, HttpFetcher(...)) (storycore.online_resolver,"
+                " storycore.contrib.fetch), as storycore.contrib.compose does"
+            )
         bring_up_to_date(store)
         self.store = store
         self.resolver = resolver or OfflineResolver(self.settings)

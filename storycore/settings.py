@@ -6,9 +6,11 @@ Every limit is configurable; the defaults are the decisions' values.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from .oembed_providers import DEFAULT_OEMBED_PROVIDERS, OEmbedProvider
 from .origins import origin_of
 
 __all__ = ["DEFAULT_WEB_URL", "EMBED_PAGES", "Limits", "Network", "Settings"]
@@ -111,6 +113,16 @@ class Settings(BaseModel):
     delegation_providers: tuple[str, ...] = ()
     delegation_rate_limit: int = Field(default=60, description="delegated creations a minute")
     provider_timeout: float = Field(default=5.0, description="seconds to wait for a provider")
+    # what a permalink points to (decisions section 18, docs/resolver.md): ``offline`` types it
+    # from its address; ``online`` also fetches its content when a write adds it
+    resolver: Literal["offline", "online"] = "offline"
+    resolver_allowed_hosts: tuple[str, ...] = Field(
+        default=(), description="hosts fetched even on private addresses (intranets, tests)"
+    )
+    oembed_providers: tuple[OEmbedProvider, ...] = DEFAULT_OEMBED_PROVIDERS
+    resolver_at_once: int = Field(default=8, ge=1, description="fetches of one write at once")
+    resolver_timeout: float = Field(default=3.0, gt=0, description="seconds for one permalink")
+    resolver_budget: float = Field(default=5.0, gt=0, description="seconds for one write's")
 
     @field_validator("cors_origins")
     @classmethod
@@ -118,3 +130,9 @@ class Settings(BaseModel):
         """Each origin as browsers send it (``https://example.org``, lowercase, no path), or
         ``*``; anything else would never match and is refused when the settings are built."""
         return tuple(origin if origin == "*" else origin_of(origin) for origin in origins)
+
+    @field_validator("resolver_allowed_hosts")
+    @classmethod
+    def _hosts(cls, hosts: tuple[str, ...]) -> tuple[str, ...]:
+        """Each host as the fetcher compares it: lowercase, an IPv6 address without brackets."""
+        return tuple(host.strip().strip("[]").lower() for host in hosts if host.strip())

@@ -18,6 +18,7 @@ from ..errors import (
     StorycoreError,
     StoryMoved,
 )
+from ..resolvers import ContentResolver
 from ..service import Service
 from ..visibility import Viewer
 from .api import ROUTES
@@ -54,7 +55,10 @@ class HttpApp:
         self.compress = compress
         self.routes = routes
         self._openapi: dict[str, bytes] = {}  # the document, by the root_path it names
-        self._calling_out = tuple(route for route in routes if route.calls_out)
+        # a write that stores a client's elements waits on other hosts when the resolver
+        # fetches what they point to (decisions sections 14 and 18)
+        fetches = isinstance(service.resolver, ContentResolver)
+        self._calling_out = tuple(r for r in routes if r.calls_out or (fetches and r.resolves))
         self._cors = Cors(service.settings.cors_origins)
         #: the service for each (scheme, Host, root_path) seen lately: checking a Host and
         #: finding its service once, not on every request

@@ -65,7 +65,8 @@ class Route:
     ``credentials`` has no default: every route states its use of them. ``errors`` are the
     statuses of the operation's own faults; those of the credentials follow from ``credentials``.
     ``calls_out`` marks an operation that may wait on another host: bindings answer it apart
-    from storage requests (decisions section 14).
+    from storage requests (decisions section 14). ``resolves`` marks one that stores a client's
+    elements, which waits on other hosts when the service's resolver fetches (section 18).
     """
 
     method: str
@@ -80,6 +81,7 @@ class Route:
     tags: Sequence[str] = field(default=())
     credentials: Credentials = field(kw_only=True)
     calls_out: bool = field(default=False, kw_only=True)
+    resolves: bool = field(default=False, kw_only=True)
     #: the template's path segments, split once: every request is matched against them
     segments: tuple[str, ...] = field(init=False, repr=False, compare=False)
 

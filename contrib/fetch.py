@@ -1,0 +1,163 @@
+"""The online resolver's fetcher (decisions section 18): one GET through httpx, safe by
+construction.
+
+- Only http and https; at most 3 redirects.
+- Every request, the first and each redirect, passes through ``_Guard``, a transport that looks
+  the host's name up itself, refuses the host unless every address it has is public unicast
+  (``storycore.public_addresses``), and sends the request to the address it checked, with
+  ``Host`` and the TLS server name (SNI, and the certificate check) still the name. The address
+  checked is the address connected to, so a name that answers differently the second time it
+  is looked up (DNS rebinding) gains nothing.
+- Hosts the deployment allowed (``Settings.resolver_allowed_hosts``: intranets, tests) are
+  connected to wherever they are. The allowance is for the host as the address writes it: a
+  redirect to another name, or to the allowed host's bare IP address, is checked as any other.
+- No connection outlives its request (keep-alive off), so a TLS connection made for one name
+  never carries a request for another; no proxy or netrc from the environment; a client per
+  call, so no cookie goes from one site to another.
+- At most ``max_bytes`` of the body are read, counted as it is decoded (a compressed body as it
+  expands). Time is the caller's to bound: it cancels the call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import socket
+import ssl
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Final
+
+import httpx
+
+from storycore.fetching import Fetched, PageFetcher
+from storycore.public_addresses import is_public_address
+
+__all__ = ["MAX_REDIRECTS", "HttpFetcher", "NameLookup", "system_lookup"]
+
+#: A host name and port to the addresses they connect to (``system_lookup``, or a test's).
+NameLookup = Callable[[str, int], Awaitable[Sequence[str]]]
+
+MAX_REDIRECTS: Final = 3
+#: httpx's own limit on each socket operation; the caller's deadline is what bounds a fetch.
+_BACKSTOP_SECONDS: Final = 10.0
+_DEFAULT_PORTS: Final = {"http": 80, "https": 443}
+# name lookups block; their own threads, so that an event loop closing at the deadline does not
+# wait for one (``asyncio.run`` waits for its default executor's threads)
+_LOOKUPS = ThreadPoolExecutor(8, thread_name_prefix="storycore-lookup")
+
+
+async def system_lookup(host: str, port: int) -> list[str]:
+    """The addresses the system's resolver gives for ``host``."""
+    infos = await asyncio.get_running_loop().run_in_executor(
+        _LOOKUPS, lambda: socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    )
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))
+
+
+class HttpFetcher(PageFetcher):
+    """``HttpFetcher(allowed_hosts=...)``: the real fetcher.
+
+    ``lookup`` replaces the system's name lookup (tests map a "public" name to an address of
+    their choice); ``network`` the transport the checked requests go out on (default: httpx's,
+    with the system's trust store).
+    """
+
+    def __init__(
+        self,
+        *,
+        allowed_hosts: Iterable[str] = (),
+        lookup: NameLookup = system_lookup,
+        network: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self._allowed = frozenset(host.strip("[]").lower() for host in allowed_hosts)
+        self._lookup = lookup
+        self._network = network
+        # the system's trust store, as ``http.client`` and ``urllib`` use it
+        self._tls = ssl.create_default_context()
+
+    async def fetch(self, url: str, *, accept: str, max_bytes: int) -> Fetched | None:
+        network = self._network or httpx.AsyncHTTPTransport(
+            verify=self._tls,
+            trust_env=False,
+            limits=httpx.Limits(max_keepalive_connections=0),
+        )
+        guard = _Guard(network, self._allowed, self._lookup)
+        try:
+            async with (
+                httpx.AsyncClient(
+                    transport=guard,
+                    follow_redirects=True,
+                    max_redirects=MAX_REDIRECTS,
+                    trust_env=False,
+                    timeout=_BACKSTOP_SECONDS,
+                    headers={"Accept": accept, "User-Agent": "storycore-resolver"},
+                ) as client,
+                client.stream("GET", url) as response,
+            ):
+                body = bytearray()
+                async for chunk in response.aiter_bytes():
+                    body += chunk
+                    if len(body) > max_bytes:
+                        break
+                return Fetched(
+                    url=str(response.url),
+                    status=response.status_code,
+                    content_type=response.headers.get("content-type", ""),
+                    body=bytes(body[:max_bytes]),
+                    complete=len(body) <= max_bytes,
+                )
+        except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError):
+            # refused, unreachable, too many redirects, a broken answer; ValueError covers a
+            # name that cannot be encoded
+            return None
+        finally:
+            if self._network is None:
+                await network.aclose()
+
+
+class _Guard(httpx.AsyncBaseTransport):
+    """Passes a request on to ``network`` only over http(s), and only to a checked address."""
+
+    def __init__(
+        self, network: httpx.AsyncBaseTransport, allowed: frozenset[str], lookup: NameLookup
+    ) -> None:
+        self._network = network
+        self._allowed = allowed
+        self._lookup = lookup
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        url = request.url
+        if url.scheme not in _DEFAULT_PORTS:
+            raise httpx.UnsupportedProtocol(f"refused: {url.scheme} is not http(s)")
+        host = url.raw_host.decode("ascii").lower()  # IDNA; an IPv6 address without brackets
+        address = await self._address(host, url.port or _DEFAULT_PORTS[url.scheme], request)
+        extensions = dict(request.extensions)
+        if url.scheme == "https":
+            extensions["sni_hostname"] = host  # the certificate is checked against the name
+        forwarded = httpx.Request(
+            request.method,
+            url.copy_with(host=address),
+            headers=request.headers,  # ``Host`` among them: the name
+            stream=request.stream,
+            extensions=extensions,
+        )
+        return await self._network.handle_async_request(forwarded)
+
+    async def _address(self, host: str, port: int, request: httpx.Request) -> str:
+        """The address to connect to for ``host``: its first, once every address it has is
+        found public (an allowed host's need not be)."""
+        addresses = [host] if _is_ip(host) else list(await self._lookup(host, port))
+        if not addresses:
+            raise httpx.ConnectError(f"{host} has no address", request=request)
+        if host not in self._allowed and not all(map(is_public_address, addresses)):
+            raise httpx.ConnectError(f"refused: {host} is not on a public address", request=request)
+        return addresses[0]
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
