@@ -13,6 +13,7 @@
     storycore [--db URL] demo
     storycore [--db URL] export [FILE]
     storycore [--db URL] import [--replace] FILE
+    storycore [--db URL] import --format storify [--replace] FILE...   # Storify v1 story JSON
     storycore [--db URL] reindex                         # recompute every derived member
 
 ``--db`` may also come from ``STORYCORE_DB``; the default is ``sqlite:///storycore.db``. A
@@ -30,7 +31,7 @@ import logging
 import os
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import nullcontext, suppress
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -72,6 +73,8 @@ class _Parser(argparse.ArgumentParser):
 _LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 #: ``serve --log-format``: uvicorn's text lines, or one JSON object a line (``_logs``).
 _LOG_FORMATS = ("text", "json")
+#: ``import --format``: an export of storycore, or Storify v1 story JSON (``storycore.storify``).
+_IMPORT_FORMATS = ("export", "storify")
 #: ``serve --resolve``: ``Settings.resolver`` (decisions section 18).
 _RESOLVERS = ("offline", "online")
 
@@ -175,8 +178,17 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("demo", help="load the demo data set")
     export = commands.add_parser("export", help="write users, apps and stories as JSON Lines")
     export.add_argument("file", nargs="?", help="output file (default: standard output)")
-    load = commands.add_parser("import", help="read an export into the store")
-    load.add_argument("file", help="the export to read; - reads standard input")
+    load = commands.add_parser("import", help="read an export, or Storify stories, into the store")
+    load.add_argument(
+        "file", nargs="+", help="the export to read (one), or Storify files; - reads standard input"
+    )
+    load.add_argument(
+        "--format",
+        choices=_IMPORT_FORMATS,
+        default="export",
+        help="export (default): JSON Lines as export writes them; storify: Storify v1 story JSON"
+        " (a story, its {content, code} envelope, or an array of either; docs/storify.md)",
+    )
     load.add_argument(
         "--replace", action="store_true", help="records whose id is stored replace the stored ones"
     )
@@ -465,7 +477,7 @@ def _run(args: argparse.Namespace) -> None:
         elif args.command == "export":
             _export(service, args.file)
         elif args.command == "import":
-            _import(service, args.file, replace=args.replace)
+            _import(service, args.file, replace=args.replace, storify=args.format == "storify")
 
 
 def _export(service: Service, path: str | None) -> None:
@@ -482,10 +494,17 @@ def _export(service: Service, path: str | None) -> None:
     print(f"exported {count} records", file=sys.stderr)
 
 
-def _import(service: Service, path: str, *, replace: bool) -> None:
+def _import(service: Service, paths: Sequence[str], *, replace: bool, storify: bool) -> None:
+    if not storify and len(paths) > 1:
+        raise ValueError("an export is one FILE; --format storify reads several")
+    path = paths[0]
     meter = Meter(sys.stderr)
     try:
-        if path == "-":  # a pipe: read once, as it comes (the import spools what it checks)
+        if storify:
+            progress = import_progress(meter, None, None)
+            documents = _documents(paths)
+            count = service.imports.load_storify(documents, replace=replace, progress=progress)
+        elif path == "-":  # a pipe: read once, as it comes (the import spools what it checks)
             progress = import_progress(meter, None, None)
             count = import_lines(service, sys.stdin.buffer, replace=replace, progress=progress)
         else:
@@ -495,6 +514,16 @@ def _import(service: Service, path: str, *, replace: bool) -> None:
     finally:
         meter.end()
     print(f"imported {count} records", file=sys.stderr)
+
+
+def _documents(paths: Sequence[str]) -> Iterator[tuple[str, bytes]]:
+    """Each file's name and content, read when the import asks; ``-`` is standard input."""
+    for path in paths:
+        if path == "-":
+            yield path, sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as file:
+                yield path, file.read()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

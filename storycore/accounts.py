@@ -104,7 +104,7 @@ class Accounts:
     def create_app(self, name: str, *, delegation: bool = False, href: str = "") -> AppCredentials:
         """Make an application; the answer holds its api key."""
         name = validate_app_name(name)
-        validate_url(href, "href", self._ctx.settings.limits.address, allow_empty=True)
+        href = validate_url(href, "href", self._ctx.settings.limits.address, allow_empty=True)
         api_key = new_secret()
         app = AppRecord(
             id=new_id(),
@@ -203,18 +203,18 @@ class Accounts:
         self, api_key: str | None = None, username: str | None = None, token: str | None = None
     ) -> Viewer:
         """The caller these credentials prove. With none, the caller is anonymous; an api key
-        alone names the application only; a username or token needs all three, and any fault
-        is ``Unauthorized``.
+        alone names the application only, and so does an api key with a username but no token
+        (real v1 clients send their username on every call, decisions section 17: it proves
+        no one, so an operation that needs a user refuses it); a token needs all three, and
+        any fault is ``Unauthorized``.
         """
         if not (api_key or username or token):
             return ANONYMOUS
         app = self._app(api_key)
-        if not (username or token):
+        if not token:
             return Viewer(app=app)
         if not username:
             raise Unauthorized("username is required with _token", field="username")
-        if not token:
-            raise Unauthorized("_token is required with username", field="_token")
         record = self._ctx.store.tokens.get(digest(token))
         user = self._users.get_by_username(username)
         if (

@@ -1,4 +1,8 @@
-"""The address rule (decisions section 7): every address the service stores is http(s)."""
+"""The address rule (decisions section 7): every address the service stores is http(s).
+
+A protocol-relative address (``//host/path``), which v1 clients send (decisions section 17), is
+taken as ``https://host/path``: the limit counts the address as taken, the one that is stored.
+"""
 
 from __future__ import annotations
 
@@ -26,11 +30,14 @@ def is_http_url(value: str) -> bool:
 
 
 def validate_url(value: object, field: str, max_length: int, *, allow_empty: bool = False) -> str:
-    """``value`` as an address, or ``InvalidParameter`` naming ``field``."""
+    """``value`` as the address stored (a protocol-relative one as https), or
+    ``InvalidParameter`` naming ``field``."""
     if not isinstance(value, str):
         raise InvalidParameter(f"{field} must be a string", field=field)
     if value == "" and allow_empty:
         return value
+    if value.startswith("//"):
+        value = f"https:{value}"
     if len(value) > max_length:
         raise InvalidParameter(
             f"{field} is longer than the limit of {max_length} characters", field=field

@@ -52,8 +52,9 @@ class Catalog:
         per_page: PageParam = None,
     ) -> Page[StorySummary]:
         """Public stories, by ``sort`` (``date.published`` by default) and ``order``."""
-        if containing_element is not None:
-            validate_url(containing_element, "containingElement", self._ctx.settings.limits.address)
+        if containing_element is not None:  # as stored: a //host/path is https://host/path
+            limit = self._ctx.settings.limits.address
+            containing_element = validate_url(containing_element, "containingElement", limit)
         return self._list(
             page,
             per_page,
@@ -247,7 +248,7 @@ class Catalog:
 
     def _permalink_target(self, permalink: str) -> tuple[str, str] | None:
         """The (author id, slug) a permalink of this service names, or None."""
-        validate_url(permalink, "permalink", self._ctx.settings.limits.address)
+        permalink = validate_url(permalink, "permalink", self._ctx.settings.limits.address)
         parts = self._ctx.presenter.addresses.parse_story(permalink)
         if parts is None:
             return None

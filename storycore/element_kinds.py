@@ -33,6 +33,7 @@ from ._member_types import (
 )
 
 __all__ = [
+    "DATA_TYPES",
     "ELEMENT_CLASSES",
     "ELEMENT_TYPES",
     "AnyElement",
@@ -56,11 +57,23 @@ __all__ = [
     "Video",
     "VideoData",
     "VideoElement",
+    "type_of_data",
 ]
 
 ElementType = Literal["text", "quote", "image", "video", "link", "other"]
 #: Every element type, in the order ``stats.elements`` counts them.
 ELEMENT_TYPES: Final[tuple[ElementType, ...]] = get_args(ElementType)
+#: The types whose ``data`` holds a member named after the type, in the order an element sent
+#: without ``type`` is told one by its ``data`` (decisions section 17).
+DATA_TYPES: Final[tuple[ElementType, ...]] = ("text", "quote", "image", "video", "link")
+
+
+def type_of_data(data: object) -> ElementType | None:
+    """The type ``data`` tells: the first of ``DATA_TYPES`` it holds a member of (``null``
+    counts as not sent), or None."""
+    if not isinstance(data, Mapping):
+        return None
+    return next((kind for kind in DATA_TYPES if data.get(kind) is not None), None)
 
 
 class _Member(BaseModel):

@@ -4,7 +4,8 @@ Each item is a permalink string (typed by the resolver) or an element object. No
 element object is validating it as ``Element``, the union of the kinds of ``element_kinds``:
 addresses are http(s), text HTML is sanitized, ``data`` keeps the members of its type, and the
 first fault is a 400 naming its dotted field. Ids are kept when sent back and given by the
-service otherwise.
+service otherwise. An object sent without ``type`` takes it from its data or its permalink
+(decisions section 17, ``_typeless``).
 
 With ``fetch``, a resolver that fetches content (``ContentResolver``, decisions section 18) fills
 in every permalink string and every element sent with only its permalink, all of them together,
@@ -19,6 +20,7 @@ from typing import Any, Final
 from pydantic import TypeAdapter, ValidationError
 
 from ._member_types import client_context, fault
+from ._typeless import with_type
 from .addresses import validate_url
 from .element_kinds import ELEMENT_TYPES, Element
 from .errors import InvalidParameter
@@ -57,8 +59,8 @@ def normalize_elements(
             element = resolver.resolve(permalink, element_id="", added_at=now)
             unresolved.append(index)
         elif isinstance(item, Mapping):
-            element = _element_object(item, where, limits)
-            if _only_permalink(element):
+            element, bare = _element_object(item, where, limits, resolver)
+            if bare or _only_permalink(element):
                 unresolved.append(index)
         else:
             raise InvalidParameter(
@@ -97,10 +99,14 @@ def _fresh_id(taken: set[str], previous: Mapping[str, str]) -> str:
             return candidate
 
 
-def _element_object(item: Mapping[str, Any], where: str, limits: Limits) -> Element:
-    """``item`` validated as the element of its type."""
+def _element_object(
+    item: Mapping[str, Any], where: str, limits: Limits, resolver: ElementResolver
+) -> tuple[Element, bool]:
+    """``item`` validated as the element of its type, sent or told (``_typeless``), and whether
+    it stands for its permalink string."""
+    members, bare = with_type(item, where, limits, resolver)
     try:
-        return _ELEMENT.validate_python(dict(item), context=client_context(limits))
+        return _ELEMENT.validate_python(members, context=client_context(limits)), bare
     except ValidationError as exc:
         error = exc.errors(include_url=False)[0]
         if error["type"].startswith("union_tag"):  # no type, or an unknown one

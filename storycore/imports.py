@@ -19,6 +19,11 @@ memory up to a few megabytes, on disk beyond), so memory holds only the keys the
 however large the file. The second pass writes the spooled records: users, applications, then
 stories.
 
+``Imports.load_storify`` reads Storify v1 story JSON instead (``storycore.storify``, decisions
+section 22): its reader checks each story and its new author as a write would, and
+``load_checked`` admits and writes what it made as the lines of an export are admitted and
+written; a fault names the document and item instead of the line.
+
 The write is all or nothing as far as the ports allow. The stories go through
 ``StoryRepository.add_many`` at once, one transaction on SQLite. When a write fails (a
 concurrent writer took a slug, the disk is full), what the import wrote is undone before the
@@ -53,6 +58,7 @@ from .records import (
     trusted_story,
     trusted_user,
 )
+from .storify import CheckedRecord, StorifyReader
 from .trusted import construct_trusted
 from .usernames import username_key
 from .wording import worded, wording
@@ -79,6 +85,47 @@ class Imports:
         self._store = context.store
         # the profile rule of create_user and update: the same function, not a copy
         self._profile: ProfileCheck = lambda data, path: accounts._profile_members(data, path=path)
+
+    def load_storify(
+        self,
+        documents: Iterable[tuple[str, bytes]],
+        *,
+        replace: bool = False,
+        progress: ImportProgress | None = None,
+    ) -> int:
+        """Check every story of Storify v1 story JSON documents (name and content;
+        ``storycore.storify``), then write them with their new authors; returns how many
+        records. Faults and ``replace`` as ``load``'s, a fault naming the document and item.
+        """
+        reader = StorifyReader(
+            self._store.users, self._ctx.settings.limits, self._ctx.resolver, self._profile
+        )
+        return self.load_checked(reader.records(documents), replace=replace, progress=progress)
+
+    def load_checked(
+        self,
+        items: Iterable[tuple[str, Sequence[CheckedRecord]]],
+        *,
+        replace: bool = False,
+        progress: ImportProgress | None = None,
+    ) -> int:
+        """Admit records another format's reader checked and derived (each item: where it was
+        read and its records, users before the stories they write), then write them, as
+        ``load`` admits and writes the lines of an export; returns how many.
+        """
+        tell = progress or _quiet
+        with _Plan(replace) as plan:
+            for number, (where, records) in enumerate(items, start=1):
+                plan.places[number] = where
+                try:
+                    for record in records:
+                        self._admit_checked(plan, number, record)
+                except (InvalidParameter, Conflict) as exc:
+                    raise _at(where, exc) from exc
+                tell("checked", plan.count, None)
+            with wording():
+                self._write(plan, tell)
+            return plan.count
 
     def load(
         self,
@@ -130,6 +177,16 @@ class Imports:
             plan.spools["story"].add(_story_document(story, elements))
         plan.count += 1
 
+    def _admit_checked(self, plan: _Plan, number: int, record: CheckedRecord) -> None:
+        if isinstance(record, UserRecord):
+            self._admit_user(plan, number, record)
+            plan.spools["user"].add(record.model_dump(mode="json"))
+        else:
+            story, elements = record
+            self._admit_story(plan, number, story)
+            plan.spools["story"].add(_story_document(story, elements))
+        plan.count += 1
+
     def _admit_user(self, plan: _Plan, number: int, user: UserRecord) -> None:
         plan.admit_id(number, "user", user.id, self._store.users.get(user.id) is not None)
         plan.first("user.username", number, username_key(user.username), "username")
@@ -164,7 +221,7 @@ class Imports:
         earlier = plan.keys.setdefault(("story.slug", story.author_id, story.slug), number)
         holder = stories.get_by_slug(story.author_id, story.slug)
         if earlier != number or (holder is not None and holder.id != story.id):
-            where = f"line {earlier}" if earlier != number else "the store"
+            where = plan.place(earlier) if earlier != number else "the store"
             raise SlugTaken(
                 f"the author has another story at {story.slug!r} in {where}", field="story.slug"
             )
@@ -248,6 +305,7 @@ class _Plan:
 
     replace: bool
     count: int = 0
+    places: dict[int, str] = field(default_factory=dict)  # what a number names, if not a line
     keys: dict[tuple[str, ...], int] = field(default_factory=dict)
     authors: set[str] = field(default_factory=set)
     stored: dict[str, set[str]] = field(
@@ -262,8 +320,12 @@ class _Plan:
         earlier = self.keys.setdefault((field_name, key), number)
         if earlier != number:
             raise InvalidParameter(
-                f"{field_name} repeats the {what} of line {earlier}", field=field_name
+                f"{field_name} repeats the {what} of {self.place(earlier)}", field=field_name
             )
+
+    def place(self, number: int) -> str:
+        """Where the record ``number`` was read: its line, or the place its reader named."""
+        return self.places.get(number, f"line {number}")
 
     def admit_id(self, number: int, kind: str, record_id: str, stored: bool) -> None:
         """Note a record's id: refused when an earlier line has it, or when the store has it
@@ -372,7 +434,12 @@ def _story_from(document: dict[str, Any]) -> NewStory:
 
 def _at_line(number: int, exc: InvalidParameter | Conflict) -> InvalidParameter | Conflict:
     """``exc`` with its message as ``line N: field: what is wrong``."""
+    return _at(f"line {number}", exc)
+
+
+def _at(where: str, exc: InvalidParameter | Conflict) -> InvalidParameter | Conflict:
+    """``exc`` with its message as ``WHERE: field: what is wrong``."""
     message = exc.message
     if exc.field is not None:
         message = f"{exc.field}: {message.removeprefix(exc.field).lstrip(' :')}"
-    return type(exc)(f"line {number}: {message}", field=exc.field)
+    return type(exc)(f"{where}: {message}", field=exc.field)

@@ -1,4 +1,5 @@
-"""Sanitizing of text-element HTML to the allowlist of decisions section 7.
+"""Sanitizing of text-element HTML to the allowlist of decisions section 7, with the ``h2``,
+``h3`` and ``h4`` headings real v1 clients write (section 17).
 
 Only text elements hold HTML; titles and descriptions are plain text and never pass here.
 """
@@ -14,7 +15,7 @@ from .addresses import is_http_url
 
 __all__ = ["plain_text", "sanitize_html"]
 
-_TAGS = {"p", "br", "b", "strong", "i", "em", "a", "ul", "ol", "li", "blockquote"}
+_TAGS = {"p", "br", "b", "strong", "i", "em", "a", "ul", "ol", "li", "blockquote", "h2", "h3", "h4"}
 # "*" names the attributes allowed on every tag: none (nh3 would keep ``title`` and ``lang``)
 _ATTRIBUTES: dict[str, set[str]] = {"a": {"href"}, "*": set()}
 _SCHEMES = {"http", "https"}

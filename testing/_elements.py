@@ -122,7 +122,8 @@ def permalinks(kind: PermalinkKind | None = None) -> SearchStrategy[str]:
 def invalid_addresses(*, max_length: int = LIMITS.address) -> SearchStrategy[str]:
     """Addresses the service refuses where it wants an http(s) URL: other schemes
     (``javascript:``, ``data:``, ``ftp:``, ``mailto:``), relative or host-less addresses,
-    white space, and addresses over the length limit.
+    white space, and addresses over the length limit. (A protocol-relative address with a host,
+    ``//host/path``, is taken as https: decisions section 17.)
     """
     samples = st.sampled_from(
         [
@@ -137,14 +138,22 @@ def invalid_addresses(*, max_length: int = LIMITS.address) -> SearchStrategy[str
             "https:///path",
             "https://exa mple.org/",
             "https://example.org/\n",
-            "//example.org/a",
+            "///path.png",
             "http://:80/",
         ]
     )
     too_long = st.just("https://example.org/" + "a" * max_length)
-    return (samples | too_long | st.text(max_size=30)).filter(
-        lambda url: len(url) > max_length or not is_http_url(url)
+    return (
+        (samples | too_long | st.text(max_size=30))
+        .map(_as_taken)
+        .filter(lambda taken: len(taken[1]) > max_length or not is_http_url(taken[1]))
+        .map(lambda taken: taken[0])
     )
+
+
+def _as_taken(url: str) -> tuple[str, str]:
+    """``url`` and the address the service takes it as (a protocol-relative one as https)."""
+    return url, f"https:{url}" if url.startswith("//") else url
 
 
 def element_ids() -> SearchStrategy[str]:

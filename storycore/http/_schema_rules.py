@@ -6,7 +6,9 @@ Each rule is read from the module that applies it where that module states it as
 a limit (control characters from ``storycore.text``, slugs and usernames from their modules,
 timestamps from ``storycore.timestamps``, lengths from ``Limits``); the address rule, which
 ``storycore.addresses`` applies through ``urllib.parse``, is written here as the pattern of the
-addresses ``urlsplit`` reads as http(s) with a host and a valid port.
+addresses ``urlsplit`` reads as http(s) with a host and a valid port, and of the
+protocol-relative ones (``//host/path``) it takes as https (decisions section 17), whose limit
+counts the ``https:`` it adds.
 
 A form field or a query parameter is text: where a JSON body may carry a JSON value or its
 text (``publish`` as ``true`` or ``"yes"``), the schema is a ``oneOf`` whose string branches
@@ -116,24 +118,33 @@ _PORT = (
     "|6553[0-5])?)?"
 )
 _REST = f"(?:[/?#][^\\s{CONTROL}]*)?"
-_ADDRESS = f"[Hh][Tt][Tt][Pp][Ss]?://{_USERINFO}{_HOST}{_PORT}{_REST}"
+_AFTER_SCHEME = f"//{_USERINFO}{_HOST}{_PORT}{_REST}"
+_ADDRESS = f"[Hh][Tt][Tt][Pp][Ss]?:{_AFTER_SCHEME}"
+_TAKEN_AS = len("https:")  # what a protocol-relative address gains
+
+
+def _addresses(max_length: int, absolute: str) -> list[Schema]:
+    """The branches of an address rule: ``absolute`` (a pattern), and a protocol-relative
+    address, whose limit counts the ``https:`` it is given."""
+    return [
+        {"pattern": f"^{absolute}$"},
+        {"maxLength": max_length - _TAKEN_AS, "pattern": f"^{_AFTER_SCHEME}$"},
+    ]
 
 
 def address(max_length: int) -> Schema:
-    """An absolute http(s) address with a host (decisions section 7)."""
-    return {
-        "type": "string",
-        "maxLength": max_length,
-        "pattern": f"^{_ADDRESS}$",
-    }
+    """An absolute http(s) address with a host (decisions section 7), or a protocol-relative
+    one, taken as https (section 17)."""
+    return {"type": "string", "maxLength": max_length, "anyOf": _addresses(max_length, _ADDRESS)}
 
 
 def optional_address(max_length: int, *, nullable: bool = True) -> Schema:
-    """An http(s) address or ``""`` (no address); ``null`` counts as not sent."""
+    """An http(s) address (or a protocol-relative one) or ``""`` (no address); ``null`` counts
+    as not sent."""
     return {
         "type": ["string", "null"] if nullable else "string",
         "maxLength": max_length,
-        "pattern": f"^(?:{_ADDRESS})?$",
+        "anyOf": _addresses(max_length, f"(?:{_ADDRESS})?"),
     }
 
 

@@ -4,8 +4,11 @@ element objects, and the ``user`` of a profile update (decisions sections 6, 7, 
 The element schemas are read from the classes that validate an element (``element_kinds``):
 each member's type (``_member_types``) has its schema here, and which members must be sent
 follows from the classes, so a new kind or member shows in the document (or fails to build
-it, when its type has no schema yet). Story and user members are read by hand-written code
-(``drafts``, ``accounts``); their schemas follow the same member types and the ``Limits``.
+it, when its type has no schema yet). An element object without ``type`` (decisions section 17)
+is one of ``UNTYPED``'s branches, made from the same components: told by its data (the first
+of ``DATA_TYPES`` its ``data`` holds), or by its permalink. Story and user members are read by
+hand-written code (``drafts``, ``accounts``); their schemas follow the same member types and
+the ``Limits``.
 """
 
 from __future__ import annotations
@@ -19,15 +22,15 @@ from pydantic.fields import FieldInfo
 
 from .. import _member_types as members
 from ..drafts import _MAX_LABEL_LENGTH, _MAX_LABELS  # the bounds of topics and hashtags
-from ..element_kinds import ELEMENT_CLASSES
+from ..element_kinds import DATA_TYPES, ELEMENT_CLASSES
 from ..settings import Limits
 from . import _schema_rules as rules
 from .routing import Schema
 
-__all__ = ["ELEMENT", "STORY", "USER", "write_schemas"]
+__all__ = ["ELEMENT", "STORY", "UNTYPED", "USER", "write_schemas"]
 
 #: The component names of the written shapes.
-STORY, ELEMENT, USER = "StoryWrite", "ElementWrite", "UserWrite"
+STORY, ELEMENT, UNTYPED, USER = "StoryWrite", "ElementWrite", "UntypedElementWrite", "UserWrite"
 
 _Builder = Callable[[Limits], Schema]
 
@@ -139,13 +142,87 @@ def _elements(walker: _Walker) -> Schema:
     }
 
 
+def _not_null(schema: Schema) -> Schema:
+    """``schema`` without ``null``, which a member's schema takes as "not sent"."""
+    kinds = schema.get("type")
+    if isinstance(kinds, list) and "null" in kinds:
+        rest = [kind for kind in kinds if kind != "null"]
+        return {**schema, "type": rest[0] if len(rest) == 1 else rest}
+    branches = schema.get("oneOf")
+    if isinstance(branches, list):
+        rest = [branch for branch in branches if branch != {"type": "null"}]
+        return rest[0] if len(rest) == 1 else {**schema, "oneOf": rest}
+    return schema
+
+
+def _untyped(walker: _Walker) -> Schema:
+    """Element objects without ``type`` (or with a null one), by what tells their type: the
+    first of ``DATA_TYPES`` their ``data`` holds (not null), read as that kind's element; else
+    a permalink, read as a permalink string with the element's own members laid over it
+    (``storycore._typeless``). The branches exclude each other."""
+    components = walker.components
+    absent: Schema = {"type": "null"}  # a member left out, or sent as null
+    branches: list[Schema] = []
+    for index, kind in enumerate(DATA_TYPES):
+        element = components[walker.shape(ELEMENT_CLASSES[kind])]
+        data_name = _component_name(_not_null(element["properties"]["data"]))
+        data = components[data_name]
+        told = f"{kind.title()}DataTold"
+        components[told] = {
+            **data,
+            "description": f"`data` telling the type `{kind}`: it holds `{kind}`, not null"
+            + (f", and no {', '.join(DATA_TYPES[:index])}" if index else ""),
+            "properties": {
+                **data["properties"],
+                kind: _not_null(data["properties"][kind]),
+                **dict.fromkeys(DATA_TYPES[:index], absent),
+            },
+            "required": sorted({*data["required"], kind}),
+        }
+        name = f"{kind.title()}ElementTold"
+        components[name] = {
+            **element,
+            "description": f"An element without `type`, a `{kind}` by its `data`.",
+            "properties": {**element["properties"], "type": absent, "data": _component(told)},
+            "required": sorted({*element["required"], "data"} - {"type"}),
+        }
+        branches.append(_component(name))
+    other = components[walker.shape(ELEMENT_CLASSES["other"])]
+    tells_nothing = {"type": "object", "properties": dict.fromkeys(DATA_TYPES, absent)}
+    components["PermalinkElementTold"] = {
+        **other,
+        "description": "An element without `type` whose data tells none: typed by its "
+        "permalink, as a permalink string is.",
+        "properties": {
+            **other["properties"],
+            "type": absent,
+            "permalink": rules.address(walker.limits.address),
+            "data": {"oneOf": [absent, tells_nothing]},
+        },
+        "required": ["permalink"],
+    }
+    branches.append(_component("PermalinkElementTold"))
+    return {
+        "description": "An element object without `type` (decisions section 17): its `data` "
+        "(`text`, `quote`, `image`, `video`, `link`, the first it holds) or else its "
+        "`permalink` tells it.",
+        "oneOf": branches,
+    }
+
+
+def _component_name(reference: Schema) -> str:
+    return str(reference["$ref"]).rsplit("/", 1)[1]
+
+
 def _labels() -> Schema:
     item = rules.words(max_length=_MAX_LABEL_LENGTH)
     return {"type": "array", "maxItems": _MAX_LABELS, "items": item}
 
 
 def _story(limits: Limits) -> Schema:
-    element_or_permalink = {"oneOf": [rules.address(limits.address), _component(ELEMENT)]}
+    element_or_permalink = {
+        "oneOf": [rules.address(limits.address), _component(ELEMENT), _component(UNTYPED)]
+    }
     return {
         "type": "object",
         "description": (
@@ -163,11 +240,16 @@ def _story(limits: Limits) -> Schema:
                 "type": "array",
                 "maxItems": limits.elements,
                 "items": element_or_permalink,
-                "description": "permalinks of external items (strings) or element objects",
+                "description": "permalinks of external items (strings, protocol-relative ones "
+                "taken as https) or element objects, with or without `type`",
             },
             "private": {"type": "boolean"},
             "topics": _labels(),
-            "hashtags": _labels(),
+            "hashtags": {
+                **_labels(),
+                "description": "hashtags, with or without `#` (`meta.hashtags` shows them "
+                "lowercase, without it)",
+            },
         },
     }
 
@@ -195,9 +277,11 @@ def write_schemas(limits: Limits) -> Mapping[str, Schema]:
     """The component schemas of the written shapes under ``limits``."""
     walker = _Walker(limits)
     elements = _elements(walker)
+    untyped = _untyped(walker)
     return {
         STORY: _story(limits),
         ELEMENT: elements,
+        UNTYPED: untyped,
         **walker.components,
         USER: _user(limits),
     }

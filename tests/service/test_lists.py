@@ -95,6 +95,14 @@ def test_containing_element_finds_stories_holding_an_element(
     assert [s.slug for s in page.items] == [holder]
 
 
+def test_containing_element_reads_a_protocol_relative_address_as_https(
+    service: Service, alice: Viewer
+) -> None:
+    holder = _publish(service, alice, "holder", elements=["//x.example/post"])
+    page = service.catalog.stories(containing_element="//x.example/post")
+    assert [s.slug for s in page.items] == [holder]
+
+
 def test_permalink_selects_the_story_with_that_address(service: Service, alice: Viewer) -> None:
     wanted = _publish(service, alice, "wanted")
     _publish(service, alice, "unwanted")
