@@ -97,7 +97,9 @@ def test_by_default_the_access_line_is_text(tmp_path: Path) -> None:
 
 def test_in_json_storycore_s_own_loggers_write_objects_and_a_traceback_stays_on_its_line() -> None:
     script = (
-        "import logging; from storycore.contrib.cli import _logging; _logging('info', 'json')\n"
+        "import logging\n"
+        "from storycore.contrib.serving import configure_logging\n"
+        "configure_logging('info', 'json')\n"
         "try:\n    1 / 0\n"
         "except ZeroDivisionError:\n"
         "    logging.getLogger('storycore.views').exception('views of %s dropped', 'x')\n"

@@ -1,0 +1,194 @@
+"""How ``storycore serve`` serves (decisions sections 14 and 21): on one socket bound here, in
+this process or in ``--workers`` processes of uvicorn's supervisor that share it, each worker
+composing its service from the environment this process hands it (``worker_app``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import socket
+import sys
+
+from storycore.adapters import in_memory
+from storycore.errors import (
+    ConfigurationError,
+    MissingDependencyError,
+    StorycoreError,
+    Unavailable,
+)
+from storycore.service import Service
+
+from .asgi import StorycoreASGI, from_environment
+from .compose import compose, listed
+from .demo import load_demo
+from .listen import listening_socket
+
+__all__ = ["configure_logging", "serve", "worker_app"]
+
+#: How long each worker may take to start serving before the supervisor gives up saying so.
+_WORKER_START_SECONDS = 60
+
+
+def _providers(args: argparse.Namespace) -> tuple[str, ...]:
+    given = args.delegation_provider
+    if given is None:
+        return tuple(listed(os.environ.get("STORYCORE_DELEGATION_PROVIDERS", "")))
+    providers = tuple(p.strip() for p in given)
+    if any("," in provider for provider in providers):  # the workers read them comma-separated
+        raise ConfigurationError(
+            "--delegation-provider: a provider URL may not hold ',', which separates them in"
+            " STORYCORE_DELEGATION_PROVIDERS"
+        )
+    return providers
+
+
+def serve(args: argparse.Namespace) -> None:
+    """Serve on one socket, bound here: in this process (one worker), or in ``--workers``
+    processes that share it (decisions section 14). The store is opened here first either way,
+    so that it is migrated, reindexed and given the demo data once, and a wrong URL is one
+    line here rather than a traceback in every worker."""
+    workers = args.workers or (1 if in_memory(args.db) else os.cpu_count() or 1)
+    if workers > 1 and in_memory(args.db):
+        raise ConfigurationError(
+            f"--workers {workers}: {args.db} lives in one process's memory; serve it with"
+            " --workers 1, or use a SQLite file or a database server"
+        )
+    sock = listening_socket(args.host, args.port)
+    shown_host = f"[{args.host}]" if sock.family == socket.AF_INET6 else args.host
+    address = f"http://{shown_host}:{sock.getsockname()[1]}"
+    providers = _providers(args)
+    origins = args.cors_origin or listed(os.environ.get("STORYCORE_CORS_ORIGINS", "")) or ["*"]
+    resolver = args.resolve or os.environ.get("STORYCORE_RESOLVER") or "offline"
+    allowed = args.resolve_allow_host or listed(
+        os.environ.get("STORYCORE_RESOLVER_ALLOWED_HOSTS", "")
+    )
+    service = compose(
+        args.db,
+        web_url=args.web_url,
+        providers=providers,
+        cors_origins=origins,
+        resolver=resolver,
+        resolver_allowed_hosts=allowed,
+    )
+    if args.demo and not service.store.users.find(0, 1):
+        load_demo(service)
+    if workers == 1:
+        _serve_here(service, sock, address, args.log_level, args.log_format)
+        return
+    service.close()
+    os.environ.update(
+        STORYCORE_LOG_LEVEL=args.log_level,
+        STORYCORE_LOG_FORMAT=args.log_format,
+        STORYCORE_DB=args.db,
+        STORYCORE_WEB_URL=args.web_url or "",
+        STORYCORE_DELEGATION_PROVIDERS=",".join(providers),
+        STORYCORE_CORS_ORIGINS=",".join(origins),
+        STORYCORE_RESOLVER=resolver,
+        STORYCORE_RESOLVER_ALLOWED_HOSTS=",".join(allowed),
+    )
+    _serve_in_workers(workers, sock, address, args.log_level, args.log_format)
+
+
+def configure_logging(level: str, log_format: str) -> None:
+    """storycore's own loggers at ``level`` on standard error, as uvicorn's are, in
+    ``log_format`` (``text`` or ``json``)."""
+    from ._logs import root_handler
+
+    logging.basicConfig(level=level.upper(), handlers=[root_handler(log_format)])
+
+
+def _serve_here(
+    service: Service, sock: socket.socket, address: str, log_level: str, log_format: str
+) -> None:
+    import uvicorn
+
+    from ._logs import uvicorn_log_config
+
+    class Server(uvicorn.Server):
+        unheard: OSError | None = None  # saying it listens failed: no one reads the output
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started:
+                try:
+                    print(f"listening on {address}", flush=True)
+                except OSError as exc:  # a closed pipe: shut down, then say so in one line
+                    self.unheard, self.should_exit = exc, True
+
+    # the app closes the service as its lifespan shuts down (the views counted are written
+    # then): after a SIGTERM, uvicorn raises the signal again once it is down, which ends the
+    # process before ``run`` returns
+    app = StorycoreASGI(service, owns_service=True, compress=True)
+    configure_logging(log_level, log_format)
+    log_config = uvicorn_log_config(log_format)
+    server = Server(uvicorn.Config(app, log_level=log_level, log_config=log_config, lifespan="on"))
+    try:
+        server.run(sockets=[sock])
+    finally:
+        if not server.started:  # no lifespan ran to close it
+            service.close()
+    if server.unheard is not None:
+        raise server.unheard
+
+
+def _serve_in_workers(
+    workers: int, sock: socket.socket, address: str, log_level: str, log_format: str
+) -> None:
+    """``workers`` processes (uvicorn's supervisor) accepting on ``sock``, each with the app of
+    ``storycore.contrib.asgi:from_environment``; it says it listens once every one serves."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    from ._logs import uvicorn_log_config
+
+    class Supervisor(Multiprocess):
+        failure: Exception | None = None  # why it stopped by itself, said once it has
+
+        def init_processes(self) -> None:
+            super().init_processes()
+            stop = self.should_exit
+            if not all([p.wait_until_ready(_WORKER_START_SECONDS, stop) for p in self.processes]):
+                self.failure = Unavailable("a worker did not start serving (said above); stopped")
+                stop.set()  # no worker is started again and again
+                return
+            try:
+                print(f"listening on {address}", flush=True)
+            except OSError as exc:  # a closed pipe: stop the workers, then say so
+                self.failure = exc
+                stop.set()
+
+    config = uvicorn.Config(
+        "storycore.contrib.serving:worker_app",
+        factory=True,
+        workers=workers,
+        log_level=log_level,
+        log_config=uvicorn_log_config(log_format),
+        lifespan="on",
+    )
+    sock.listen(config.backlog)
+    supervisor = Supervisor(config, sockets=[sock])
+    supervisor.run()
+    if supervisor.failure is not None:
+        raise supervisor.failure
+
+
+def worker_app() -> StorycoreASGI:
+    """A worker's app (``asgi.from_environment``). A store the worker cannot open (a server
+    that refuses one more connection) is one line, and uvicorn's start-up failure status, on
+    which the supervisor stops instead of starting the worker again."""
+    from uvicorn.config import STARTUP_FAILURE
+
+    configure_logging(
+        os.environ.get("STORYCORE_LOG_LEVEL", "warning"),
+        os.environ.get("STORYCORE_LOG_FORMAT", "text"),
+    )
+    try:
+        return from_environment()
+    except (StorycoreError, ConfigurationError, MissingDependencyError) as exc:
+        # one write of the whole line: workers failing together share stderr, and ``print``
+        # writes the text and its newline apart, which interleaves their lines
+        sys.stderr.write(f"storycore: worker {os.getpid()}: {exc}\n")
+        sys.stderr.flush()
+        sys.exit(STARTUP_FAILURE)
