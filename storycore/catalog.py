@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._context import Context
 from .addresses import validate_url
@@ -23,7 +23,18 @@ from .shapes import Page, SearchItem, StorySummary
 from .usernames import username_key
 from .visibility import ANONYMOUS, Viewer, can_edit, can_see_hidden_stories_of
 
-__all__ = ["Catalog"]
+__all__ = ["FEED_SIZE", "Catalog", "FeedEntry"]
+
+#: The most stories a feed holds (decisions section 19).
+FEED_SIZE = 50
+
+
+class FeedEntry(NamedTuple):
+    """A story of a feed: its summary and when it was published."""
+
+    story: StorySummary
+    published: str
+
 
 _STATUS_NAMES: dict[str, Status] = {
     "working": "working",
@@ -156,6 +167,22 @@ class Catalog:
             statuses=statuses,
         )
 
+    def feed(self, *, username: str | None = None, topic: str | None = None) -> list[FeedEntry]:
+        """The public stories of a feed (decisions section 19), newest publication first: the
+        latest, a user's (``NotFound`` for an unknown user) or a topic's; at most
+        ``FEED_SIZE``, fewer when the page limit is lower.
+        """
+        author = None if username is None else self._ctx.user_named(username)
+        size = min(FEED_SIZE, self._ctx.settings.limits.per_page)
+        filters: dict[str, Any] = {} if topic is None else {"topic": normalize_tag(topic)}
+        request = self._page(1, size)
+        heads = self._heads(request, author=author, filters=filters)[:size]
+        summaries = self._summaries(heads, author)
+        return [
+            FeedEntry(summary, head.published or head.created)
+            for summary, head in zip(summaries, heads, strict=True)
+        ]
+
     def search(
         self,
         q: str | None,
@@ -213,15 +240,39 @@ class Catalog:
     ) -> Page[StorySummary]:
         """A page of summaries; with ``author``, of their stories only."""
         request = self._page(page, per_page)
+        heads = self._heads(
+            request,
+            permalink=permalink,
+            sort=sort,
+            descending=descending,
+            audience=audience,
+            statuses=statuses,
+            author=author,
+            filters=filters,
+        )
+        return page_of(request, heads, functools.partial(self._summaries, author=author))
+
+    def _heads(
+        self,
+        request: PageRequest,
+        *,
+        permalink: str | None = None,
+        sort: SortField = "published",
+        descending: bool = True,
+        audience: Audience = "public",
+        statuses: Sequence[Status] = ("published",),
+        author: UserRecord | None = None,
+        filters: dict[str, Any],
+    ) -> list[StoryHead]:
+        """The heads of a page of a list (``_list``), and the one more that tells a next."""
         author_id = None if author is None else author.id
-        summaries = functools.partial(self._summaries, author=author)
         if permalink is not None:
             target = self._permalink_target(permalink)
             if target is None or (author_id is not None and target[0] != author_id):
-                return page_of(request, [], summaries)
+                return []
             author_id, filters["slug"] = target
         if not statuses:
-            return page_of(request, [], summaries)
+            return []
         query = StoryQuery(
             offset=request.offset,
             limit=request.probe_limit,
@@ -232,8 +283,7 @@ class Catalog:
             status=statuses[0] if audience == "owner" and len(statuses) == 1 else None,
             **filters,
         )
-        heads = self._ctx.store.stories.find(query)
-        return page_of(request, heads, summaries)
+        return self._ctx.store.stories.find(query)
 
     def _summaries(
         self, heads: Sequence[StoryHead], author: UserRecord | None = None

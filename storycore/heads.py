@@ -14,7 +14,7 @@ __all__ = ["ProfileFields", "StoryHead"]
 
 
 class StoryHead(NamedTuple):
-    """A story's summary members (interface 2.3) and its author's id."""
+    """A story's summary members (interface 2.3), its author's id and its publication time."""
 
     id: str
     author_id: str
@@ -26,7 +26,8 @@ class StoryHead(NamedTuple):
     created: str
     updated: str
     status: Status
-    private: bool
+    published: str | None  # a feed's entry says when (decisions section 19)
+    private: bool  # last: SQLite's rows hold it as 0 or 1, which its adapter turns back
 
     @classmethod
     def of(cls, story: StoryRecord) -> StoryHead:
@@ -42,6 +43,7 @@ class StoryHead(NamedTuple):
             story.created,
             story.updated,
             story.status,
+            story.published,
             story.private,
         )
 

@@ -19,19 +19,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
+from ..catalog import FEED_SIZE, FeedEntry
 from ..errors import NotFound
 from ..hashtags import normalize_tag
 from ..permalinks import Permalinks
 from ..service import Service
-from ..shapes import StorySummary
-from ..visibility import ANONYMOUS
 from .messages import HttpResponse
 from .pages import not_found_page
 
 __all__ = ["ATOM_TYPE", "EMPTY_FEED_UPDATED", "FEED_NAME", "FEED_SIZE", "feed_handler"]
 
 FEED_NAME = "feed.atom"
-FEED_SIZE = 50
 ATOM_TYPE = "application/atom+xml; charset=utf-8"
 #: The ``updated`` of a feed without entries: fixed, so that its ETag stays the same.
 EMPTY_FEED_UPDATED = "1970-01-01T00:00:00.000Z"
@@ -94,27 +92,20 @@ def _answer(feed: _Feed | _Missing) -> HttpResponse:
     return HttpResponse(200, list(_ATOM_HEADERS), _document(feed).encode())
 
 
-def _size(service: Service) -> int:
-    return min(FEED_SIZE, service.settings.limits.per_page)
-
-
 def _site_feed(service: Service) -> _Feed:
-    stories = service.catalog.latest(per_page=_size(service)).items
     web_url = service.web_url
     return _Feed(
         "Latest stories",
         f"{web_url}/{FEED_NAME}",
         f"{web_url}/",
-        _entries(service, stories),
+        _entries(service, service.catalog.feed()),
     )
 
 
 def _user_feed(service: Service, username: str) -> _Feed | _Missing:
     try:
         author = service.accounts.get(username)
-        stories = service.catalog.user(
-            author.username, viewer=ANONYMOUS, per_page=_size(service)
-        ).items
+        stories = service.catalog.feed(username=author.username)
     except NotFound:
         return _Missing("user")
     addresses = Permalinks.of(service.web_url)
@@ -130,39 +121,28 @@ def _topic_feed(service: Service, topic: str) -> _Feed | _Missing:
     key = normalize_tag(topic)
     if not key:
         return _Missing("topic")
-    stories = service.catalog.topic(key, per_page=_size(service)).items
     web_url = service.web_url
     return _Feed(
         f"Stories about {key}",
         f"{web_url}/topics/{quote(key, safe='')}/{FEED_NAME}",
         f"{web_url}/",
-        _entries(service, stories),
+        _entries(service, service.catalog.feed(topic=key)),
     )
 
 
-def _entries(service: Service, stories: Sequence[StorySummary]) -> list[_Entry]:
+def _entries(service: Service, stories: Sequence[FeedEntry]) -> list[_Entry]:
     addresses = Permalinks.of(service.web_url)
     return [
         _Entry(
-            story.title,
-            addresses.story(story.author.username, story.slug),
-            _published(service, story),
-            story.updated,
-            story.author.name or story.author.username,
-            story.description,
+            entry.story.title,
+            addresses.story(entry.story.author.username, entry.story.slug),
+            entry.published,
+            entry.story.updated,
+            entry.story.author.name or entry.story.author.username,
+            entry.story.description,
         )
-        for story in stories
+        for entry in stories
     ]
-
-
-def _published(service: Service, story: StorySummary) -> str:
-    """When ``story`` was published. A list item does not carry it (interface 2.3), so it is
-    read from the story's record; ``created`` stands in if the story went in the meantime.
-    """
-    record = service.store.stories.get(story.id)
-    if record is None or record.published is None:
-        return story.created
-    return record.published
 
 
 def _document(feed: _Feed) -> str:

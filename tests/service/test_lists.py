@@ -192,3 +192,27 @@ def test_an_oembed_size_bound_is_a_whole_number_of_1_or_more(
         with pytest.raises(InvalidParameter) as caught:
             service.embeds.oembed(permalink, **{bound: size})
         assert caught.value.field == bound
+
+
+def test_a_feed_lists_public_stories_newest_first_with_their_publication_time(
+    service: Service, alice: Viewer
+) -> None:
+    first, second = _publish(service, alice, "First"), _publish(service, alice, "Second")
+    _publish(service, alice, "Hidden", private=True)
+    feed = service.catalog.feed(username="alice")
+    assert [entry.story.slug for entry in feed] == [second, first]
+    record = service.store.stories.get(feed[0].story.id)
+    assert record is not None
+    assert feed[0].published == record.published
+
+
+def test_a_feed_reads_no_story_record_for_its_times(
+    service: Service, alice: Viewer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _publish(service, alice, "First")
+    monkeypatch.setattr(service.store.stories, "get", _no_read)
+    assert [entry.story.title for entry in service.catalog.feed()] == ["First"]
+
+
+def _no_read(story_id: str) -> None:
+    raise AssertionError(f"the feed read the record of {story_id}")
