@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import ssl
-from concurrent.futures import ThreadPoolExecutor
 
+from storycore.coroutines import run_to_end
 from storycore.identity import ProviderAnswer, ProviderClient
 
 __all__ = ["HttpProviderClient"]
@@ -33,13 +33,7 @@ class HttpProviderClient(ProviderClient):
         self, url: str, authorization: str, *, timeout: float, max_bytes: int
     ) -> ProviderAnswer | None:
         request = self._fetch(url, authorization, timeout, max_bytes)
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:  # the usual case: a worker thread with no event loop
-            return asyncio.run(request)
-        # called from a coroutine's thread: the request runs on a loop of its own elsewhere
-        with ThreadPoolExecutor(1, thread_name_prefix="storycore-provider") as pool:
-            return pool.submit(asyncio.run, request).result()
+        return run_to_end(request, thread_name="storycore-provider")
 
     async def _fetch(
         self, url: str, authorization: str, timeout: float, max_bytes: int

@@ -24,10 +24,9 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import Coroutine, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable, Sequence
 from dataclasses import fields
-from typing import Any, Final, TypeVar
+from typing import Final
 
 from cachetools import TTLCache
 
@@ -35,6 +34,7 @@ from ._found import Found
 from ._page_metadata import read_oembed, read_page
 from ._resolved import RESOLVED_TYPES, filled
 from .addresses import is_http_url
+from .coroutines import run_to_end
 from .element_kinds import Element
 from .fetching import HTML_CAP, JSON_CAP, PageFetcher
 from .oembed_providers import endpoint_for
@@ -45,7 +45,6 @@ __all__ = ["OnlineResolver"]
 
 logger = logging.getLogger("storycore.resolver")
 
-T = TypeVar("T")
 
 #: How long a result is kept, in seconds.
 KEPT_FOR: Final = 3600
@@ -70,7 +69,9 @@ class OnlineResolver(ContentResolver):
 
     def fill(self, elements: Sequence[Element]) -> list[Element]:
         wanted = {e.permalink for e in elements if e.type in RESOLVED_TYPES and e.permalink}
-        found = _run(self._found_all(wanted)) if wanted else {}
+        found = (
+            run_to_end(self._found_all(wanted), thread_name="storycore-resolver") if wanted else {}
+        )
         limits = self.settings.limits
         return [
             filled(element, found[element.permalink], limits)
@@ -145,14 +146,3 @@ def _is_html(content_type: str) -> bool:
 def _size(found: Found) -> int:
     """About how many bytes ``found`` takes, as the cache counts it."""
     return 200 + sum(len(v) for f in fields(found) if isinstance(v := getattr(found, f.name), str))
-
-
-def _run(coroutine: Coroutine[Any, Any, T]) -> T:
-    """``coroutine``'s result, run on an event loop of its own."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:  # the usual case: a worker thread with no event loop
-        return asyncio.run(coroutine)
-    # called from a coroutine's thread: the requests run on a loop of their own elsewhere
-    with ThreadPoolExecutor(1, thread_name_prefix="storycore-resolver") as pool:
-        return pool.submit(asyncio.run, coroutine).result()
