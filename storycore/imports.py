@@ -104,14 +104,14 @@ class Imports:
 
     def load_checked(
         self,
-        items: Iterable[tuple[str, Sequence[CheckedRecord]]],
+        items: Iterable[tuple[str, Iterable[CheckedRecord | AppRecord]]],
         *,
         replace: bool = False,
         progress: ImportProgress | None = None,
     ) -> int:
-        """Admit records another format's reader checked and derived (each item: where it was
-        read and its records, users before the stories they write), then write them, as
-        ``load`` admits and writes the lines of an export; returns how many.
+        """Admit the checked and derived records of ``items`` (each: where it was read and its
+        records, users before the stories they write; a fault while they are read is located
+        there), then write them; returns how many. ``load`` and ``load_storify`` read into it.
         """
         tell = progress or _quiet
         with _Plan(replace) as plan:
@@ -141,46 +141,36 @@ class Imports:
         unless ``replace``, with which the file's records replace the stored ones. Either way
         nothing was written. Blank lines are skipped (and counted in line numbers).
         """
-        tell = progress or _quiet
-        with _Plan(replace) as plan:
-            for number, line in enumerate(lines, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    self._check_line(plan, number, line)
-                except (InvalidParameter, Conflict) as exc:
-                    raise _at_line(number, exc) from exc
-                tell("checked", plan.count, None)
-            with wording():
-                self._write(plan, tell)
-            return plan.count
+        items = (
+            (f"line {number}", self._line_records(line))
+            for number, line in enumerate(lines, start=1)
+            if line.strip()
+        )
+        return self.load_checked(items, replace=replace, progress=progress)
 
     # -- the first pass: checking ------------------------------------------------------------
 
-    def _check_line(self, plan: _Plan, number: int, line: bytes) -> None:
+    def _line_records(self, line: bytes) -> Iterator[CheckedRecord | AppRecord]:
+        """The record of one line of an export, checked and derived as it is read."""
         item = _decode(line)
         limits = self._ctx.settings.limits
         kind = item["kind"]
         if kind == "user":
-            user = checked_user(item.get("record"), limits, self._profile)
-            self._admit_user(plan, number, user)
-            plan.spools["user"].add(user.model_dump(mode="json"))
+            yield checked_user(item.get("record"), limits, self._profile)
         elif kind == "app":
-            app = checked_app(item.get("record"), limits)
-            self._admit_app(plan, number, app)
-            plan.spools["app"].add(app.model_dump(mode="json"))
+            yield checked_app(item.get("record"), limits)
         else:
-            story, elements = checked_story(
+            yield checked_story(
                 item.get("record"), item.get("elements"), limits, self._ctx.resolver
             )
-            self._admit_story(plan, number, story)
-            plan.spools["story"].add(_story_document(story, elements))
-        plan.count += 1
 
-    def _admit_checked(self, plan: _Plan, number: int, record: CheckedRecord) -> None:
+    def _admit_checked(self, plan: _Plan, number: int, record: CheckedRecord | AppRecord) -> None:
         if isinstance(record, UserRecord):
             self._admit_user(plan, number, record)
             plan.spools["user"].add(record.model_dump(mode="json"))
+        elif isinstance(record, AppRecord):
+            self._admit_app(plan, number, record)
+            plan.spools["app"].add(record.model_dump(mode="json"))
         else:
             story, elements = record
             self._admit_story(plan, number, story)
@@ -305,7 +295,7 @@ class _Plan:
 
     replace: bool
     count: int = 0
-    places: dict[int, str] = field(default_factory=dict)  # what a number names, if not a line
+    places: dict[int, str] = field(default_factory=dict)  # where each numbered item was read
     keys: dict[tuple[str, ...], int] = field(default_factory=dict)
     authors: set[str] = field(default_factory=set)
     stored: dict[str, set[str]] = field(
@@ -324,8 +314,8 @@ class _Plan:
             )
 
     def place(self, number: int) -> str:
-        """Where the record ``number`` was read: its line, or the place its reader named."""
-        return self.places.get(number, f"line {number}")
+        """Where the item ``number`` was read: its line, or the place its reader named."""
+        return self.places[number]
 
     def admit_id(self, number: int, kind: str, record_id: str, stored: bool) -> None:
         """Note a record's id: refused when an earlier line has it, or when the store has it
@@ -430,11 +420,6 @@ def _story_from(document: dict[str, Any]) -> NewStory:
     story = trusted_story(document["record"])
     elements = [trusted_element(element) for element in document["elements"]]
     return story, elements, story_words(story, elements)
-
-
-def _at_line(number: int, exc: InvalidParameter | Conflict) -> InvalidParameter | Conflict:
-    """``exc`` with its message as ``line N: field: what is wrong``."""
-    return _at(f"line {number}", exc)
 
 
 def _at(where: str, exc: InvalidParameter | Conflict) -> InvalidParameter | Conflict:
