@@ -102,8 +102,6 @@ class HttpApp:
         except Exception:
             logger.exception("internal error answering %s %s", request.method, request.path)
             response = self.error(InternalError("an internal error occurred; it has been logged"))
-        # a route's answer is cached as its caller is; the rest is about public content
-        response = cached(request, response, private=False)
         if self.compress:
             response = compressed(request, response)
         if api:
@@ -145,10 +143,10 @@ class HttpApp:
         if request.path in ("/v1/openapi.json", "/v1/openapi.json/"):
             if request.method not in ("GET", "HEAD"):
                 raise MethodNotAllowed("/v1/openapi.json takes GET", allowed=("GET", "HEAD"))
-            return self._openapi_response(request.root_path)
+            return cached(request, self._openapi_response(request.root_path), private=False)
         service = self._service_for(request)
-        if not api:
-            return handle_web(service, request)
+        if not api:  # the web host's answers are all about public content
+            return cached(request, handle_web(service, request), private=False)
         route, arguments = resolve(self.routes, request.method, request.path)
         params = with_header_key(request, Params.of(request))
         viewer = self._caller(service, route, request, params)

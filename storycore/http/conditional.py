@@ -44,8 +44,8 @@ def content_tag(body: bytes) -> str:
 
 def cached(request: HttpRequest, response: HttpResponse, *, private: bool) -> HttpResponse:
     """``response`` with its ``ETag`` and ``Cache-Control``, or the 304 it becomes; answers
-    to other methods, and other statuses, are left as they are. What the response already
-    holds stays, so a second call changes nothing."""
+    to other methods, and other statuses, are left as they are. An ``ETag`` or
+    ``Cache-Control`` the endpoint set stays."""
     if response.status != 200 or request.method not in _READS:
         return response
     etag = policy = None
