@@ -48,6 +48,8 @@ class Checkpoints:
                 if self._closing.wait(_DELAY_SECONDS):
                     return
                 self._written.clear()
+                if self._closing.is_set():  # ``close`` ran before the clear took its signal
+                    return
                 try:
                     conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
                 except sqlite3.Error as exc:  # the writers' automatic checkpoint still runs

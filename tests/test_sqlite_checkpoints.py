@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from storycore.adapters import open_store
+from storycore.adapters._sqlite_checkpoints import Checkpoints
 
 from .contract._factories import add_user
 
@@ -53,3 +54,25 @@ def test_a_store_in_memory_has_no_checkpoint_thread() -> None:
         assert _checkpoint_threads() == before
     finally:
         store.close()
+
+
+def test_a_close_that_lands_as_a_checkpoint_falls_due_still_stops_the_thread(
+    tmp_path: Path,
+) -> None:
+    """``close`` may run between the thread's delay and its taking the write signal: the
+    thread still stops (it once went back to waiting for a next write, forever, and ``close``
+    waited for it)."""
+    checkpoints = Checkpoints(str(tmp_path / "stories.db"))
+    first = checkpoints._written
+
+    class CloseFirst(threading.Event):
+        def clear(self) -> None:
+            checkpoints._closing.set()  # what ``close`` does, just before the thread clears
+            self.set()
+            super().clear()
+
+    checkpoints._written = CloseFirst()
+    checkpoints.written()
+    first.set()  # whichever signal the thread waits on
+    checkpoints._thread.join(WAIT_SECONDS)
+    assert not checkpoints._thread.is_alive()
