@@ -2,7 +2,7 @@
 
 Two changes touch several documents, without a transaction:
 
-- a user's new search tokens (``replace``, ``update``): the user, whose ``tokens_version``
+- a user's new search tokens (``update``): the user, whose ``tokens_version``
   grows in the same update; then its stories' copies of the tokens (``copy_author_tokens``);
   then the mark that every story has them (``stories_version``). A crash before the mark
   leaves stories with the older tokens; the user's next change sees the mark behind and copies
@@ -31,7 +31,7 @@ from storycore.ports import (
 from storycore.records import AppRecord, TokenRecord, UserRecord
 from storycore.usernames import username_key
 
-from ._mongo_documents import APP, TOKEN, USER, Document, document, refused
+from ._mongo_documents import APP, TOKEN, USER, Document, document, fields_of, refused
 from ._mongo_schema import Collections
 from ._mongo_stories import copy_author_tokens
 
@@ -71,12 +71,13 @@ class MongoUsers(UserRepository):
             return {}
         return {user.id: user for user in USER.many(self._users, {"_id": {"$in": ids}})}
 
-    def replace(self, user: UserRecord) -> None:
-        with refused(self._users, "user.username"):
-            self._set(user.id, _user_fields(user))
-
     def update(self, user_id: str, changes: Mapping[str, Any]) -> None:
-        self._set(user_id, dict(changes))
+        """A new ``username`` moves its unique ``username_key`` in the same update."""
+        fields = fields_of(UserRecord, changes)
+        if "username" in fields:
+            fields["username_key"] = username_key(fields["username"])
+        with refused(self._users, "user.username"):
+            self._set(user_id, fields)
 
     def _set(self, user_id: str, members: Document) -> None:
         """Set ``members`` of the user in one update; when they hold ``search_tokens``, then
@@ -137,15 +138,9 @@ class MongoApplications(ApplicationRepository):
     def get_by_name(self, name: str) -> AppRecord | None:
         return APP.one(self._apps, {"name": name})
 
-    def replace(self, app: AppRecord) -> None:
-        with self._refused(app.id, app.name, adding=False):
-            done = self._apps.replace_one({"_id": app.id}, document(app))
-        if done.matched_count == 0:
-            raise Missing("app")
-
     def update(self, app_id: str, changes: Mapping[str, Any]) -> None:
         with self._refused(app_id, changes.get("name"), adding=False):
-            done = self._apps.update_one({"_id": app_id}, {"$set": dict(changes)})
+            done = self._apps.update_one({"_id": app_id}, {"$set": fields_of(AppRecord, changes)})
         if done.matched_count == 0:
             raise Missing("app")
 

@@ -8,7 +8,7 @@ record members only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
@@ -27,7 +27,17 @@ from storycore.records import (
     trusted_user,
 )
 
-__all__ = ["APP", "HEAD", "STORY", "TOKEN", "USER", "Document", "document", "refused"]
+__all__ = [
+    "APP",
+    "HEAD",
+    "STORY",
+    "TOKEN",
+    "USER",
+    "Document",
+    "document",
+    "fields_of",
+    "refused",
+]
 
 Document = dict[str, Any]
 R = TypeVar("R")
@@ -36,6 +46,12 @@ R = TypeVar("R")
 def document(record: BaseModel, key: str = "id") -> Document:
     """The members of ``record`` as fields, ``key`` as the ``_id``."""
     return {"_id": getattr(record, key), **record.model_dump(exclude={key})}
+
+
+def fields_of(kind: type[BaseModel], changes: Mapping[str, Any]) -> Document:
+    """The members ``changes`` names, as fields of a ``kind`` document hold them (nested
+    models as subdocuments)."""
+    return kind.model_construct(**changes).model_dump(include=set(changes))
 
 
 class Kind(Generic[R]):

@@ -5,8 +5,8 @@ on what was read (``version``, ``slug``, the elements' generation, the author to
 so a concurrent change makes it match nothing instead of being overwritten. Other documents are
 written in an order that never lets a crash leave a reference to something missing:
 
-- ``add``: the elements, then the story (its slug's uniqueness is decided here), then the
-  alias that held the slug stops.
+- ``add_many``, for each story in turn: the elements, then the story (its slug's uniqueness is
+  decided here), then the alias that held the slug stops.
 - ``replace``: the new elements, as a new generation (a fresh ``rev``); the old slug's alias
   (inert while the story still lives there); the story's one conditional update, which switches
   members, slug and elements (``elements_rev``) at once; then other stories' aliases at the new
@@ -15,9 +15,9 @@ written in an order that never lets a crash leave a reference to something missi
   embed counts.
 
 A crash between two steps leaves only documents no read reaches: a generation no story shows,
-an alias at its own story's live slug, what a removed story left; ``resolve`` and ``embeds``
-check the story behind what they find. A read of elements that comes back short (a save
-switched generations meanwhile) starts again from the story.
+an alias at its own story's live slug, what a removed story left; ``get_by_slug`` and
+``embeds`` check the story behind what they find. A read of elements that comes back short (a
+save switched generations meanwhile) starts again from the story.
 
 Search: a story's ``search`` holds its own words (``search_tokens``) and its author's tokens
 (``author_tokens``, copied in with their version on the user), so "every word, each in the
@@ -38,7 +38,7 @@ from pymongo.errors import DuplicateKeyError
 from storycore.errors import DuplicateKey, Missing, StaleVersion
 from storycore.heads import StoryHead
 from storycore.ids import new_id
-from storycore.ports import KEPT_BY_REPLACE, AliasRepository, SearchIndex, StoryRepository
+from storycore.ports import KEPT_BY_REPLACE, NewStory, SearchIndex, StoryRepository
 from storycore.queries import StoryQuery
 from storycore.records import (
     AuthorStats,
@@ -52,7 +52,7 @@ from storycore.records import (
 from ._mongo_documents import HEAD, STORY, Document, document, refused
 from ._mongo_schema import Collections
 
-__all__ = ["MongoAliases", "MongoSearch", "MongoStories", "copy_author_tokens"]
+__all__ = ["MongoSearch", "MongoStories", "copy_author_tokens"]
 
 _ATTEMPTS = 5  # reads of elements, and conditional updates, tried again when raced
 _EXPORT_BATCH = 100
@@ -90,7 +90,15 @@ class MongoStories(StoryRepository):
 
     # -- writes --------------------------------------------------------------------------
 
-    def add(self, story: StoryRecord, elements: Sequence[Element], words: Sequence[str]) -> None:
+    def add_many(self, stories: Iterable[NewStory]) -> int:
+        """One by one, each as the module docstring says: the stories before a failure stay."""
+        count = 0
+        for story, elements, words in stories:
+            self._add(story, elements, words)
+            count += 1
+        return count
+
+    def _add(self, story: StoryRecord, elements: Sequence[Element], words: Sequence[str]) -> None:
         tokens, version = self._author_tokens(story.author_id)
         rev = self._write_elements(story.id, elements)
         try:
@@ -266,7 +274,14 @@ class MongoStories(StoryRepository):
         return STORY.one(self._stories, {"_id": story_id})
 
     def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
-        return STORY.one(self._stories, {"author_id": author_id, "slug": slug})
+        """The live story; else the alias's, checked: its story is there, and the author's."""
+        story = STORY.one(self._stories, {"author_id": author_id, "slug": slug})
+        if story is not None:
+            return story
+        alias = self._aliases.find_one({"author_id": author_id, "slug": slug}, {"story_id": 1})
+        if alias is None:
+            return None
+        return STORY.one(self._stories, {"_id": alias["story_id"], "author_id": author_id})
 
     def taken_slugs(self, author_id: str, slugs: Collection[str]) -> set[str]:
         found = self._stories.find(
@@ -375,24 +390,6 @@ def _selector(query: StoryQuery) -> Document:
         "featured_at": {"$ne": None} if query.featured else None,
     }
     return {field: value for field, value in wanted.items() if value is not None}
-
-
-class MongoAliases(AliasRepository):
-    """Retired slugs; each answer is checked against the stories as they are now."""
-
-    def __init__(self, collections: Collections) -> None:
-        self._aliases, self._stories = collections.aliases, collections.stories
-
-    def resolve(self, author_id: str, slug: str) -> str | None:
-        alias = self._aliases.find_one({"author_id": author_id, "slug": slug}, {"story_id": 1})
-        if alias is None:
-            return None
-        if self._stories.find_one({"author_id": author_id, "slug": slug}, {"_id": 1}):
-            return None  # a live story holds the slug: the alias stopped
-        story = self._stories.find_one(
-            {"_id": alias["story_id"], "author_id": author_id}, {"_id": 1}
-        )
-        return None if story is None else str(story["_id"])
 
 
 class MongoSearch(SearchIndex):

@@ -11,6 +11,7 @@ stories, stories in id order (``add_views``, an author's new search tokens).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Iterable, Iterator, MutableMapping, Sequence
 from typing import Any
 
@@ -21,7 +22,6 @@ from storycore.errors import Missing, StaleVersion
 from storycore.heads import StoryHead
 from storycore.ports import (
     KEPT_BY_REPLACE,
-    AliasRepository,
     NewStory,
     SearchIndex,
     StoryRead,
@@ -34,7 +34,7 @@ from storycore.usernames import username_key
 from ._pg_database import Connection, Database, Part
 from ._sql_accounts import load_user
 
-__all__ = ["PostgreSQLAliases", "PostgreSQLSearch", "PostgreSQLStories", "read_story"]
+__all__ = ["PostgreSQLSearch", "PostgreSQLStories", "read_story"]
 
 _KEPT = tuple(sorted(KEPT_BY_REPLACE))
 #: The columns a replacement writes (besides ``public`` and ``record``).
@@ -102,21 +102,30 @@ def _row(
     return row
 
 
+def _add_row(new: NewStory) -> dict[str, Any]:
+    """The parameters of ``_ADD`` for a new story."""
+    story, elements, words = new
+    return _row(story, words, elements)
+
+
 class PostgreSQLStories(Part, StoryRepository):
     """Stories, kept in step with their elements, aliases and search entry."""
 
-    def add(self, story: StoryRecord, elements: Sequence[Element], words: Sequence[str]) -> None:
-        self._db.run(_ADD, _row(story, words, elements))
-
     def add_many(self, stories: Iterable[NewStory]) -> int:
-        """All in one transaction, sent in a pipeline: every story is stored, or none. After
-        a large load the planner's statistics are refreshed and the search index's pending
-        entries merged at once, not at autovacuum's next round, so that the next lists and
-        searches are planned on what is there and read no pending list."""
+        """All in one transaction, sent in a pipeline: every story is stored, or none; one
+        story alone is one statement (``_ADD``), one round trip. After a large load the
+        planner's statistics are refreshed and the search index's pending entries merged at
+        once, not at autovacuum's next round, so that the next lists and searches are planned
+        on what is there and read no pending list."""
+        pending = iter(stories)
+        head = list(itertools.islice(pending, 2))
+        if len(head) == 1:
+            self._db.run(_ADD, _add_row(head[0]))
+            return 1
         count = 0
         with self._db.write(pipeline=True) as conn:
-            for story, elements, words in stories:
-                conn.execute(_ADD, _row(story, words, elements))
+            for new in itertools.chain(head, pending):
+                conn.execute(_ADD, _add_row(new))
                 count += 1
         if count >= _LARGE_LOAD:  # and the search index's pending entries merged in
             self._db.run("VACUUM (ANALYZE) stories, elements")
@@ -237,8 +246,12 @@ class PostgreSQLStories(Part, StoryRepository):
         return _story(row) if row else None
 
     def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
+        """One statement: the live story, else the one the alias at ``slug`` leads to."""
         row = self._db.row(
-            f"SELECT {_STORY} FROM stories WHERE author_id = %s AND slug = %s", (author_id, slug)
+            f"SELECT {_STORY} FROM stories WHERE id = coalesce("
+            "(SELECT id FROM stories WHERE author_id = %s AND slug = %s),"
+            " (SELECT story_id FROM aliases WHERE author_id = %s AND slug = %s))",
+            (author_id, slug, author_id, slug),
         )
         return _story(row) if row else None
 
@@ -321,16 +334,6 @@ class PostgreSQLStories(Part, StoryRepository):
                 story = _story(row)
                 after = story.id
                 yield story, [records.element_of(document) for document in documents]
-
-
-class PostgreSQLAliases(Part, AliasRepository):
-    """Retired slugs, each pointing at its story."""
-
-    def resolve(self, author_id: str, slug: str) -> str | None:
-        row = self._db.row(
-            "SELECT story_id FROM aliases WHERE author_id = %s AND slug = %s", (author_id, slug)
-        )
-        return row[0] if row else None
 
 
 class PostgreSQLSearch(Part, SearchIndex):

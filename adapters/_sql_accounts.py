@@ -94,13 +94,9 @@ class _Records(Generic[R]):
     def get(self, record_id: str) -> R | None:
         return self._one("id", record_id)
 
-    def replace(self, record: R) -> None:
-        self._change(record.id, lambda _: record)
-
     def update(self, record_id: str, changes: Mapping[str, Any]) -> None:
-        self._change(record_id, lambda stored: stored.model_copy(update=changes))
-
-    def _change(self, record_id: str, change: Callable[[R], R]) -> None:
+        """The stored record with ``changes``, its columns (unique keys included) written again
+        from it, in one transaction that holds the row."""
         mark = self._db.mark
         with self._db.write() as conn:
             found = conn.execute(
@@ -110,7 +106,7 @@ class _Records(Generic[R]):
             if found is None:
                 raise Missing(self.kind)
             old = self._load(found[0])
-            new = change(old)
+            new = old.model_copy(update=changes)
             columns: dict[str, Any] = self._columns(new)
             assignments = ", ".join(f"{name} = {mark}" for name in columns)
             conn.execute(

@@ -15,7 +15,7 @@ import orjson
 
 from storycore.errors import Missing, StaleVersion
 from storycore.heads import StoryHead
-from storycore.ports import KEPT_BY_REPLACE, AliasRepository, NewStory, SearchIndex, StoryRepository
+from storycore.ports import KEPT_BY_REPLACE, NewStory, SearchIndex, StoryRepository
 from storycore.queries import StoryQuery
 from storycore.records import (
     AuthorStats,
@@ -31,7 +31,7 @@ from storycore.searchtext import token_text
 from ._sqlite_connection import Repository, insert, marks, update
 from ._sqlite_search import SEARCH, index, unindex
 
-__all__ = ["SQLiteAliases", "SQLiteSearch", "SQLiteStories"]
+__all__ = ["SQLiteSearch", "SQLiteStories"]
 
 #: The members ``replace`` keeps, in their columns alone and out of ``record``.
 _KEPT = tuple(sorted(KEPT_BY_REPLACE))
@@ -139,10 +139,6 @@ class SQLiteStories(Repository, StoryRepository):
 
     # -- writes --------------------------------------------------------------------------
 
-    def add(self, story: StoryRecord, elements: Sequence[Element], words: Sequence[str]) -> None:
-        with self._db.write() as conn:
-            self._insert(conn, story, elements, words)
-
     def add_many(self, stories: Iterable[NewStory]) -> int:
         """All in one transaction: every story is stored, or none. The write lock is held while
         ``stories`` is consumed, so other writers wait for the whole load.
@@ -247,8 +243,11 @@ class SQLiteStories(Repository, StoryRepository):
         return _story(row) if row else None
 
     def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
+        """One statement: the live story, else the one the alias at ``slug`` leads to."""
         row = self._db.row(
-            f"SELECT {_STORY} FROM stories s WHERE s.author_id = ? AND s.slug = ?",
+            f"SELECT {_STORY} FROM stories s WHERE s.rowid = coalesce("
+            "(SELECT rowid FROM stories WHERE author_id = ?1 AND slug = ?2),"
+            " (SELECT story_rowid FROM aliases WHERE author_id = ?1 AND slug = ?2))",
             (author_id, slug),
         )
         return _story(row) if row else None
@@ -362,18 +361,6 @@ class SQLiteStories(Repository, StoryRepository):
             if story is not None:  # removed meanwhile
                 documents = self.element_documents(story.id, 0, 2**31)
                 yield story, [element_of(document) for document in documents]
-
-
-class SQLiteAliases(Repository, AliasRepository):
-    """Retired slugs, pointing at the story's rowid."""
-
-    def resolve(self, author_id: str, slug: str) -> str | None:
-        row = self._db.row(
-            "SELECT s.id FROM aliases a JOIN stories s ON s.rowid = a.story_rowid"
-            " WHERE a.author_id = ? AND a.slug = ?",
-            (author_id, slug),
-        )
-        return row[0] if row else None
 
 
 class SQLiteSearch(Repository, SearchIndex):

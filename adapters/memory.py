@@ -101,9 +101,17 @@ def _by_loads(pages: dict[str, int]) -> list[tuple[str, int]]:
 
 
 class _Stories(_Part, ports.StoryRepository):
-    """Stories; ``add_many`` is the port's default, one by one."""
+    """Stories, with their retired slugs (``_State.aliases``)."""
 
-    def add(self, story: StoryRecord, elements: Sequence[Element], words: Sequence[str]) -> None:
+    def add_many(self, stories: Iterable[ports.NewStory]) -> int:
+        """One by one, under the lock: the stories before a failure stay."""
+        count = 0
+        for story, elements, words in stories:
+            self._add(story, elements, words)
+            count += 1
+        return count
+
+    def _add(self, story: StoryRecord, elements: Sequence[Element], words: Sequence[str]) -> None:
         slug = (story.author_id, story.slug)
         if story.id in self._s.stories:
             raise DuplicateKey("story.id")
@@ -186,7 +194,8 @@ class _Stories(_Part, ports.StoryRepository):
         return _copy(story) if (story := self._s.stories.get(story_id)) else None
 
     def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
-        return self.get(self._s.slugs.get((author_id, slug), ""))
+        address = (author_id, slug)
+        return self.get(self._s.slugs.get(address) or self._s.aliases.get(address, ""))
 
     def taken_slugs(self, author_id: str, slugs: Iterable[str]) -> set[str]:
         return {slug for slug in slugs if (author_id, slug) in self._s.slugs}
@@ -234,11 +243,6 @@ class _Stories(_Part, ports.StoryRepository):
                 yield story, [records.element_of(document) for document in documents]
 
 
-class _Aliases(_Part, ports.AliasRepository):
-    def resolve(self, author_id: str, slug: str) -> str | None:
-        return self._s.aliases.get((author_id, slug))
-
-
 class _Search(_Part, ports.SearchIndex):
     def search(self, words: Sequence[str], offset: int, limit: int) -> list[StoryRecord]:
         found = [s for s in self._s.stories.values() if s.is_public and self._holds(s, words)]
@@ -282,9 +286,6 @@ class _Users(_Part, ports.UserRepository):
         found = [user for uid in set(user_ids) if (user := self._s.users.get(uid))]
         return {user.id: _copy(user) for user in found}
 
-    def replace(self, user: UserRecord) -> None:
-        _put_user(self._s, user, new=False)
-
     def update(self, user_id: str, changes: Mapping[str, Any]) -> None:
         if not (stored := self._s.users.get(user_id)):
             raise Missing("user")
@@ -322,9 +323,6 @@ class _Applications(_Part, ports.ApplicationRepository):
 
     def get_by_name(self, name: str) -> AppRecord | None:
         return self._one("name", name)
-
-    def replace(self, app: AppRecord) -> None:
-        self._put(app, new=False)
 
     def update(self, app_id: str, changes: Mapping[str, Any]) -> None:
         if not (stored := self._s.apps.get(app_id)):
@@ -376,7 +374,7 @@ class MemoryStore(ports.Store):
 
     def _open(self, state: _State) -> None:
         self._state = state
-        self.stories, self.aliases, self.search = _Stories(state), _Aliases(state), _Search(state)
+        self.stories, self.search = _Stories(state), _Search(state)
         self.users, self.apps = _Users(state), _Applications(state)
         self.tokens, self.identities = _Tokens(state), _Identities(state)
 

@@ -13,7 +13,7 @@ from storycore.ports import Store
 
 from ._mongo_accounts import MongoApplications, MongoIdentities, MongoTokens, MongoUsers
 from ._mongo_client import connect
-from ._mongo_stories import MongoAliases, MongoSearch, MongoStories
+from ._mongo_stories import MongoSearch, MongoStories
 
 __all__ = ["MongoStore"]
 
@@ -30,11 +30,7 @@ class MongoStore(Store):
     def __init__(self, url: str) -> None:
         self._collections, self._close = connect(url)
         db = self._collections
-        self.stories, self.aliases, self.search = (
-            MongoStories(db),
-            MongoAliases(db),
-            MongoSearch(db),
-        )
+        self.stories, self.search = MongoStories(db), MongoSearch(db)
         self.users, self.apps = MongoUsers(db), MongoApplications(db)
         self.tokens, self.identities = MongoTokens(db), MongoIdentities(db)
 

@@ -14,7 +14,7 @@ from storycore.ports import Store, StoryRead
 
 from ._pg_accounts import PostgreSQLUsers
 from ._pg_database import POOL_SIZE, Database, drop_schema
-from ._pg_stories import PostgreSQLAliases, PostgreSQLSearch, PostgreSQLStories, read_story
+from ._pg_stories import PostgreSQLSearch, PostgreSQLStories, read_story
 from ._sql_accounts import Applications, Identities, Tokens
 
 __all__ = ["PostgreSQLStore", "drop_schema"]
@@ -32,9 +32,7 @@ class PostgreSQLStore(Store):
 
     def __init__(self, url: str) -> None:
         self._db = db = Database(url)
-        self.stories, self.aliases, self.search = (
-            PostgreSQLStories(db), PostgreSQLAliases(db), PostgreSQLSearch(db)
-        )  # fmt: skip
+        self.stories, self.search = PostgreSQLStories(db), PostgreSQLSearch(db)
         self.users = users = PostgreSQLUsers(db)
         self.apps, self.tokens, self.identities = (
             Applications(db),

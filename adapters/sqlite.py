@@ -16,7 +16,7 @@ from storycore.ports import Store
 from ._sql_accounts import Applications, Identities, Tokens
 from ._sqlite_accounts import SQLiteUsers
 from ._sqlite_connection import Connection, opening_error
-from ._sqlite_stories import SQLiteAliases, SQLiteSearch, SQLiteStories
+from ._sqlite_stories import SQLiteSearch, SQLiteStories
 
 __all__ = ["SQLiteStore"]
 
@@ -46,9 +46,7 @@ class SQLiteStore(Store):
         if self.connection.path is None:
             self.parallel_calls, self.reads_never_wait = 1, False
         db = self.connection
-        self.stories, self.aliases, self.search = (
-            SQLiteStories(db), SQLiteAliases(db), SQLiteSearch(db)
-        )  # fmt: skip
+        self.stories, self.search = SQLiteStories(db), SQLiteSearch(db)
         self.users = users = SQLiteUsers(db)
         self.apps, self.tokens, self.identities = (
             Applications(db),

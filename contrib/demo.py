@@ -136,7 +136,7 @@ def load_demo(service: Service, *, stories: int = 50, seed: int = 2026) -> int:
             "private": number % 17 == 16,
         }
         assert viewer.user is not None
-        if service.store.stories.get_by_slug(viewer.user.id, slug) is not None:
+        if service.store.stories.taken_slugs(viewer.user.id, [slug]):
             continue  # loaded before
         created = service.stories.create(author, story, viewer=viewer, publish=number % 7 != 6)
         made += 1

@@ -54,7 +54,7 @@ class Context:
         """
         author = self.user_named(username)
         story = self.store.stories.get_by_slug(author.id, slug)
-        return author, self.found_story(viewer, author, slug, story, follow_alias=follow_alias)
+        return author, self._judged(viewer, author, slug, story, follow_alias=follow_alias)
 
     def found_story(
         self,
@@ -65,12 +65,31 @@ class Context:
         *,
         follow_alias: bool = False,
     ) -> StoryRecord:
-        """``story``, read at ``author``'s ``slug``, as ``visible_story`` checks it."""
+        """``story``, read at ``author``'s ``slug`` by ``Store.read_story`` (the story that
+        lives there, or None), as ``visible_story`` checks it. With ``follow_alias``, a slug
+        no story lives at is looked up again, for the story that left it (a story that came
+        to live there since is not the one read: not found, as the read said)."""
         if story is None and follow_alias:
-            moved_to = self.store.aliases.resolve(author.id, slug)
-            target = self.store.stories.get(moved_to) if moved_to else None
-            if target is not None and can_see(viewer, target):
-                raise StoryMoved(author.username, target.slug)
+            moved = self.store.stories.get_by_slug(author.id, slug)
+            story = moved if moved is not None and moved.slug != slug else None
+        return self._judged(viewer, author, slug, story, follow_alias=follow_alias)
+
+    @staticmethod
+    def _judged(
+        viewer: Viewer,
+        author: UserRecord,
+        slug: str,
+        story: StoryRecord | None,
+        *,
+        follow_alias: bool,
+    ) -> StoryRecord:
+        """``story``, as ``StoryRepository.get_by_slug`` answered it for ``slug``, if
+        ``viewer`` may see it: a story that left ``slug`` raises ``StoryMoved`` with
+        ``follow_alias``, else is not there."""
+        if story is not None and story.slug != slug:  # ``slug`` is a retired slug of it
+            if follow_alias and can_see(viewer, story):
+                raise StoryMoved(author.username, story.slug)
+            story = None
         if story is None or not can_see(viewer, story):
             raise NotFound(f"{author.username} has no story at {slug!r}")
         return story

@@ -209,8 +209,10 @@ class Imports:
                 )
             plan.authors.add(story.author_id)
         earlier = plan.keys.setdefault(("story.slug", story.author_id, story.slug), number)
+        # a story that left the slug (an alias) holds it no more: the new story frees it
         holder = stories.get_by_slug(story.author_id, story.slug)
-        if earlier != number or (holder is not None and holder.id != story.id):
+        held = holder is not None and holder.slug == story.slug and holder.id != story.id
+        if earlier != number or held:
             where = plan.place(earlier) if earlier != number else "the store"
             raise SlugTaken(
                 f"the author has another story at {story.slug!r} in {where}", field="story.slug"
@@ -232,14 +234,14 @@ class Imports:
             for user in (trusted_user(data) for data in plan.spools["user"]):
                 if user.id in plan.stored["user"]:
                     undo.keep("user", store.users.get(user.id))
-                    store.users.replace(user)
+                    store.users.update(user.id, _members(user))
                 else:
                     store.users.add(user)
                 written()
             for app in (construct_trusted(AppRecord, data) for data in plan.spools["app"]):
                 if app.id in plan.stored["app"]:
                     undo.keep("app", store.apps.get(app.id))
-                    store.apps.replace(app)
+                    store.apps.update(app.id, _members(app))
                 else:
                     store.apps.add(app)
                 written()
@@ -374,11 +376,13 @@ class _Undo:
             store.stories.remove(story_id)
         for item in self.replaced:
             if item["kind"] == "story":
-                store.stories.add(*_story_from(item))
+                store.stories.add_many([_story_from(item)])
             elif item["kind"] == "app":
-                store.apps.replace(construct_trusted(AppRecord, item["record"]))
+                app = construct_trusted(AppRecord, item["record"])
+                store.apps.update(app.id, _members(app))
             else:
-                store.users.replace(trusted_user(item["record"]))
+                user = trusted_user(item["record"])
+                store.users.update(user.id, _members(user))
 
     def close(self) -> None:
         self.replaced.close()
@@ -406,6 +410,12 @@ def _decode(line: bytes) -> dict[str, Any]:
     if unknown:
         raise InvalidParameter(f"{unknown[0]} is not a member of a {kind} line", field=unknown[0])
     return item
+
+
+def _members(record: UserRecord | AppRecord) -> dict[str, Any]:
+    """Every member of ``record`` but its id, nested models kept as models: the changes that
+    put the whole record over the stored one with ``update``."""
+    return {name: getattr(record, name) for name in type(record).model_fields if name != "id"}
 
 
 def _story_document(story: StoryRecord, elements: Sequence[Element]) -> dict[str, Any]:

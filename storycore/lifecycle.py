@@ -299,7 +299,7 @@ class Stories:
 
     def _add(self, record: StoryRecord, elements: Sequence[Element]) -> None:
         with wording(name=record.slug, field="story.slug"):
-            self._stories.add(record, elements, story_words(record, elements))
+            self._stories.add_many([(record, elements, story_words(record, elements))])
 
     def _add_with_derived_slug(
         self, record: StoryRecord, elements: Sequence[Element]
@@ -313,7 +313,7 @@ class Stories:
         for _ in range(_DERIVED_SLUG_ATTEMPTS):
             candidate = record.model_copy(update={"slug": self._free_slug(record.author_id, base)})
             try:
-                self._stories.add(candidate, elements, words)
+                self._stories.add_many([(candidate, elements, words)])
             except DuplicateKey as exc:
                 if exc.key == "story.slug":
                     continue  # a concurrent create took it first

@@ -27,7 +27,6 @@ from .records import (
 
 __all__ = [
     "KEPT_BY_REPLACE",
-    "AliasRepository",
     "ApplicationRepository",
     "IdentityRepository",
     "NewStory",
@@ -45,7 +44,8 @@ KEPT_BY_REPLACE = frozenset(
     {"views", "likes", "comments", "element_comments", "popularity", "featured_at", "author_id"}
 )
 
-#: A new story as ``StoryRepository.add`` takes it: the record, its elements, its search words.
+#: A new story as ``StoryRepository.add_many`` takes it: the record, its elements, its search
+#: words.
 NewStory = tuple[StoryRecord, Sequence[Element], Sequence[str]]
 
 
@@ -53,41 +53,42 @@ NewStory = tuple[StoryRecord, Sequence[Element], Sequence[str]]
 class StoryRepository(Protocol):
     """Stories with their elements, counters and slug history."""
 
-    def add(self, story: StoryRecord, elements: Sequence[Element], words: Sequence[str]) -> None:
-        """Store a new story, its elements (in order) and its search ``words``, atomically.
+    def add_many(self, stories: Iterable[NewStory]) -> int:
+        """Store new stories, each with its elements (in order) and its search ``words``;
+        returns how many. The one way to store a new story: one alone is
+        ``add_many([(story, elements, words)])``.
 
         ``words`` are the story's search tokens as the core derived them
-        (``storycore.derived.story_words``); ``SearchIndex.search`` matches them.
-        Raises ``DuplicateKey("story.slug")`` when ``story.author_id`` already has a story at
-        ``story.slug``, ``DuplicateKey("story.id")`` for a stored id, and ``Missing("user")``
-        where the store knows the author is not stored; then nothing is stored. A retired slug
-        (an alias) at that place is freed: the alias stops and the new story takes the slug.
-        The record is stored as given, counters and ``featured_at`` included (an import
-        restores them).
+        (``storycore.derived.story_words``); ``SearchIndex.search`` matches them. Each story is
+        stored atomically. Raises ``DuplicateKey("story.slug")`` when ``story.author_id``
+        already has a story at ``story.slug`` (an earlier one of ``stories`` included),
+        ``DuplicateKey("story.id")`` for a stored id, and ``Missing("user")`` where the store
+        knows the author is not stored; then that story is not stored. A retired slug (an
+        alias) at that place is freed: the alias stops and the new story takes the slug. The
+        record is stored as given, counters and ``featured_at`` included (an import restores
+        them).
+
+        Adapters that can store them all in one transaction do, and then a failure (a refused
+        story, an error raised while ``stories`` is consumed) stores none of them: SQLite and
+        PostgreSQL do. Elsewhere (MongoDB, memory) they are stored one by one, the stories
+        before the failure stay stored, and the caller removes them if it must (imports do).
         """
         ...
-
-    def add_many(self, stories: Iterable[NewStory]) -> int:
-        """Store many new stories, as ``add`` does each; the bulk path of imports and loads.
-
-        Adapters that can store them all in one transaction do, and then a failure (a
-        ``DuplicateKey`` for a slug or an id the store holds, an error raised while
-        ``stories`` is consumed) stores none of them: SQLite does. Elsewhere, like this
-        default, which adds one by one, the stories before the failure stay stored and the
-        caller removes them if it must (imports do). Returns how many were stored.
-        """
-        count = 0
-        for story, elements, words in stories:
-            self.add(story, elements, words)
-            count += 1
-        return count
 
     def get(self, story_id: str) -> StoryRecord | None:
         """The story with this id, or None."""
         ...
 
     def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
-        """The author's story that lives at ``slug`` now (aliases are not followed), or None."""
+        """The author's story that lives at ``slug`` now; when none does, the author's story
+        for which ``slug`` is a retired slug (an alias: the story left it, and lives at
+        ``story.slug`` now); else None. A caller tells the two apart by comparing
+        ``story.slug`` with ``slug``.
+
+        A slug change makes the old slug an alias of the story (``replace``), a chain of
+        changes leaves each old slug leading to the story's live slug, and an alias stops when
+        a story comes to live at its slug (``add_many``, ``replace``) or its story is removed.
+        """
         ...
 
     def taken_slugs(self, author_id: str, slugs: Collection[str]) -> set[str]:
@@ -187,15 +188,6 @@ class StoryRepository(Protocol):
 
 
 @runtime_checkable
-class AliasRepository(Protocol):
-    """Retired slugs, each leading to the story that left it."""
-
-    def resolve(self, author_id: str, slug: str) -> str | None:
-        """The id of the live story that used to live at ``slug``, or None."""
-        ...
-
-
-@runtime_checkable
 class SearchIndex(Protocol):
     """Full-text search over public stories."""
 
@@ -239,23 +231,19 @@ class UserRepository(Protocol):
         """
         return {uid: ProfileFields.of(user) for uid, user in self.get_many(user_ids).items()}
 
-    def replace(self, user: UserRecord) -> None:
-        """Store ``user`` over the stored user with its id, atomically with the search entries
-        of the user's stories (which match the user's new ``search_tokens`` afterwards).
-        Raises ``Missing("user")`` when there is no such user and
-        ``DuplicateKey("user.username")`` when its username is another user's; then nothing
-        changes.
-        """
-        ...
-
     def update(self, user_id: str, changes: Mapping[str, Any]) -> None:
         """Set the named members of the stored user to these values and leave every other
-        member as it is stored, atomically, and with the search entries of the user's stories
-        when ``search_tokens`` is among them. A targeted update: a concurrent update of other
-        members is never lost, so no caller writes back a whole record it read earlier.
+        member as it is stored, atomically, with the unique username key when ``username`` is
+        among them, and with the search entries of the user's stories when ``search_tokens``
+        is (the stories match the user's new tokens afterwards). The one way to change a
+        stored user: a whole record is every member but ``id`` (nested models as models). A
+        targeted update: a concurrent update of other members is never lost, so a caller
+        writes a whole record only when it means every member (an import and its undo).
 
-        ``changes`` names members of ``UserRecord`` other than ``id`` and ``username``, with
-        values of their types. Raises ``Missing("user")`` when there is no such user.
+        ``changes`` names members of ``UserRecord`` other than ``id``, with values of their
+        types. Raises ``Missing("user")`` when there is no such user, and
+        ``DuplicateKey("user.username")`` when a new ``username`` is another user's,
+        regardless of case; then nothing changes.
         """
         ...
 
@@ -286,16 +274,12 @@ class ApplicationRepository(Protocol):
         """The application with this name, or None."""
         ...
 
-    def replace(self, app: AppRecord) -> None:
-        """Store ``app`` over the stored application with its id. ``Missing("app")`` if
-        absent; ``DuplicateKey`` as ``add`` when its name or key is another's.
-        """
-        ...
-
     def update(self, app_id: str, changes: Mapping[str, Any]) -> None:
         """Set the named members of the stored application (members of ``AppRecord`` other
-        than ``id``) and leave the others as stored, atomically. ``Missing("app")`` if absent;
-        ``DuplicateKey`` as ``add`` when a new name or key is another application's.
+        than ``id``) and leave the others as stored, atomically: the one way to change a stored
+        application (a whole record is every member but ``id``). ``Missing("app")`` if absent;
+        ``DuplicateKey`` as ``add`` (``app.name``, ``app.key_digest``) when a new name or key is
+        another application's; then nothing changes.
         """
         ...
 
@@ -371,7 +355,6 @@ class Store(Protocol):
     reads_never_wait: bool = False
 
     stories: StoryRepository
-    aliases: AliasRepository
     search: SearchIndex
     users: UserRepository
     apps: ApplicationRepository
@@ -379,14 +362,17 @@ class Store(Protocol):
     identities: IdentityRepository
 
     def read_story(self, username: str, slug: str, offset: int, limit: int) -> StoryRead:
-        """The user ``username`` (compared regardless of case), their story at ``slug`` and its
-        element documents from ``offset``, at most ``limit``: a story read's three reads. This
-        default makes them one after another; a store whose every call is a round trip to a
-        server answers them in one (a measured exception to "one way to read": on PostgreSQL
-        the three round trips cost more than a hand-written read, benchmarks/README.md).
+        """The user ``username`` (compared regardless of case), their story that lives at
+        ``slug`` (not one that left it: no alias is followed) and its element documents from
+        ``offset``, at most ``limit``: a story read's three reads. This default makes them one
+        after another; a store whose every call is a round trip to a server answers them in one
+        (a measured exception to "one way to read": on PostgreSQL the three round trips cost
+        more than a hand-written read, benchmarks/README.md).
         """
         author = self.users.get_by_username(username)
         story = None if author is None else self.stories.get_by_slug(author.id, slug)
+        if story is not None and story.slug != slug:  # the story that left ``slug``
+            story = None
         documents = [] if story is None else self.stories.element_documents(story.id, offset, limit)
         return StoryRead(author, story, documents)
 

@@ -52,7 +52,7 @@ def test_changing_a_story_after_adding_it_changes_nothing_stored() -> None:
     element = make_element("kept")
     story = make_story(author.id, "tale", elements=[element], tags=["kept"])
     story.quoted.append(Quoted(username="q", name="Q", userid="1", avatar="", source="s"))
-    store.stories.add(story, [element], ["kept"])
+    store.stories.add_many([(story, [element], ["kept"])])
     expected = story.model_copy(deep=True)
     story.title = "changed"
     story.tags.append("changed")

@@ -272,7 +272,7 @@ class Burst:
                 return
             story = make_story(self._author, f"burst-{writer}-{n}")
             try:
-                self._stories.add(story, [], ["burst"])
+                self._stories.add_many([(story, [], ["burst"])])
             except Exception as exc:  # noqa: BLE001 - collected and asserted by the test
                 self.errors.append(exc)
             else:

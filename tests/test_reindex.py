@@ -56,7 +56,7 @@ def _write_stale(store: Store, derivation: int | None = _OLDER) -> tuple[UserRec
             "cover": "",
         }
     )
-    store.stories.add(story, elements, ["stale"])
+    store.stories.add_many([(story, elements, ["stale"])])
     if derivation is not None:
         store.set_derivation(derivation)
     return user, story

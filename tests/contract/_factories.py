@@ -52,6 +52,12 @@ def make_user(username: str, *, name: str = "", user_id: str | None = None) -> U
     )
 
 
+def every_member(record: UserRecord | AppRecord) -> dict[str, Any]:
+    """Every member of ``record`` but its id, nested models kept as models: the changes with
+    which ``update`` stores a whole record over the stored one."""
+    return {name: getattr(record, name) for name in type(record).model_fields if name != "id"}
+
+
 def add_user(store: Store, username: str, *, name: str = "") -> UserRecord:
     """A new user, stored."""
     user = make_user(username, name=name)
@@ -141,7 +147,7 @@ def add_story(
 ) -> StoryRecord:
     """A new story, stored with ``elements``; the record as stored."""
     story = make_story(author_id, slug, elements=elements, **members)
-    store.stories.add(story, elements, story_words(story, elements))
+    store.stories.add_many([(story, elements, story_words(story, elements))])
     return story
 
 

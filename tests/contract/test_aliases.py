@@ -1,4 +1,5 @@
-"""AliasRepository, and how slug changes and new stories make and stop aliases."""
+"""Retired slugs (aliases) as ``get_by_slug`` answers them, and how slug changes and new stories
+make and stop them. A story that left the slug it was asked at has another ``slug``."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ def _move(store: Store, story: StoryRecord, slug: str) -> StoryRecord:
 
 def test_a_slug_change_leaves_an_alias_to_the_story(store: Store, author: UserRecord) -> None:
     story = add_story(store, author.id, "old")
-    _move(store, story, "new")
-    assert store.aliases.resolve(author.id, "old") == story.id
+    moved = _move(store, story, "new")
+    assert store.stories.get_by_slug(author.id, "old") == moved
 
 
 def test_a_slug_change_moves_the_story_to_the_new_slug(store: Store, author: UserRecord) -> None:
@@ -27,23 +28,30 @@ def test_a_slug_change_moves_the_story_to_the_new_slug(store: Store, author: Use
     assert store.stories.get_by_slug(author.id, "new") == moved
 
 
-def test_get_by_slug_does_not_follow_aliases(store: Store, author: UserRecord) -> None:
+def test_get_by_slug_at_a_retired_slug_answers_the_story_at_its_live_slug(
+    store: Store, author: UserRecord
+) -> None:
     story = add_story(store, author.id, "old")
     _move(store, story, "new")
-    assert store.stories.get_by_slug(author.id, "old") is None
+    found = store.stories.get_by_slug(author.id, "old")
+    assert found is not None
+    assert found.slug == "new"
 
 
-def test_a_replace_that_keeps_the_slug_makes_no_alias(store: Store, author: UserRecord) -> None:
+def test_a_replace_that_keeps_the_slug_leaves_the_story_living_there(
+    store: Store, author: UserRecord
+) -> None:
     story = add_story(store, author.id, "tale")
-    store.stories.replace(changed(story, [], title="Retold"), expected_version=story.version)
-    assert store.aliases.resolve(author.id, "tale") is None
+    retold = changed(story, [], title="Retold")
+    store.stories.replace(retold, expected_version=story.version)
+    assert store.stories.get_by_slug(author.id, "tale") == retold
 
 
 def test_aliases_follow_a_chain_of_slug_changes(store: Store, author: UserRecord) -> None:
     story = add_story(store, author.id, "a")
-    _move(store, _move(store, story, "b"), "c")
-    assert store.aliases.resolve(author.id, "a") == story.id
-    assert store.aliases.resolve(author.id, "b") == story.id
+    moved = _move(store, _move(store, story, "b"), "c")
+    assert store.stories.get_by_slug(author.id, "a") == moved
+    assert store.stories.get_by_slug(author.id, "b") == moved
 
 
 def test_an_alias_belongs_to_its_author(
@@ -51,20 +59,29 @@ def test_an_alias_belongs_to_its_author(
 ) -> None:
     story = add_story(store, author.id, "old")
     _move(store, story, "new")
-    assert store.aliases.resolve(other_author.id, "old") is None
+    assert store.stories.get_by_slug(other_author.id, "old") is None
 
 
-def test_resolve_of_a_slug_never_used_is_none(store: Store, author: UserRecord) -> None:
+def test_get_by_slug_of_a_slug_never_used_is_none(store: Store, author: UserRecord) -> None:
     add_story(store, author.id, "tale")
-    assert store.aliases.resolve(author.id, "other") is None
+    assert store.stories.get_by_slug(author.id, "other") is None
 
 
 def test_a_new_story_at_a_retired_slug_stops_the_alias(store: Store, author: UserRecord) -> None:
     story = add_story(store, author.id, "old")
     _move(store, story, "new")
     newcomer = add_story(store, author.id, "old")
-    assert store.aliases.resolve(author.id, "old") is None
     assert store.stories.get_by_slug(author.id, "old") == newcomer
+
+
+def test_a_stopped_alias_stays_stopped_once_the_new_story_is_gone(
+    store: Store, author: UserRecord
+) -> None:
+    story = add_story(store, author.id, "old")
+    _move(store, story, "new")
+    newcomer = add_story(store, author.id, "old")
+    store.stories.remove(newcomer.id)
+    assert store.stories.get_by_slug(author.id, "old") is None
 
 
 def test_a_slug_change_onto_a_retired_slug_stops_the_alias(
@@ -74,22 +91,22 @@ def test_a_slug_change_onto_a_retired_slug_stops_the_alias(
     _move(store, first, "new")
     second = add_story(store, author.id, "other")
     moved = _move(store, second, "old")
-    assert store.aliases.resolve(author.id, "old") is None
     assert store.stories.get_by_slug(author.id, "old") == moved
+    gone_again = _move(store, moved, "elsewhere")
+    assert store.stories.get_by_slug(author.id, "old") == gone_again
 
 
 def test_a_story_may_move_back_to_a_slug_it_left(store: Store, author: UserRecord) -> None:
     story = add_story(store, author.id, "a")
     back = _move(store, _move(store, story, "b"), "a")
     assert store.stories.get_by_slug(author.id, "a") == back
-    assert store.aliases.resolve(author.id, "a") is None
-    assert store.aliases.resolve(author.id, "b") == story.id
+    assert store.stories.get_by_slug(author.id, "b") == back
 
 
 def test_a_story_at_an_alias_of_another_author_leaves_it(
     store: Store, author: UserRecord, other_author: UserRecord
 ) -> None:
     story = add_story(store, author.id, "old")
-    _move(store, story, "new")
+    moved = _move(store, story, "new")
     add_story(store, other_author.id, "old")
-    assert store.aliases.resolve(author.id, "old") == story.id
+    assert store.stories.get_by_slug(author.id, "old") == moved

@@ -8,7 +8,7 @@ from storycore.errors import DuplicateKey, Missing
 from storycore.ports import Store
 from storycore.records import AppRecord, UserRecord
 
-from ._factories import at, make_app, make_token
+from ._factories import at, every_member, make_app, make_token
 
 # -- applications --------------------------------------------------------------------------
 
@@ -66,28 +66,48 @@ def test_get_by_name_of_an_unknown_name_is_none(store: Store) -> None:
     assert store.apps.get_by_name("read") is None
 
 
-def test_replace_stores_the_new_application(store: Store) -> None:
+def test_update_of_every_member_stores_the_new_application(store: Store) -> None:
     app = make_app("reader")
     store.apps.add(app)
-    new = app.model_copy(update={"href": "https://r.example", "delegation": True})
-    store.apps.replace(new)
+    new = app.model_copy(
+        update={"name": "reader 2", "href": "https://r.example", "delegation": True}
+    )
+    store.apps.update(app.id, every_member(new))
     assert store.apps.get(app.id) == new
+    assert store.apps.get_by_name("reader 2") == new
+    assert store.apps.get_by_name("reader") is None
 
 
-def test_a_replaced_key_digest_finds_the_application(store: Store) -> None:
+def test_an_updated_key_digest_finds_the_application(store: Store) -> None:
     app = make_app("reader")
     store.apps.add(app)
+    store.apps.update(app.id, {"key_digest": "f" * 64})
     new = app.model_copy(update={"key_digest": "f" * 64})
-    store.apps.replace(new)
     assert store.apps.get_by_key_digest("f" * 64) == new
     assert store.apps.get_by_key_digest(app.key_digest) is None
 
 
-def test_replace_of_an_unknown_application_raises_missing(store: Store) -> None:
+def test_an_update_of_an_unknown_application_with_every_member_raises_missing(
+    store: Store,
+) -> None:
     app = make_app("reader")
     with pytest.raises(Missing):
-        store.apps.replace(app)
+        store.apps.update(app.id, every_member(app))
     assert store.apps.get(app.id) is None
+
+
+@pytest.mark.parametrize("key", ["name", "key_digest"])
+def test_an_update_to_another_applications_name_or_key_raises_duplicate_key(
+    store: Store, key: str
+) -> None:
+    reader, writer = make_app("reader"), make_app("writer")
+    store.apps.add(reader)
+    store.apps.add(writer)
+    with pytest.raises(DuplicateKey) as caught:
+        store.apps.update(reader.id, {key: getattr(writer, key), "href": "https://lost.example"})
+    assert caught.value.key == f"app.{key}"
+    assert store.apps.get(reader.id) == reader
+    assert store.apps.get(writer.id) == writer
 
 
 def test_update_sets_the_named_members_and_keeps_the_others(store: Store) -> None:

@@ -10,7 +10,7 @@ from storycore.ports import Store
 from storycore.records import UserRecord
 from storycore.searchtext import tokens
 
-from ._factories import add_story, add_user, at, make_user, renamed
+from ._factories import add_story, add_user, at, every_member, make_user, renamed
 
 
 def _found(store: Store, query: str) -> list[str]:
@@ -90,56 +90,76 @@ def test_profiles_of_no_ids_is_empty(store: Store) -> None:
     assert store.users.profiles([]) == {}
 
 
-def test_replace_stores_the_new_record(store: Store) -> None:
+def test_update_of_every_member_stores_the_new_record(store: Store) -> None:
     user = add_user(store, "alice")
     new = renamed(user, "Alice Pleasance").model_copy(update={"bio": "new", "can_feature": True})
-    store.users.replace(new)
+    new.settings.notifications.digest = False
+    new.cover_photo.url = "https://img.example/cover.png"
+    store.users.update(user.id, every_member(new))
     assert store.users.get(user.id) == new
 
 
-def test_replace_of_an_unknown_user_raises_missing(store: Store) -> None:
+def test_update_of_an_unknown_user_with_every_member_raises_missing(store: Store) -> None:
     user = make_user("alice")
     with pytest.raises(Missing):
-        store.users.replace(user)
+        store.users.update(user.id, every_member(user))
     assert store.users.get(user.id) is None
 
 
-def test_get_by_username_follows_a_replaced_username(store: Store) -> None:
+def test_get_by_username_follows_an_updated_username(store: Store) -> None:
     user = add_user(store, "alice")
-    new = user.model_copy(update={"username": "Alicia"})
-    store.users.replace(new)
-    assert store.users.get_by_username("alicia") == new
+    store.users.update(user.id, {"username": "Alicia"})
+    assert store.users.get_by_username("alicia") == user.model_copy(update={"username": "Alicia"})
     assert store.users.get_by_username("alice") is None
 
 
-def test_a_replaced_username_frees_the_old_one(store: Store) -> None:
+def test_an_updated_username_frees_the_old_one(store: Store) -> None:
     user = add_user(store, "alice")
-    store.users.replace(user.model_copy(update={"username": "alicia"}))
+    store.users.update(user.id, {"username": "alicia"})
     newcomer = add_user(store, "Alice")
     assert store.users.get_by_username("alice") == newcomer
 
 
-def test_stories_match_the_authors_new_tokens_after_replace(
+def test_an_update_may_keep_the_users_own_username_in_another_case(store: Store) -> None:
+    user = add_user(store, "alice")
+    store.users.update(user.id, {"username": "ALICE"})
+    assert store.users.get_by_username("alice") == user.model_copy(update={"username": "ALICE"})
+
+
+@pytest.mark.parametrize("taken", ["bob", "BOB"])
+def test_an_update_to_another_users_username_raises_duplicate_username(
+    store: Store, taken: str
+) -> None:
+    alice, bob = add_user(store, "alice"), add_user(store, "bob")
+    with pytest.raises(DuplicateKey) as caught:
+        store.users.update(alice.id, {"username": taken, "bio": "lost"})
+    assert caught.value.key == "user.username"
+    assert store.users.get(alice.id) == alice
+    assert store.users.get_by_username("alice") == alice
+    assert store.users.get_by_username("bob") == bob
+
+
+def test_stories_match_the_authors_new_tokens_after_a_whole_update(
     store: Store, author: UserRecord
 ) -> None:
     story = add_story(store, author.id, title="Harbour")
-    store.users.replace(renamed(author, "Alice Pleasance"))
+    store.users.update(author.id, every_member(renamed(author, "Alice Pleasance")))
     assert _found(store, "harbour pleasance") == [story.id]
 
 
-def test_stories_no_longer_match_the_authors_old_tokens_after_replace(
+def test_stories_no_longer_match_the_authors_old_tokens_after_a_whole_update(
     store: Store, author: UserRecord
 ) -> None:
     add_story(store, author.id, title="Harbour")
-    store.users.replace(renamed(author, "Alice Pleasance"))
+    store.users.update(author.id, every_member(renamed(author, "Alice Pleasance")))
     assert _found(store, "liddell") == []
 
 
-def test_replacing_a_user_leaves_other_authors_stories(
+def test_updating_a_user_leaves_other_authors_stories(
     store: Store, author: UserRecord, other_author: UserRecord
 ) -> None:
     theirs = add_story(store, other_author.id, title="Harbour")
-    store.users.replace(renamed(author, "Harbour Master"))
+    store.users.update(author.id, every_member(renamed(author, "Harbour Master")))
     assert _found(store, "builder") == [theirs.id]
     assert _found(store, "master") == []
 

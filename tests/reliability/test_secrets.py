@@ -68,7 +68,7 @@ def test_internal_errors_log_no_credentials(
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("storage fell over")
 
-    monkeypatch.setattr(service.store.stories, "add", broken)
+    monkeypatch.setattr(service.store.stories, "add_many", broken)
     caplog.set_level(logging.DEBUG)
     body = _call(
         HttpApp(service), "/v1/stories/alice/create", api_key=key, username="alice", _token=token
