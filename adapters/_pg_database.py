@@ -27,9 +27,9 @@ from psycopg_pool import ConnectionPool, PoolClosed
 
 from storycore.errors import ConfigurationError, DuplicateKey, Missing, Unavailable
 
-from ._pg_schema import MIGRATIONS
+from ._pg_schema import MIGRATIONS, TABLES
 
-__all__ = ["POOL_SIZE", "TIMEOUT_SECONDS", "Database", "Part", "drop_schema"]
+__all__ = ["POOL_SIZE", "TIMEOUT_SECONDS", "Database", "Part", "drop_schema", "empty_schema"]
 
 #: How long a call waits for a pooled connection or a row lock, and opening for the server to
 #: accept a connection (``connect_timeout`` in the URL changes the latter), in seconds.
@@ -220,3 +220,23 @@ def drop_schema(url: str) -> None:
     conninfo, schema, _ = _parse(url)
     with psycopg.connect(conninfo, autocommit=True) as conn:
         conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
+def empty_schema(url: str) -> bool:
+    """Delete every row of the schema ``url`` names and keep its tables, so that the testing kit
+    can open it again as a fresh store: about a millisecond, where making a schema runs every
+    migration (about 70). False, with nothing deleted, for a schema that does not hold exactly
+    this version's tables (the kit drops it instead)."""
+    conninfo, _, _ = _parse(url)
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        found = conn.execute(
+            "SELECT array_agg(tablename::text) FROM pg_tables WHERE schemaname = current_schema()"
+        ).fetchone()
+        if found is None or set(found[0] or ()) != {*TABLES, "schema_version"}:
+            return False
+        if _version(conn) != len(MIGRATIONS):
+            return False
+        with conn.transaction():
+            for table in TABLES:
+                conn.execute(sql.SQL("DELETE FROM {}").format(sql.Identifier(table)))
+    return True

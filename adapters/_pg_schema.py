@@ -10,7 +10,7 @@ that its indexes serve it. ``docs/postgresql.md`` has the plans.
 
 from __future__ import annotations
 
-__all__ = ["MIGRATIONS"]
+__all__ = ["MIGRATIONS", "TABLES"]
 
 _C = 'text COLLATE "C"'
 #: The sort keys of lists (``storycore.queries``) as migration 1 knew them: a migration never
@@ -152,3 +152,11 @@ CREATE INDEX stories_featured ON stories (author_id, featured_at DESC, id DESC)
 """
 
 MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+
+#: The tables of the last migration but ``schema_version``, in an order that empties them: each
+#: after the tables whose rows refer to it, and ``author_stats`` after ``stories``, whose
+#: trigger writes it as stories go (``_pg_database.empty_schema``).
+TABLES = (
+    *("tokens", "identities", "elements", "aliases", "embeds", "stories", "author_stats"),
+    *("users", "apps", "store_meta"),
+)

@@ -13,11 +13,11 @@ from __future__ import annotations
 from storycore.ports import Store, StoryRead
 
 from ._pg_accounts import PostgreSQLUsers
-from ._pg_database import POOL_SIZE, Database, drop_schema
+from ._pg_database import POOL_SIZE, Database, drop_schema, empty_schema
 from ._pg_stories import PostgreSQLSearch, PostgreSQLStories, read_story
 from ._sql_accounts import Applications, Identities, Tokens
 
-__all__ = ["PostgreSQLStore", "drop_schema"]
+__all__ = ["PostgreSQLStore", "drop_schema", "empty_schema"]
 
 
 class PostgreSQLStore(Store):

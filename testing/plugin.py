@@ -9,8 +9,10 @@ Storage: every test that uses ``store_factory``, ``store`` or ``service`` runs o
 URL listed in the ``storycore_store_urls`` ini value (one per line, or a TOML list), or given
 with ``--storycore-store-url URL`` (repeatable; replaces the ini value). The default is
 ``sqlite://`` (SQLite in memory). In a URL, ``{dir}`` becomes a fresh temporary directory and
-``{name}`` a fresh unique name, so each store opened is a new, empty one (a database named so
-on a MongoDB server, or a schema on a PostgreSQL server, is dropped after the test)::
+``{name}`` a fresh unique name, so each store opened is a new, empty one. A database named so
+on a MongoDB server is dropped after the test. A schema named so on a PostgreSQL server is
+emptied after the test (every row deleted, its tables kept) and opened again by the next store
+on that URL, since making a schema runs every migration; each is dropped when the session ends::
 
     [tool.pytest.ini_options]
     storycore_store_urls = ["sqlite://", "sqlite:///{dir}/stories.db"]
@@ -164,9 +166,13 @@ def storycore_store_url(request: pytest.FixtureRequest) -> str:
     return str(getattr(request, "param", store_urls(request.config)[0]))
 
 
+#: Emptied PostgreSQL schemas of this session, by the URL (with ``{name}``) they were named for.
+_EMPTIED = pytest.StashKey[dict[str, list[str]]]()
+
+
 @pytest.fixture
 def store_factory(
-    storycore_store_url: str, tmp_path_factory: pytest.TempPathFactory
+    storycore_store_url: str, tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config
 ) -> Iterator[Callable[[], Store]]:
     """Opens fresh, empty stores on ``storycore_store_url``; closes them all after the test.
 
@@ -175,6 +181,7 @@ def store_factory(
     """
     from storycore.adapters import open_store
 
+    emptied = pytestconfig.stash.setdefault(_EMPTIED, {}).setdefault(storycore_store_url, [])
     opened: list[Store] = []
     named: list[str] = []
 
@@ -183,7 +190,8 @@ def store_factory(
         if "{dir}" in url:
             url = url.replace("{dir}", str(tmp_path_factory.mktemp("store")))
         if "{name}" in url:
-            url = url.replace("{name}", f"storycore_{uuid.uuid4().hex[:12]}")
+            fresh = url.replace("{name}", f"storycore_{uuid.uuid4().hex[:12]}")
+            url = emptied.pop() if emptied else fresh
             named.append(url)
         store: Store = open_store(url)
         opened.append(store)
@@ -193,14 +201,34 @@ def store_factory(
     for store in reversed(opened):
         store.close()
     for url in named:
-        _drop_server_database(url)
+        if _postgresql(url) and _empty_schema(url):
+            emptied.append(url)
+        else:
+            _drop_server_database(url)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Drop the PostgreSQL schemas the session emptied to open again."""
+    for urls in session.config.stash.get(_EMPTIED, {}).values():
+        while urls:
+            _drop_server_database(urls.pop())
+
+
+def _postgresql(url: str) -> bool:
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+def _empty_schema(url: str) -> bool:
+    from storycore.adapters.postgresql import empty_schema
+
+    return empty_schema(url)
 
 
 def _drop_server_database(url: str) -> None:
     """Drop the database a ``{name}`` URL made on a MongoDB server, or the schema it made on a
     PostgreSQL server (other stores go with their connection or their temporary directory).
     """
-    if url.startswith(("postgresql://", "postgres://")):
+    if _postgresql(url):
         from storycore.adapters.postgresql import drop_schema
 
         drop_schema(url)

@@ -8,26 +8,31 @@ server is the session's (``tests/_postgresql.py``).
 
 from __future__ import annotations
 
+import re
 import socket
 import time
 import traceback
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
 
+from storycore import Service
 from storycore.adapters import open_store
 from storycore.adapters._pg_schema import MIGRATIONS
-from storycore.adapters.postgresql import drop_schema
+from storycore.adapters.postgresql import drop_schema, empty_schema
 from storycore.contrib.cli import main
 from storycore.errors import ConfigurationError, Unavailable
 
 from . import _postgresql
 from ._missing_driver import opening_without
-from .contract._factories import add_story, add_user, make_story
+from .conftest import TEST_SETTINGS
+from .contract._factories import add_story, add_user, make_story, make_user
+from .test_testing_plugin import _run_pytest
 
 pytestmark = pytest.mark.postgresql
 
@@ -342,3 +347,94 @@ def test_migrating_counts_each_authors_public_stories_views_and_embed_loads(
     finally:
         store.close()
     assert (stats.stories, stats.views, stats.embeds) == (1, 3, 2)
+
+
+# -- emptied schemas, which the testing kit opens again ------------------------------------
+
+
+def _row_counts(schema: str) -> dict[str, int]:
+    with _server() as conn:
+        tables = [
+            row[0]
+            for row in conn.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = %s", (schema,)
+            ).fetchall()
+        ]
+        return {
+            table: conn.execute(f'SELECT count(*) FROM "{schema}"."{table}"').fetchone()[0]  # type: ignore[index]
+            for table in tables
+            if table != "schema_version"
+        }
+
+
+def _filled(url: str) -> None:
+    """A store with a row in every table: users, an app, a token, an identity, a story with
+    elements, an alias, embed counts, author stats and the derivation version."""
+    with Service(open_store(url), TEST_SETTINGS) as service:
+        service.accounts.create_user("alice", "a-password")
+        key = service.accounts.create_app("reader").api_key
+        service.accounts.authenticate(key, "alice", "a-password")
+        alice = service.accounts.as_user("alice")
+        story = service.stories.create(
+            "alice",
+            {"title": "Fog", "elements": ["https://socialA.example/bob/status/1"]},
+            viewer=alice,
+            publish=True,
+        )
+        service.stories.change_slug("alice", "fog", "harbour-fog", viewer=alice)
+        pages = {(story.id, "https://host.example/"): 1}
+        service.store.stories.add_views({}, pages, max_embed_pages=5)
+        service.store.identities.add_user("idp", "42", make_user("bob"))
+
+
+def test_emptying_a_schema_deletes_every_row_and_keeps_its_tables(url: str, schema: str) -> None:
+    _filled(url)
+    assert all(_row_counts(schema).values())
+    assert empty_schema(url)
+    counts = _row_counts(schema)
+    assert counts
+    assert not any(counts.values())
+
+
+def test_a_store_opened_on_an_emptied_schema_is_a_fresh_one(url: str, schema: str) -> None:
+    _filled(url)
+    empty_schema(url)
+    store = open_store(url)
+    try:
+        assert store.users.find(0, 10) == []
+        assert store.derivation() is None
+        add_story(store, add_user(store, "alice").id, "fog")  # the slug and keys are free
+    finally:
+        store.close()
+
+
+def test_a_schema_holding_other_tables_is_left_as_it_is(url: str, schema: str) -> None:
+    _filled(url)
+    with _server() as conn:
+        conn.execute(f'CREATE TABLE "{schema}".host_notes (note text)')
+    before = _row_counts(schema)
+    assert not empty_schema(url)
+    assert _row_counts(schema) == before
+
+
+KIT_TESTS = """
+def test_one(service, storycore_users):
+    print("SCHEMA", service.store._db.schema, len(service.store.users.find(0, 10)))
+
+
+def test_two(store):
+    print("SCHEMA", store._db.schema, len(store.users.find(0, 10)))
+"""
+
+
+def test_the_testing_kit_opens_an_emptied_schema_again_and_drops_it_at_the_end(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "test_host.py").write_text(KIT_TESTS)
+    ran = _run_pytest(tmp_path, "--storycore-store-url", _postgresql.store_url())
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    said = [said.split() for said in re.findall(r"SCHEMA \S+ \d+", ran.stdout)]
+    assert [count for _, _, count in said] == ["4", "0"]
+    assert said[0][1] == said[1][1]
+    with _server() as conn:
+        assert conn.execute("SELECT to_regnamespace(%s)", (said[0][1],)).fetchone() == (None,)
