@@ -10,11 +10,9 @@ from pydantic import ValidationError
 
 from storycore.adapters import open_store
 from storycore.errors import ConfigurationError
-from storycore.online_resolver import OnlineResolver
 from storycore.service import Service
 from storycore.settings import Settings
 
-from .fetch import HttpFetcher
 from .identity import HttpProviderClient
 
 __all__ = ["DEFAULT_DB", "compose", "from_environment", "listed"]
@@ -45,13 +43,17 @@ def compose(
     except ValidationError as exc:
         fault = exc.errors()[0]
         raise ConfigurationError(f"{fault['loc'][0]}: {fault['msg']}") from None
-    online = settings.resolver == "online"
-    fetcher = HttpFetcher(allowed_hosts=settings.resolver_allowed_hosts) if online else None
+    resolver_used = None
+    if settings.resolver == "online":
+        # imported here: httpx and the page parser add a tenth of a second to every command
+        from storycore.online_resolver import OnlineResolver
+
+        from .fetch import HttpFetcher
+
+        fetcher = HttpFetcher(allowed_hosts=settings.resolver_allowed_hosts)
+        resolver_used = OnlineResolver(settings, fetcher)
     return Service(
-        open_store(db),
-        settings,
-        provider_client=HttpProviderClient(),
-        resolver=OnlineResolver(settings, fetcher) if fetcher is not None else None,
+        open_store(db), settings, provider_client=HttpProviderClient(), resolver=resolver_used
     )
 
 

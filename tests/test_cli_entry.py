@@ -54,3 +54,14 @@ def test_demo_on_a_store_that_holds_the_demo_data_changes_nothing(
     assert capsys.readouterr().out == "loaded 0 demo stories\n"
     assert main(["--db", db, "export", str(tmp_path / "second.jsonl")]) == 0
     assert (tmp_path / "second.jsonl").read_bytes() == (tmp_path / "first.jsonl").read_bytes()
+
+
+def test_the_command_starts_without_the_http_client_or_the_page_parser() -> None:
+    """httpx and selectolax are loaded by the commands that fetch (``serve --resolve online``,
+    delegated creation), not by every command: they cost a tenth of a second a start."""
+    code = (
+        "import sys, storycore.contrib.cli\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'httpx', 'selectolax'}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
