@@ -47,7 +47,7 @@ from ._import_records import ProfileCheck, checked_app, checked_story, checked_u
 from .accounts import Accounts
 from .derived import story_words
 from .errors import Conflict, DuplicateKey, InvalidParameter, SlugTaken
-from .ports import NewStory, Store
+from .ports import NewStory, Store, whole_record
 from .records import (
     AppRecord,
     Element,
@@ -234,14 +234,14 @@ class Imports:
             for user in (trusted_user(data) for data in plan.spools["user"]):
                 if user.id in plan.stored["user"]:
                     undo.keep("user", store.users.get(user.id))
-                    store.users.update(user.id, _members(user))
+                    store.users.update(user.id, whole_record(user))
                 else:
                     store.users.add(user)
                 written()
             for app in (construct_trusted(AppRecord, data) for data in plan.spools["app"]):
                 if app.id in plan.stored["app"]:
                     undo.keep("app", store.apps.get(app.id))
-                    store.apps.update(app.id, _members(app))
+                    store.apps.update(app.id, whole_record(app))
                 else:
                     store.apps.add(app)
                 written()
@@ -379,10 +379,10 @@ class _Undo:
                 store.stories.add_many([_story_from(item)])
             elif item["kind"] == "app":
                 app = construct_trusted(AppRecord, item["record"])
-                store.apps.update(app.id, _members(app))
+                store.apps.update(app.id, whole_record(app))
             else:
                 user = trusted_user(item["record"])
-                store.users.update(user.id, _members(user))
+                store.users.update(user.id, whole_record(user))
 
     def close(self) -> None:
         self.replaced.close()
@@ -410,12 +410,6 @@ def _decode(line: bytes) -> dict[str, Any]:
     if unknown:
         raise InvalidParameter(f"{unknown[0]} is not a member of a {kind} line", field=unknown[0])
     return item
-
-
-def _members(record: UserRecord | AppRecord) -> dict[str, Any]:
-    """Every member of ``record`` but its id, nested models kept as models: the changes that
-    put the whole record over the stored one with ``update``."""
-    return {name: getattr(record, name) for name in type(record).model_fields if name != "id"}
 
 
 def _story_document(story: StoryRecord, elements: Sequence[Element]) -> dict[str, Any]:

@@ -36,6 +36,7 @@ __all__ = [
     "StoryRepository",
     "TokenRepository",
     "UserRepository",
+    "whole_record",
 ]
 
 #: The members ``StoryRepository.replace`` keeps as stored, whatever the new record holds: the
@@ -47,6 +48,12 @@ KEPT_BY_REPLACE = frozenset(
 #: A new story as ``StoryRepository.add_many`` takes it: the record, its elements, its search
 #: words.
 NewStory = tuple[StoryRecord, Sequence[Element], Sequence[str]]
+
+
+def whole_record(record: UserRecord | AppRecord) -> dict[str, Any]:
+    """The changes with which ``update`` stores ``record`` whole over the stored one: every
+    member but its id, nested models kept as models (``update`` does not validate them)."""
+    return {name: getattr(record, name) for name in type(record).model_fields if name != "id"}
 
 
 @runtime_checkable

@@ -52,12 +52,6 @@ def make_user(username: str, *, name: str = "", user_id: str | None = None) -> U
     )
 
 
-def every_member(record: UserRecord | AppRecord) -> dict[str, Any]:
-    """Every member of ``record`` but its id, nested models kept as models: the changes with
-    which ``update`` stores a whole record over the stored one."""
-    return {name: getattr(record, name) for name in type(record).model_fields if name != "id"}
-
-
 def add_user(store: Store, username: str, *, name: str = "") -> UserRecord:
     """A new user, stored."""
     user = make_user(username, name=name)

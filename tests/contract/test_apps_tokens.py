@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from storycore.errors import DuplicateKey, Missing
-from storycore.ports import Store
+from storycore.ports import Store, whole_record
 from storycore.records import AppRecord, UserRecord
 
-from ._factories import at, every_member, make_app, make_token
+from ._factories import at, make_app, make_token
 
 # -- applications --------------------------------------------------------------------------
 
@@ -72,7 +72,7 @@ def test_update_of_every_member_stores_the_new_application(store: Store) -> None
     new = app.model_copy(
         update={"name": "reader 2", "href": "https://r.example", "delegation": True}
     )
-    store.apps.update(app.id, every_member(new))
+    store.apps.update(app.id, whole_record(new))
     assert store.apps.get(app.id) == new
     assert store.apps.get_by_name("reader 2") == new
     assert store.apps.get_by_name("reader") is None
@@ -92,7 +92,7 @@ def test_an_update_of_an_unknown_application_with_every_member_raises_missing(
 ) -> None:
     app = make_app("reader")
     with pytest.raises(Missing):
-        store.apps.update(app.id, every_member(app))
+        store.apps.update(app.id, whole_record(app))
     assert store.apps.get(app.id) is None
 
 

@@ -6,11 +6,11 @@ import pytest
 
 from storycore.errors import DuplicateKey, Missing
 from storycore.heads import ProfileFields
-from storycore.ports import Store
+from storycore.ports import Store, whole_record
 from storycore.records import UserRecord
 from storycore.searchtext import tokens
 
-from ._factories import add_story, add_user, at, every_member, make_user, renamed
+from ._factories import add_story, add_user, at, make_user, renamed
 
 
 def _found(store: Store, query: str) -> list[str]:
@@ -95,14 +95,14 @@ def test_update_of_every_member_stores_the_new_record(store: Store) -> None:
     new = renamed(user, "Alice Pleasance").model_copy(update={"bio": "new", "can_feature": True})
     new.settings.notifications.digest = False
     new.cover_photo.url = "https://img.example/cover.png"
-    store.users.update(user.id, every_member(new))
+    store.users.update(user.id, whole_record(new))
     assert store.users.get(user.id) == new
 
 
 def test_update_of_an_unknown_user_with_every_member_raises_missing(store: Store) -> None:
     user = make_user("alice")
     with pytest.raises(Missing):
-        store.users.update(user.id, every_member(user))
+        store.users.update(user.id, whole_record(user))
     assert store.users.get(user.id) is None
 
 
@@ -143,7 +143,7 @@ def test_stories_match_the_authors_new_tokens_after_a_whole_update(
     store: Store, author: UserRecord
 ) -> None:
     story = add_story(store, author.id, title="Harbour")
-    store.users.update(author.id, every_member(renamed(author, "Alice Pleasance")))
+    store.users.update(author.id, whole_record(renamed(author, "Alice Pleasance")))
     assert _found(store, "harbour pleasance") == [story.id]
 
 
@@ -151,7 +151,7 @@ def test_stories_no_longer_match_the_authors_old_tokens_after_a_whole_update(
     store: Store, author: UserRecord
 ) -> None:
     add_story(store, author.id, title="Harbour")
-    store.users.update(author.id, every_member(renamed(author, "Alice Pleasance")))
+    store.users.update(author.id, whole_record(renamed(author, "Alice Pleasance")))
     assert _found(store, "liddell") == []
 
 
@@ -159,7 +159,7 @@ def test_updating_a_user_leaves_other_authors_stories(
     store: Store, author: UserRecord, other_author: UserRecord
 ) -> None:
     theirs = add_story(store, other_author.id, title="Harbour")
-    store.users.update(author.id, every_member(renamed(author, "Harbour Master")))
+    store.users.update(author.id, whole_record(renamed(author, "Harbour Master")))
     assert _found(store, "builder") == [theirs.id]
     assert _found(store, "master") == []
 
