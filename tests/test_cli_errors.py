@@ -15,6 +15,9 @@ import pytest
 from storycore.contrib import cli
 from storycore.contrib.cli import main
 
+# the demo store is made once, on one worker
+pytestmark = pytest.mark.xdist_group("cli-errors")
+
 TIMEOUT = 60
 PIPE_BUFFER = 64 * 1024  # Linux's default; the export below is several times larger
 

@@ -35,7 +35,8 @@ from . import _postgresql
 from .contract._factories import add_user, changed, make_story
 from .reliability import _workers
 
-pytestmark = pytest.mark.postgresql
+# the process pool starts once, on one worker
+pytestmark = [pytest.mark.postgresql, pytest.mark.xdist_group("postgresql-reliability")]
 
 CALLS = 32  # concurrent calls of each test
 PROCESSES = 2

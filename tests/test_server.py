@@ -12,6 +12,9 @@ import pytest
 
 from tests._serve import serving, storycore
 
+# the server with the demo data starts once, on one worker
+pytestmark = pytest.mark.xdist_group("server")
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:

@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+# the page's examples run once, in one process, on one worker
+pytestmark = pytest.mark.xdist_group("testing-docs")
+
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "testing.md"
 BLOCK = re.compile(r"```(\w+)\n# (\S+)\n(.*?)```", flags=re.DOTALL)
 EXAMPLES = ("test_visibility.py", "test_mount.py", "test_front_page.py")

@@ -27,7 +27,8 @@ from storycore.errors import NotFound
 
 from .conftest import HostPages
 
-pytestmark = pytest.mark.browser
+# Chromium and the servers start once, on one worker
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-cors")]
 
 PASSWORD = "pages-password"
 AUTHOR = "reader"

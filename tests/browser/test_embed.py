@@ -10,7 +10,8 @@ from storycore.contrib.demo import load_demo
 
 from .conftest import HostPages, StoryServer
 
-pytestmark = pytest.mark.browser
+# Chromium and the servers start once, on one worker
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-embed")]
 
 ELEMENTS = [
     {"type": "text", "data": {"text": "<p>Plain <b>bold</b> text</p>"}},

@@ -17,6 +17,9 @@ from storycore.adapters import open_store
 
 from . import _workers
 
+# the process pool starts once, on one worker
+pytestmark = pytest.mark.xdist_group("concurrency")
+
 WORKERS = 4
 
 
