@@ -1,6 +1,6 @@
 """Schemathesis over the whole API (decisions section 16): the OpenAPI document and the server
-agree both ways, for an anonymous caller and for an editor (the writes that take a story as the
-editor: ``_sent_as_the_editor`` says why).
+agree both ways, for an anonymous caller and for an editor, each where the operation tells them
+apart (``_sent_as_its_callers``).
 
 Every check schemathesis has runs on every answer, on valid and invalid data (its examples,
 coverage and fuzzing phases): no answer outside the document, no request the document allows
@@ -203,38 +203,41 @@ CREATING = ["create_story", "delegated_create"]
 CHANGING = ["save_story", "publish_story"]
 
 
-def _sent_as_anyone_and_as_the_editor(case: Any, world: dict[str, Any]) -> None:
-    """Each case is sent as drawn, with no credentials, then with the editor's: both callers
-    see every input, which is drawn once."""
+def _sent_as_its_callers(case: Any, world: dict[str, Any]) -> None:
+    """Each case, drawn once, is sent as each kind of caller the operation tells apart.
+
+    An operation anyone may call is sent with no credentials, then with the editor's. One that
+    needs a user is sent as the editor: without credentials every case would be refused before
+    its input is read (a 401, or a 400 for a missing member), the same few answers for
+    thousands of cases, and ``ignored_auth`` sends its first accepted case again without
+    credentials and with wrong ones, which must be refused. One that ignores credentials is
+    sent as drawn.
+    """
     checks = all_checks()
-    case.call_and_validate(checks=checks)
-    _sent_as_the_editor(case, world)
-
-
-def _sent_as_the_editor(case: Any, world: dict[str, Any]) -> None:
-    """A write needs credentials: without them a case is refused before the story is read (a
-    401, or a 400 when a required member is missing), the same few answers for thousands of
-    cases. So each is sent as the editor, and ``ignored_auth`` sends the operation's first
-    accepted case again without credentials and with wrong ones, which must be refused."""
-    case.call_and_validate(headers=_as_editor(world, case), checks=all_checks())
+    default = case.operation.schema.raw_schema.get("security", [])
+    security = case.operation.definition.raw.get("security", default)
+    if not security or {} in security:
+        case.call_and_validate(checks=checks)
+    if security:
+        case.call_and_validate(headers=_as_editor(world, case), checks=checks)
 
 
 @schema.include(operation_id=CREATING).parametrize()
 @FUZZ
 def test_the_creating_operations_agree_with_the_document(case: Any, world: dict[str, Any]) -> None:
-    _sent_as_the_editor(case, world)
+    _sent_as_its_callers(case, world)
 
 
 @schema.include(operation_id=CHANGING).parametrize()
 @FUZZ
 def test_save_and_publish_agree_with_the_document(case: Any, world: dict[str, Any]) -> None:
-    _sent_as_the_editor(case, world)
+    _sent_as_its_callers(case, world)
 
 
 @schema.exclude(operation_id=[*CREATING, *CHANGING]).parametrize()
 @FUZZ
 def test_every_other_operation_agrees_with_the_document(case: Any, world: dict[str, Any]) -> None:
-    _sent_as_anyone_and_as_the_editor(case, world)
+    _sent_as_its_callers(case, world)
 
 
 STEPS = settings(
