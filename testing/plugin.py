@@ -190,8 +190,10 @@ def store_factory(
         if "{dir}" in url:
             url = url.replace("{dir}", str(tmp_path_factory.mktemp("store")))
         if "{name}" in url:
-            fresh = url.replace("{name}", f"storycore_{uuid.uuid4().hex[:12]}")
-            url = emptied.pop() if emptied else fresh
+            if emptied:
+                url = emptied.pop()
+            else:
+                url = url.replace("{name}", f"storycore_{uuid.uuid4().hex[:12]}")
             named.append(url)
         store: Store = open_store(url)
         opened.append(store)
@@ -202,7 +204,7 @@ def store_factory(
         store.close()
     for url in named:
         if _postgresql(url) and _empty_schema(url):
-            emptied.append(url)
+            emptied.append(url)  # for the next store on this URL
         else:
             _drop_server_database(url)
 
