@@ -28,6 +28,7 @@ from .derived import user_search_tokens
 from .errors import Forbidden, InvalidParameter, NotFound, Unauthorized
 from .fields import Members, decode_object
 from .ids import new_id
+from .members import USER_MEMBERS, USER_WRITE_MEMBERS, refuse_unknown
 from .pagination import PageRequest, page_of
 from .records import AppRecord, Plan, TokenRecord, UserRecord
 from .shapes import Page, Revoked, TokenGrant, UserProfile
@@ -282,7 +283,8 @@ class Accounts:
     ) -> UserProfile:
         """Apply ``name``, ``bio``, ``location``, ``website`` and ``avatar`` of ``user``.
 
-        ``username``, when sent, must be the path's; ``email`` and ``password`` are ignored.
+        ``username``, when sent, must be the path's; ``email`` and ``password`` are ignored,
+        as are the other members of a profile as read (``members``); any other is refused.
         Only the user may update the profile.
         """
         caller = self._ctx.require_user(viewer)
@@ -290,6 +292,7 @@ class Accounts:
         if caller.id != target.id:
             raise Forbidden("only the user may update this profile")
         data = decode_object(user, "user")
+        refuse_unknown(data, USER_MEMBERS, "user", what="a user", hints=USER_WRITE_MEMBERS)
         sent = Members(data, "user").string("username")
         if sent is not None and username_key(sent) != username_key(target.username):
             raise InvalidParameter(

@@ -1,16 +1,19 @@
 """The ``story`` parameter of create, save and publish (decisions sections 6, 11 and 13).
 
 A draft holds the members that were sent; a member left out is None and keeps its stored value
-at save. Unknown members are ignored; a known member of the wrong type is an error.
+at save. A member that no story object has is refused (``members``), as is a known member of
+the wrong type.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import InvalidParameter
 from .fields import Members, decode_object
+from .members import ELEMENT_MEMBERS, STORY_MEMBERS, STORY_WRITE_MEMBERS, refuse_unknown
 from .settings import Limits
 from .slugs import validate_slug
 
@@ -43,18 +46,24 @@ class StoryDraft:
 def parse_story(raw: object, limits: Limits, field: str = "story") -> StoryDraft:
     """The draft in ``raw`` (an object, or a string of serialized JSON)."""
     data = decode_object(raw, field)
+    refuse_unknown(data, STORY_MEMBERS, field, what="a story", hints=STORY_WRITE_MEMBERS)
     for key in ("title", "slug", "elements", "private", "topics", "hashtags"):
         if key in data and data[key] is None:
             raise InvalidParameter(f"{field}.{key} must not be null", field=f"{field}.{key}")
     clear = frozenset(key for key in _CLEARABLE if key in data and data[key] is None)
     members = Members(data, field)
     slug = members.string("slug")
+    elements = members.array("elements", max_items=limits.elements)
+    for index, item in enumerate(elements or ()):
+        if isinstance(item, Mapping):
+            where = members.field(f"elements.{index}")
+            refuse_unknown(item, ELEMENT_MEMBERS, where, what="an element", hints=ELEMENT_MEMBERS)
     return StoryDraft(
         title=members.string("title", max_length=limits.title),
         slug=validate_slug(slug, members.field("slug"), limits.slug) if slug else None,
         description=members.string("description", max_length=limits.description),
         thumbnail=members.url("thumbnail", max_length=limits.address) or None,
-        elements=members.array("elements", max_items=limits.elements),
+        elements=elements,
         private=members.boolean("private"),
         topics=members.strings("topics", max_items=_MAX_LABELS, max_length=_MAX_LABEL_LENGTH),
         hashtags=members.strings("hashtags", max_items=_MAX_LABELS, max_length=_MAX_LABEL_LENGTH),

@@ -148,6 +148,15 @@ def test_a_profile_update_ignores_email_and_password(service: Service, alice: Vi
     assert service.accounts.authenticate(app.api_key, "alice", "alice-password").username == "alice"
 
 
+def test_a_typo_in_a_profile_member_is_refused_and_changes_nothing(
+    service: Service, alice: Viewer
+) -> None:
+    with pytest.raises(InvalidParameter) as caught:
+        service.accounts.update("alice", {"bio": "kept?", "nmae": "typo"}, viewer=alice)
+    assert caught.value.field == "user.nmae"
+    assert service.accounts.get("alice").bio == ""
+
+
 def test_a_profile_update_with_another_username_is_refused(service: Service, alice: Viewer) -> None:
     with pytest.raises(InvalidParameter) as caught:
         service.accounts.update("alice", {"username": "mallory"}, viewer=alice)

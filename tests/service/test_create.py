@@ -126,9 +126,11 @@ def test_a_known_member_of_the_wrong_type_is_refused(service: Service, alice: Vi
     assert caught.value.field == "story.private"
 
 
-def test_unknown_members_are_ignored(service: Service, alice: Viewer) -> None:
-    created = service.stories.create("alice", {"title": "A", "colour": "red"}, viewer=alice)
-    assert created.title == "A"
+def test_a_typo_in_a_member_is_refused_and_stores_nothing(service: Service, alice: Viewer) -> None:
+    with pytest.raises(InvalidParameter) as caught:
+        service.stories.create("alice", {"titel": "typo"}, viewer=alice)
+    assert caught.value.field == "story.titel"
+    assert service.catalog.user("alice", viewer=alice).items == []
 
 
 def test_a_failed_create_leaves_nothing_behind(service: Service, alice: Viewer) -> None:

@@ -28,8 +28,22 @@ def test_a_serialized_story_is_read_like_an_object() -> None:
     )
 
 
-def test_unknown_members_are_ignored() -> None:
-    assert parse_story({"title": "T", "colour": "blue"}, LIMITS) == StoryDraft(title="T")
+def test_a_member_no_story_has_is_refused_naming_it() -> None:
+    assert _refused({"titel": "typo"}).field == "story.titel"
+
+
+def test_a_refused_member_is_answered_with_the_member_it_is_near() -> None:
+    assert "did you mean title?" in str(_refused({"titel": "typo"}))
+
+
+def test_a_member_of_a_story_as_read_is_accepted_and_ignored() -> None:
+    read_back = {"title": "T", "sid": "x", "canEdit": True, "version": 3, "page": 1, "author": {}}
+    assert parse_story(read_back, LIMITS) == StoryDraft(title="T")
+
+
+def test_an_element_member_no_element_has_is_refused_naming_it() -> None:
+    element = {"type": "text", "dta": {"text": "hello"}}
+    assert _refused({"elements": [element]}).field == "story.elements.0.dta"
 
 
 def test_a_title_of_200_characters_is_accepted() -> None:
