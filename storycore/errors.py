@@ -16,7 +16,6 @@ error body, so no binding holds a rule::
     │   └── VersionConflict     409 version_conflict
     ├── PayloadTooLarge         413 payload_too_large
     ├── RateLimited             429 rate_limited
-    ├── NotImplementedFormat    501 not_implemented
     ├── ProviderUnavailable     502 provider_unavailable
     ├── Unavailable             503 unavailable (the store is busy or down; retry)
     ├── InternalError           500 internal_error
@@ -50,7 +49,6 @@ __all__ = [
     "Missing",
     "MissingDependencyError",
     "NotFound",
-    "NotImplementedFormat",
     "PayloadTooLarge",
     "ProviderUnavailable",
     "RateLimited",
@@ -178,13 +176,6 @@ class RateLimited(StorycoreError):
 
     def headers(self) -> list[tuple[str, str]]:
         return [("Retry-After", str(self.retry_after))]
-
-
-class NotImplementedFormat(StorycoreError):
-    """A format the service does not produce (oEmbed ``format=xml``)."""
-
-    status = 501
-    type = "not_implemented"
 
 
 class ProviderUnavailable(StorycoreError):

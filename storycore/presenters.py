@@ -106,6 +106,9 @@ class Presenter:
             {
                 **self._summary_members(story),
                 "author": self.profile(author),
+                "version": story.version,
+                "permalink": self.permalink(author.username, story.slug),
+                "shortlink": self.shortlink(story.id),
                 "page": page,
                 "per_page": per_page,
                 "elements": list(elements),

@@ -91,8 +91,12 @@ class StorySummary(StoryCreated):
 
 
 class StoryDetail(StorySummary):
-    """Story detail with one page of its elements (2.4)."""
+    """Story detail with one page of its elements (2.4), and what a save needs (decisions
+    section 24): the ``version`` to send back, and where the story lives."""
 
+    version: int
+    permalink: str
+    shortlink: str
     page: int
     per_page: int
     elements: list[Element]

@@ -1,4 +1,9 @@
-"""The slug rule (decisions section 4): what a slug may be and how one is derived from a title."""
+"""The slug rule (decisions section 4): what a slug may be and how one is derived from a title.
+
+The words of the story routes (``/v1/stories/:username/create``, ``.../:slug/save``, ...) are
+never slugs, so that no address of a story is also the address of an action on it, and a path
+means one thing whatever method it is sent with (``ROUTE_WORDS``).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from slugify import slugify
 from .errors import InvalidSlug
 
 __all__ = [
+    "ROUTE_WORDS",
     "SLUG_PATTERN",
     "derive_slug",
     "is_valid_slug",
@@ -24,15 +30,38 @@ __all__ = [
 SLUG_PATTERN = re.compile(r"\A[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 MAX_SLUG_LENGTH = 120
 FALLBACK_SLUG = "story"
+#: The action words of the story routes, and of those to come (revisions): never slugs.
+ROUTE_WORDS = frozenset(
+    {
+        "create",
+        "save",
+        "publish",
+        "unpublish",
+        "delete",
+        "editslug",
+        "feature",
+        "unfeature",
+        "revisions",
+    }
+)
 
 
 def is_valid_slug(slug: str, max_length: int = MAX_SLUG_LENGTH) -> bool:
-    """Whether ``slug`` is lowercase ASCII words joined by single hyphens, within the length."""
-    return 0 < len(slug) <= max_length and SLUG_PATTERN.fullmatch(slug) is not None
+    """Whether ``slug`` is lowercase ASCII words joined by single hyphens, within the length,
+    and no route word."""
+    return (
+        0 < len(slug) <= max_length
+        and SLUG_PATTERN.fullmatch(slug) is not None
+        and slug not in ROUTE_WORDS
+    )
 
 
 def validate_slug(slug: str, field: str = "slug", max_length: int = MAX_SLUG_LENGTH) -> str:
     """``slug`` itself, or ``InvalidSlug`` naming ``field`` when it breaks the rule."""
+    if slug in ROUTE_WORDS:
+        raise InvalidSlug(
+            f"{slug!r} names an action of the story routes and is never a slug", field=field
+        )
     if not is_valid_slug(slug, max_length):
         shown = slug if len(slug) <= 40 else slug[:40] + "..."
         raise InvalidSlug(
@@ -58,9 +87,11 @@ def _stem(base: str, suffix: str, max_length: int) -> str:
 def slug_candidates(base: str, max_length: int = MAX_SLUG_LENGTH) -> Iterator[str]:
     """``base``, then ``base-2``, ``base-3``, ...: the slugs a derived slug tries in order.
 
-    The base is shortened so that each suffixed slug still fits in ``max_length``.
+    The base is shortened so that each suffixed slug still fits in ``max_length``; a route word
+    is skipped (``create`` gives ``create-2`` first).
     """
-    yield base
+    if base not in ROUTE_WORDS:
+        yield base
     for number in itertools.count(2):
         suffix = f"-{number}"
         yield f"{_stem(base, suffix, max_length)}{suffix}"

@@ -27,7 +27,6 @@ EXPECTED = {
     "MissingDependencyError",
     "Network",
     "NotFound",
-    "NotImplementedFormat",
     "PayloadTooLarge",
     "ProviderUnavailable",
     "Unavailable",

@@ -1,11 +1,13 @@
-"""The oEmbed 1.0 answer of a story: a ``rich`` object whose ``html`` loads the embed script."""
+"""The oEmbed 1.0 answer of a story: a ``rich`` object whose ``html`` loads the embed script,
+as JSON data or as oEmbed's XML document (section 2.3.4 of the oEmbed specification)."""
 
 from __future__ import annotations
 
 from html import escape
 from typing import Any
+from xml.etree import ElementTree
 
-__all__ = ["DEFAULT_WIDTH", "oembed"]
+__all__ = ["DEFAULT_WIDTH", "oembed", "oembed_xml"]
 
 DEFAULT_WIDTH = 640
 DEFAULT_HEIGHT = 800
@@ -37,3 +39,12 @@ def oembed(
         "height": height,
         "cache_age": 3600,
     }
+
+
+def oembed_xml(answer: dict[str, Any]) -> bytes:
+    """``answer`` as oEmbed's XML: an ``oembed`` element holding one element a member."""
+    root = ElementTree.Element("oembed")
+    for key, value in answer.items():
+        ElementTree.SubElement(root, key).text = str(value)
+    document: bytes = ElementTree.tostring(root, encoding="utf-8", xml_declaration=True)
+    return document

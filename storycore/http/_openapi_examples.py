@@ -113,6 +113,9 @@ _ELEMENTS = [
 ]
 _DETAIL = StoryDetail(
     **{**_SUMMARY.model_dump(), "updated": _UPDATED},
+    version=2,
+    permalink=f"{_WEB}/alice/{_SUMMARY.slug}",
+    shortlink=f"{_WEB}/s/{_SUMMARY.id}",
     page=1,
     per_page=20,
     elements=_ELEMENTS,

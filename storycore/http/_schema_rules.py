@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import re
 
+from ..addresses import MAX_HOST_LENGTH
 from ..numbers import STORE_INT_MAX
-from ..slugs import SLUG_PATTERN
+from ..slugs import ROUTE_WORDS, SLUG_PATTERN
 from ..text import _CONTROL  # the control characters no text may hold
 from ..timestamps import _SHAPE  # the timestamp shape the service parses
 from ..usernames import USERNAME_PATTERN
@@ -112,7 +113,7 @@ def tag() -> Schema:
 # userinfo and host in the ASCII characters urlsplit takes there (no ``[`` ``]``: IPv6 literals
 # are left out), a port from 1 to 65535 or none, then anything without space or control
 _USERINFO = "(?:[A-Za-z0-9._~!$&'()*+,;=%:-]*@)?"
-_HOST = "[A-Za-z0-9._~!$&'()*+,;=%-]+"
+_HOST = f"[A-Za-z0-9._~!$&'()*+,;=%-]{{1,{MAX_HOST_LENGTH}}}"
 _PORT = (
     "(?::(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]"
     "|6553[0-5])?)?"
@@ -149,12 +150,13 @@ def optional_address(max_length: int, *, nullable: bool = True) -> Schema:
 
 
 def slug(max_length: int) -> Schema:
-    """A slug (decisions section 4)."""
+    """A slug (decisions section 4): never a word of the story routes."""
     return {
         "type": "string",
         "minLength": 1,
         "maxLength": max_length,
         "pattern": _ecma(SLUG_PATTERN),
+        "not": {"enum": sorted(ROUTE_WORDS)},
     }
 
 

@@ -23,6 +23,13 @@ from pydantic.fields import FieldInfo
 from .. import _member_types as members
 from ..drafts import _MAX_LABEL_LENGTH, _MAX_LABELS  # the bounds of topics and hashtags
 from ..element_kinds import DATA_TYPES, ELEMENT_CLASSES
+from ..members import (
+    ELEMENT_MEMBERS,
+    STORY_MEMBERS,
+    STORY_WRITE_MEMBERS,
+    USER_MEMBERS,
+    USER_WRITE_MEMBERS,
+)
 from ..settings import Limits
 from . import _schema_rules as rules
 from .routing import Schema
@@ -110,13 +117,23 @@ class _Walker:
             properties[key] = schema
             if needed or _without_default(kind, key, hint):
                 required.append(key)
-        self.components[name] = {
+        component: Schema = {
             "type": "object",
             "description": (kind.__doc__ or "").strip().splitlines()[0].replace("``", "`"),
             "properties": properties,
             "required": required,
         }
+        if kind in ELEMENT_CLASSES.values():  # an element's own members are closed (section 24)
+            component["properties"] = {**properties, **_read_back(ELEMENT_MEMBERS - {*hints})}
+            component["additionalProperties"] = False
+        self.components[name] = component
         return name
+
+
+def _read_back(names: set[str] | frozenset[str]) -> dict[str, Schema]:
+    """Members a client may send back as it read them, which a write ignores."""
+    ignored = {"description": "as read: accepted and ignored"}
+    return {name: dict(ignored) for name in sorted(names)}
 
 
 def _without_default(kind: type, key: str, hint: Any) -> bool:
@@ -227,9 +244,11 @@ def _story(limits: Limits) -> Schema:
         "type": "object",
         "description": (
             "The members of a story a write sets (decisions sections 6 and 13): a member left "
-            "out keeps its value at save; other members are ignored. An empty `slug` counts as "
-            "left out (at create, the slug is derived from the title); `description` or "
-            "`thumbnail` sent as null go back to none. Element ids are unique in a story."
+            "out keeps its value at save. The members of a story as read may be sent back and "
+            "are ignored; any other member is a 400 naming it (decisions section 24). An empty "
+            "`slug` counts as left out (at create, the slug is derived from the title); "
+            "`description` or `thumbnail` sent as null go back to none. Element ids are unique "
+            "in a story."
         ),
         "properties": {
             "title": rules.text(max_length=limits.title),
@@ -250,7 +269,9 @@ def _story(limits: Limits) -> Schema:
                 "description": "hashtags, with or without `#` (`meta.hashtags` shows them "
                 "lowercase, without it)",
             },
+            **_read_back(STORY_MEMBERS - STORY_WRITE_MEMBERS),
         },
+        "additionalProperties": False,
     }
 
 
@@ -261,7 +282,8 @@ def _user(limits: Limits) -> Schema:
         "description": (
             "The profile members an update applies (decisions section 13); a member left out or "
             "null keeps its value. `username`, when sent, must be the path's (in any case); "
-            "`email` and `password` are ignored, as are other members."
+            "`email`, `password` and the other members of a profile as read are ignored; any "
+            "other member is a 400 naming it (decisions section 24)."
         ),
         "properties": {
             "name": field,
@@ -269,7 +291,9 @@ def _user(limits: Limits) -> Schema:
             "location": field,
             "website": rules.optional_address(limits.address),
             "avatar": rules.optional_address(limits.address),
+            **_read_back(USER_MEMBERS - USER_WRITE_MEMBERS - {"username"}),
         },
+        "additionalProperties": False,
     }
 
 

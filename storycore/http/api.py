@@ -174,10 +174,10 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/oembed", e.oembed, "oEmbed 1.0 answer for a story's permalink",
           (Parameter("url", {**_TEXT, "minLength": 1}, "the story's permalink", required=True),
            Parameter("format", rules.empty_or(rules.one_of_words("json", "xml")),
-                     "json; xml is 501"),
+                     "json (the default) or xml"),
            Parameter("maxwidth", rules.empty_or(_WHOLE), "largest width"),
            Parameter("maxheight", rules.empty_or(_WHOLE), "largest height")),
-          None, None, (400, 404, 501), bare=True, tags=("embed",), credentials=_IGNORED),
+          None, None, (400, 404), bare=True, tags=("embed",), credentials=_IGNORED),
     # the caller is proven by the identity provider (OAuth Echo), the application by api_key
     Route("POST", "/v1/delegated/create", e.delegated_create,
           "Create a story for an identity-provider user (OAuth Echo; experimental)",

@@ -25,7 +25,7 @@ def with_header_key(request: HttpRequest, params: Params) -> Params:
     header = request.header("x-api-key")
     if header is None:
         return params
-    sent = params.text(_API_KEY)
+    sent = params.credential(_API_KEY)
     if sent is not None and sent != header:
         raise Unauthorized("X-Api-Key and the api_key parameter differ", field=_API_KEY)
     return Params({**params.values, _API_KEY: header})
@@ -46,18 +46,18 @@ def _bearer(request: HttpRequest) -> str | None:
 
 def sent_token(request: HttpRequest, params: Params) -> str | None:
     """The user token the request proves itself with: the bearer token, else ``_token``."""
-    return _bearer(request) or params.text(_TOKEN)
+    return _bearer(request) or params.credential(_TOKEN)
 
 
 def caller(service: Service, request: HttpRequest, params: Params) -> Viewer:
     """The viewer the request's credentials prove (anonymous without any). A bearer token
     needs nothing else; an ``api_key``, ``username`` or ``_token`` sent with it must agree
     with it. Anything refused is ``Unauthorized``."""
-    api_key, username = params.text(_API_KEY), params.text(_USERNAME)
+    api_key, username = params.credential(_API_KEY), params.credential(_USERNAME)
     bearer = _bearer(request)
     if bearer is None:
-        return service.accounts.viewer(api_key, username, params.text(_TOKEN))
-    token = params.text(_TOKEN)
+        return service.accounts.viewer(api_key, username, params.credential(_TOKEN))
+    token = params.credential(_TOKEN)
     if token is not None and token != bearer:
         raise Unauthorized("the bearer token and the _token parameter differ", field=_TOKEN)
     return service.accounts.bearer(bearer, api_key=api_key, username=username)

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..errors import InvalidParameter, NotImplementedFormat
+from ..embed.oembed import oembed_xml
+from ..errors import InvalidParameter
 from .call import Call, reading_content
 from .callers import sent_token
-from .messages import HttpResponse, json_response
+from .messages import XML_TYPE, HttpResponse, json_response
 
 __all__: list[str] = []  # the route table (``api.py``) is the public face of these
 
@@ -225,17 +226,18 @@ def revoke(call: Call) -> HttpResponse:
 
 
 def oembed(call: Call) -> HttpResponse:
-    """oEmbed answers a bare object, as oEmbed clients expect (decisions section 13)."""
+    """oEmbed answers a bare object, as oEmbed clients expect (decisions section 13), in
+    JSON or in oEmbed's XML."""
     form = (call.params.text("format") or "json").lower()
-    if form == "xml":
-        raise NotImplementedFormat("only format=json is served")
-    if form != "json":
-        raise InvalidParameter("format must be json", field="format")
+    if form not in ("json", "xml"):
+        raise InvalidParameter("format must be json or xml", field="format")
     answer = call.service.embeds.oembed(
         call.params.text("url"),
         maxwidth=call.params.integer("maxwidth"),
         maxheight=call.params.integer("maxheight"),
     )
+    if form == "xml":
+        return HttpResponse(200, [("Content-Type", XML_TYPE)], oembed_xml(answer))
     return json_response(answer)
 
 

@@ -8,9 +8,10 @@ from typing import Any
 
 import orjson
 
-__all__ = ["JSON_TYPE", "HttpRequest", "HttpResponse", "json_response"]
+__all__ = ["JSON_TYPE", "XML_TYPE", "HttpRequest", "HttpResponse", "json_response"]
 
 JSON_TYPE = "application/json; charset=utf-8"
+XML_TYPE = "text/xml; charset=utf-8"
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from ..usernames import RESERVED_USERNAMES
 from . import _schema_rules as rules
 from ._openapi_examples import EXAMPLES, OperationExample
 from ._write_schemas import write_schemas
-from .routing import Credentials, Route, Schema
+from .routing import Credentials, Route, Schema, shadowed
 
 __all__ = ["openapi_document"]
 
@@ -108,14 +108,19 @@ _HEADERS_OF_STATUS: dict[int, dict[str, Schema]] = {
 }
 
 
-def _error_responses(route: Route) -> dict[str, Any]:
+def _error_responses(route: Route, routes: Sequence[Route]) -> dict[str, Any]:
     reads = route.credentials is not Credentials.NONE
     statuses = {*route.errors, *_ANY_OPERATION, *((401,) if reads else ())}
+    if shadowed(route, routes):
+        statuses.add(405)
     responses: dict[str, Any] = {}
     for status in sorted(s for s in statuses if s >= 400):
         description = " or ".join(_ERROR_TYPES[status])
         if status == 401 and reads:
             description += f": {_CREDENTIAL_FAULTS[route.credentials]}"
+        if status == 405:
+            description += ": the path is another operation's, whose fixed word wins over a "
+            "parameter here (a slug is never a route word: `create`), and takes another method"
         response: dict[str, Any] = {
             "description": description,
             "content": {_JSON: {"schema": _ref(_ERROR)}},
@@ -353,6 +358,8 @@ def _success(route: Route, example: OperationExample) -> dict[str, Any]:
             example.answer if route.bare else {"content": example.answer, "code": 200}
         )
     response: dict[str, Any] = {"description": "success", "content": {_JSON: media}}
+    if route.content is None and route.bare:  # oEmbed, also as XML (``format=xml``)
+        response["content"]["text/xml"] = {"schema": {**schema, "xml": {"name": "oembed"}}}
     headers: dict[str, Schema] = {}
     if route.method == "GET":
         headers["ETag"] = _ETAG
@@ -420,7 +427,7 @@ def _operation(route: Route, routes: Sequence[Route], settings: Settings) -> dic
         "responses": {
             "200": _success(route, example),
             **_redirects(route),
-            **_error_responses(route),
+            **_error_responses(route, routes),
         },
     }
     if route.credentials in _SECURITY:

@@ -87,6 +87,15 @@ class Params:
             raise InvalidParameter(f"{name} must be a string", field=name)
         return check_text(value, name)
 
+    def credential(self, name: str) -> str | None:
+        """A credential (``api_key``, ``username``, ``_token``) as sent. Any text is taken as
+        it is: one that holds what no credential holds (a control character) is a wrong
+        credential, a 401 where it is checked, not a malformed parameter."""
+        value = self.values.get(name)
+        if value is not None and not isinstance(value, str):
+            raise InvalidParameter(f"{name} must be a string", field=name)
+        return value
+
     def page(self, name: str) -> int | str | None:
         """A page number or size as received (checked by the pagination rule)."""
         value = self.values.get(name)

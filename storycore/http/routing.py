@@ -1,8 +1,10 @@
 """Route templates: ``/v1/stories/{username}/{slug}``, matched segment by segment.
 
-A trailing slash is optional on every path. Routes are tried in order, so fixed paths
-(``/v1/stories/search``) come before the templates they would also match. A path that some
-route matches with another method is a 405 naming the methods it takes.
+A trailing slash is optional on every path. Where templates overlap, a fixed segment wins
+over a parameter at the first segment where they differ: ``/v1/stories/alice/create`` is the
+create route alone (never the story ``create``, and no slug is a route word: ``slugs``), and
+``/v1/stories/browse/topic/save`` the topic ``save``. So a path means one thing whatever its
+method: a path that the winning routes take with another method is a 405 naming their methods.
 
 Every route declares its use of the credentials (``Credentials``); ``HttpApp`` resolves them
 by that declaration and the OpenAPI document reads the same one.
@@ -11,14 +13,23 @@ by that declaration and the OpenAPI document reads the same one.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import MethodNotAllowed, NotFound
 from ..settings import Settings
 
-__all__ = ["CREDENTIALS", "Credentials", "Parameter", "Route", "Schema", "methods", "resolve"]
+__all__ = [
+    "CREDENTIALS",
+    "Credentials",
+    "Parameter",
+    "Route",
+    "Schema",
+    "methods",
+    "resolve",
+    "shadowed",
+]
 
 Schema = dict[str, Any]
 
@@ -84,9 +95,13 @@ class Route:
     resolves: bool = field(default=False, kw_only=True)
     #: the template's path segments, split once: every request is matched against them
     segments: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    #: which segments are fixed (True) rather than parameters: the larger wins an overlap
+    fixed: tuple[bool, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "segments", tuple(self.template.strip("/").split("/")))
+        segments = tuple(self.template.strip("/").split("/"))
+        object.__setattr__(self, "segments", segments)
+        object.__setattr__(self, "fixed", tuple(segment[0] != "{" for segment in segments))
 
     def match(self, parts: Sequence[str]) -> dict[str, str] | None:
         """The path arguments when ``parts`` fit this template, else None."""
@@ -104,15 +119,42 @@ class Route:
         return arguments
 
 
-def _matches(routes: Sequence[Route], path: str) -> Iterator[tuple[Route, dict[str, str]]]:
-    """The routes whose template fits ``path``, with their arguments, in table order."""
+def _matches(routes: Sequence[Route], path: str) -> list[tuple[Route, dict[str, str]]]:
+    """The routes that ``path`` means, with their arguments, in table order: of the templates
+    that fit it, those fixed where the others take a parameter."""
     if path.startswith("//") or path.endswith("//"):
-        return
+        return []
     parts = path.strip("/").split("/") if path.strip("/") else []
-    for route in routes:
-        arguments = route.match(parts)
-        if arguments is not None:
-            yield route, arguments
+    found = [
+        (route, arguments) for route in routes if (arguments := route.match(parts)) is not None
+    ]
+    if len(found) > 1:
+        most = max(route.fixed for route, _ in found)
+        found = [(route, arguments) for route, arguments in found if route.fixed == most]
+    return found
+
+
+def _overlap(one: Route, other: Route) -> bool:
+    """Whether a path fits both templates."""
+    return len(one.segments) == len(other.segments) and all(
+        a == b or a[0] == "{" or b[0] == "{"
+        for a, b in zip(one.segments, other.segments, strict=True)
+    )
+
+
+def shadowed(route: Route, routes: Sequence[Route]) -> bool:
+    """Whether some paths of ``route``'s template are another's (fixed where ``route`` takes a
+    parameter: ``/v1/stories/alice/create``), which does not take ``route``'s method: such a
+    path answers ``route``'s method with a 405."""
+    winners = [
+        other
+        for other in routes
+        if other.fixed > route.fixed and _overlap(route, other) and other.method != route.method
+    ]
+    return any(
+        not any(o.template == w.template and o.method == route.method for o in routes)
+        for w in winners
+    )
 
 
 def methods(routes: Sequence[Route], path: str) -> tuple[str, ...]:

@@ -1,6 +1,7 @@
 """Schemathesis over the whole API (decisions section 16): the OpenAPI document and the server
-agree both ways, for an anonymous caller and for an editor, each where the operation tells them
-apart (``_sent_as_its_callers``).
+agree both ways, for a stranger (no credentials, or any drawn for the document's security
+schemes, as ``schemathesis run --checks all`` sends them) and for an editor, on every operation
+(``_sent_as_its_callers``).
 
 Every check schemathesis has runs on every answer, on valid and invalid data (its examples,
 coverage and fuzzing phases): no answer outside the document, no request the document allows
@@ -33,8 +34,6 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import CHECKS, load_all_checks
 from schemathesis.generation import GenerationMode
-from schemathesis.openapi.checks import AllowHeaderMismatch
-from schemathesis.specs.openapi.checks import allow_header_conformance
 
 from storycore import Service
 from storycore.adapters import open_store
@@ -47,43 +46,11 @@ EXAMPLES = int(os.environ.get("STORYCORE_FUZZ_EXAMPLES", "10"))
 SEED = int(os.environ.get("STORYCORE_FUZZ_SEED", "20261123"))
 
 
-def _template_matches(template: str, path: str) -> bool:
-    parts, segments = path.strip("/").split("/"), template.strip("/").split("/")
-    return len(parts) == len(segments) and all(
-        s.startswith("{") or s == p for s, p in zip(segments, parts, strict=True)
-    )
-
-
-def allow_header_conformance_of_overlapping_paths(ctx: Any, response: Any, case: Any) -> None:
-    """``allow_header_conformance``, for paths that two templates match.
-
-    The v1 paths overlap: ``/v1/stories/alice/create`` is also ``/v1/stories/{username}/{slug}``
-    with the slug ``create``, so that path takes GET (a read) beside POST (create), and
-    ``/v1/stories/browse/topic/save`` takes POST (a save) beside GET. schemathesis compares
-    ``Allow`` with the methods of one path item; here the methods are those of every
-    template of the document that matches the path.
-    """
-    try:
-        allow_header_conformance(ctx, response, case)
-    except AllowHeaderMismatch as mismatch:
-        path = response.request.url.split("?")[0].split("//", 1)[-1].partition("/")[2]
-        documented = {
-            method.upper()
-            for template, item in case.operation.schema.raw_schema["paths"].items()
-            if _template_matches(template, f"/{path}")
-            for method in item
-        }
-        if mismatch.missing_methods or not set(mismatch.undocumented_methods) <= documented:
-            raise
-
-
 def all_checks() -> list[Any]:
     """Every check schemathesis registers (functions; class checks run per run, not per call),
-    with ``allow_header_conformance`` reading every template that matches a path."""
+    as a stranger's ``schemathesis run --checks all`` runs them."""
     load_all_checks()
-    overlapping = allow_header_conformance_of_overlapping_paths
-    checks = [check for check in CHECKS.get_all() if not isinstance(check, type)]
-    return [overlapping if check is allow_header_conformance else check for check in checks]
+    return [check for check in CHECKS.get_all() if not isinstance(check, type)]
 
 
 @pytest.fixture(scope="module")
@@ -162,20 +129,12 @@ def _holds_to_the_document(raw_schema: dict[str, Any]) -> Any:
 
 def _schema(world: dict[str, Any]) -> Any:
     schema = schemathesis.openapi.from_wsgi("/v1/openapi.json", world["app"])
+    # as a stranger runs it: schemathesis's own settings, security parameters drawn too (any
+    # text for api_key, username and _token, which the server takes as wrong credentials)
     schema.config.generation.update(
-        modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE],
-        max_examples=EXAMPLES,
-        # a security scheme gives its values no schema, so schemathesis would draw any text
-        # for api_key, username and _token, and a credential with a control character is a
-        # 400 (decisions section 2), not a test of the document: one run sends none, the
-        # other the editor's token; ignored_auth probes wrong credentials of its own
-        with_security_parameters=False,
+        modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE], max_examples=EXAMPLES
     )
     schema.config.seed = SEED
-    # oEmbed's answer to a format it does not serve is 501 Not Implemented, as the oEmbed 1.0
-    # specification asks (section 2.3.4) and the document states: an answer, not a failure
-    expected = schema.config.checks.not_a_server_error.expected_statuses
-    schema.config.checks.not_a_server_error.expected_statuses = [*expected, "501"]
     schema.hooks.register_hook_with_name(_holds_to_the_document(schema.raw_schema), "filter_case")
     return schema
 
@@ -185,10 +144,25 @@ def api_schema(world: dict[str, Any]) -> Any:
     return _schema(world)
 
 
+#: what a case may carry of a caller's credentials, drawn by schemathesis
+_CREDENTIAL_QUERY = ("api_key", "username", "_token")
+_CREDENTIAL_HEADERS = ("authorization", "x-api-key")
+
+
 def _as_editor(world: dict[str, Any], case: Any) -> dict[str, str]:
     """The editor's bearer token; revoking one ends it, so each revocation has its own."""
     token = world["new_token"]() if case.operation.path == "/v1/auth/revoke" else world["token"]
     return {"Authorization": f"Bearer {token}"}
+
+
+def _without_drawn_credentials(case: Any) -> Any:
+    """``case`` without the credentials schemathesis drew for it, to send as the editor."""
+    query = {k: v for k, v in (case.query or {}).items() if k not in _CREDENTIAL_QUERY}
+    headers = {
+        k: v for k, v in (case.headers or {}).items() if k.lower() not in _CREDENTIAL_HEADERS
+    }
+    case.query, case.headers = query, headers
+    return case
 
 
 FUZZ = settings(
@@ -204,22 +178,12 @@ CHANGING = ["save_story", "publish_story"]
 
 
 def _sent_as_its_callers(case: Any, world: dict[str, Any]) -> None:
-    """Each case, drawn once, is sent as each kind of caller the operation tells apart.
-
-    An operation anyone may call is sent with no credentials, then with the editor's. One that
-    needs a user is sent as the editor: without credentials every case would be refused before
-    its input is read (a 401, or a 400 for a missing member), the same few answers for
-    thousands of cases, and ``ignored_auth`` sends its first accepted case again without
-    credentials and with wrong ones, which must be refused. One that ignores credentials is
-    sent as drawn.
-    """
+    """Each case, drawn once, is sent as a stranger sends it (no credentials, or those
+    schemathesis drew from the document's security schemes), then as the editor."""
     checks = all_checks()
-    default = case.operation.schema.raw_schema.get("security", [])
-    security = case.operation.definition.raw.get("security", default)
-    if not security or {} in security:
-        case.call_and_validate(checks=checks)
-    if security:
-        case.call_and_validate(headers=_as_editor(world, case), checks=checks)
+    case.call_and_validate(checks=checks)
+    editor = _without_drawn_credentials(case)
+    editor.call_and_validate(headers=_as_editor(world, editor), checks=checks)
 
 
 @schema.include(operation_id=CREATING).parametrize()

@@ -21,7 +21,7 @@ def keys(names: str) -> frozenset[str]:
 PROFILE = keys("username name bio location website avatar")
 CREATED = keys("id title slug description thumbnail created updated status private")
 SUMMARY = CREATED | {"author"}
-DETAIL = SUMMARY | {"page", "per_page", "elements"}
+DETAIL = SUMMARY | {"version", "permalink", "shortlink", "page", "per_page", "elements"}
 ELEMENT = keys("id type permalink source attribution data posted_at added_at")
 FULL = keys(
     "sid title slug status version permalink shortlink description thumbnail date private "

@@ -4,6 +4,8 @@ decisions sections 1, 5, 6 and 10), through ``HttpApp``.
 
 from __future__ import annotations
 
+from xml.etree import ElementTree
+
 import pytest
 
 from storycore.http.api import ROUTES
@@ -103,6 +105,19 @@ def test_read_answers_the_detail_with_a_page_of_elements(client: Client) -> None
     assert (story["page"], story["per_page"]) == (1, 20)
     assert [element["type"] for element in story["elements"]] == ["quote", "image", "text"]
     assert all(set(element) == ELEMENT for element in story["elements"])
+
+
+def test_a_read_shows_the_version_a_save_checks_and_where_the_story_lives(
+    client: Client, world: World
+) -> None:
+    story = content_of(client.get("/v1/stories/alice/open"))
+    assert story["permalink"] == f"{client.web_url}/alice/open"
+    assert story["shortlink"] == f"{client.web_url}/s/{story['id']}"
+    stale = {**world.credentials("alice"), "story": {}, "version": story["version"] + 1}
+    assert client.post_form("/v1/stories/alice/open/save", stale).status == 409
+    fresh = {**world.credentials("alice"), "story": {}, "version": story["version"]}
+    saved = content_of(client.post_form("/v1/stories/alice/open/save", fresh))
+    assert saved["version"] == story["version"] + 1
 
 
 def test_create_answers_the_summary_without_author(client: Client, world: World) -> None:
@@ -301,6 +316,18 @@ def test_oembed_answers_a_bare_rich_object(client: Client, world: World) -> None
     assert f"{permalink}.js" in oembed["html"]
     assert isinstance(oembed["width"], int)
     assert isinstance(oembed["height"], int)
+
+
+def test_oembed_answers_the_same_object_as_xml_for_format_xml(client: Client, world: World) -> None:
+    permalink = f"{client.web_url}/alice/open"
+    as_json = client.get("/v1/oembed", {"url": permalink}).json()
+    answer = client.get("/v1/oembed", {"url": permalink, "format": "XML"})
+    assert (answer.status, answer.headers["content-type"]) == (200, "text/xml; charset=utf-8")
+    root = ElementTree.fromstring(answer.body)
+    assert root.tag == "oembed"
+    assert {child.tag: child.text for child in root} == {
+        key: str(value) for key, value in as_json.items()
+    }
 
 
 def test_oembed_of_a_retired_permalink_answers_for_the_story_at_its_new_slug(

@@ -150,13 +150,13 @@ def test_rate_limited_is_429_and_sends_retry_after(client: Client, world: World)
     assert int(answer.headers["retry-after"]) >= 1
 
 
-def test_not_implemented_is_501(client: Client, world: World) -> None:
+def test_an_oembed_format_neither_json_nor_xml_is_a_400_naming_format(
+    client: Client, world: World
+) -> None:
     url = f"{client.web_url}/alice/open"
-    answer = client.get("/v1/oembed", {"url": url, "format": "xml"})
+    answer = client.get("/v1/oembed", {"url": url, "format": "yaml"})
     error = error_of(answer)
-    assert answer.status == 501
-    assert set(error) == ERROR_KEYS
-    assert error["type"] == "not_implemented"
+    assert (answer.status, error["type"], error["field"]) == (400, "invalid_parameter", "format")
 
 
 @pytest.mark.parametrize(
@@ -190,3 +190,18 @@ def test_internal_error_is_500_logged_and_shows_no_traceback(
     [record] = caplog.records
     assert record.exc_info is not None
     assert "a secret detail of the bug" in caplog.text
+
+
+@pytest.mark.parametrize("name", ["api_key", "username", "_token"])
+def test_a_credential_holding_a_control_character_is_a_wrong_credential(
+    client: Client, world: World, name: str
+) -> None:
+    credentials = {**world.credentials("alice"), name: "bad\x01value"}
+    answer = client.post_form("/v1/stories/alice/open/unpublish", credentials)
+    error = error_of(answer)
+    assert (answer.status, error["type"]) == (401, "unauthorized")
+
+
+def test_revoking_a_token_holding_a_control_character_is_a_401(client: Client) -> None:
+    answer = client.post_form("/v1/auth/revoke", {"_token": "\x7f" * 43})
+    assert answer.status == 401

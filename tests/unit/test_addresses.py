@@ -111,3 +111,11 @@ def test_an_address_over_the_limit_is_refused_naming_the_limit() -> None:
         validate_url(_address_of_length(ADDRESS_LIMIT + 1), "permalink", ADDRESS_LIMIT)
     assert caught.value.field == "permalink"
     assert "2048" in caught.value.message
+
+
+def test_a_host_of_253_characters_is_accepted() -> None:
+    assert is_http_url("https://" + "h" * 245 + ".example/")
+
+
+def test_a_host_longer_than_dns_allows_is_refused() -> None:
+    assert not is_http_url("https://" + "h" * 246 + ".example/")

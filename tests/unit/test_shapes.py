@@ -145,9 +145,20 @@ def test_a_story_summary_adds_the_author() -> None:
     assert set(summary.to_json_dict()) == SUMMARY_KEYS | {"author"}
 
 
-def test_a_story_detail_adds_the_page_of_elements() -> None:
-    detail = StoryDetail(**CREATED, author=UserProfile(**PROFILE), page=1, per_page=20, elements=[])
-    assert set(detail.to_json_dict()) == SUMMARY_KEYS | {"author", "page", "per_page", "elements"}
+def test_a_story_detail_adds_what_a_save_needs_and_the_page_of_elements() -> None:
+    detail = StoryDetail(
+        **CREATED,
+        author=UserProfile(**PROFILE),
+        version=1,
+        permalink="https://stories.example/alice/s",
+        shortlink="https://stories.example/s/s1",
+        page=1,
+        per_page=20,
+        elements=[],
+    )
+    assert set(detail.to_json_dict()) == SUMMARY_KEYS | {
+        "author", "version", "permalink", "shortlink", "page", "per_page", "elements",
+    }  # fmt: skip
 
 
 @pytest.mark.parametrize("status", ["draft", "deleted", ""])

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from storycore.errors import InvalidParameter, InvalidSlug
 from storycore.slugs import (
+    ROUTE_WORDS,
     SLUG_PATTERN,
     derive_slug,
     is_valid_slug,
@@ -205,3 +206,20 @@ def test_every_candidate_is_a_valid_slug_within_the_limit(title: str, count: int
     base = derive_slug(title, 40)
     for slug in itertools.islice(slug_candidates(base, 40), count):
         assert is_valid_slug(slug, 40)
+
+
+@pytest.mark.parametrize("word", sorted(ROUTE_WORDS))
+def test_a_route_word_is_never_a_slug(word: str) -> None:
+    with pytest.raises(InvalidSlug) as caught:
+        validate_slug(word, "story.slug")
+    assert caught.value.field == "story.slug"
+    assert not is_valid_slug(word)
+
+
+def test_the_action_words_of_the_story_routes_are_route_words() -> None:
+    actions = {"create", "save", "publish", "unpublish", "delete", "editslug", "feature"}
+    assert actions | {"unfeature"} <= ROUTE_WORDS
+
+
+def test_a_title_that_is_a_route_word_derives_the_word_with_a_suffix() -> None:
+    assert next_free_slug(derive_slug("Create"), ()) == "create-2"
