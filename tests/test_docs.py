@@ -9,16 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from tests._markdown import code_blocks
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _python_blocks(text: str) -> list[str]:
-    return re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
 
 
 def test_the_readme_example_is_the_quickstart_file() -> None:
     readme = (ROOT / "README.md").read_text()
-    assert (ROOT / "examples" / "quickstart.py").read_text() in _python_blocks(readme)
+    assert (ROOT / "examples" / "quickstart.py").read_text() in code_blocks(readme, "python")
 
 
 def test_the_quickstart_runs_as_written(capsys: pytest.CaptureFixture[str]) -> None:

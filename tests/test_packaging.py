@@ -84,3 +84,21 @@ def test_mypy_outside_the_checkout_sees_storycore_adapters(tmp_path: Path) -> No
         check=False,
     )
     assert 'Argument 1 to "open_store" has incompatible type "int"' in out.stdout, out.stdout
+
+
+def _pyproject() -> dict[str, Any]:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_the_license_file_is_the_mit_license_the_package_declares() -> None:
+    text = (ROOT / "LICENSE").read_text()
+    assert _pyproject()["project"]["license"] == "MIT"
+    assert text.startswith("MIT License\n\nCopyright (c) 2026 storycore contributors\n")
+    assert "Permission is hereby granted, free of charge" in text
+
+
+def test_the_license_file_ships_in_the_sdist_and_the_wheel() -> None:
+    # PEP 639's license-files, which setuptools reads from 77 on (with the SPDX license string)
+    pyproject = _pyproject()
+    assert pyproject["project"]["license-files"] == ["LICENSE"]
+    assert "setuptools>=77" in pyproject["build-system"]["requires"]

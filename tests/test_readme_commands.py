@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests._markdown import code_blocks
 from tests._serve import serving
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,10 +34,6 @@ def _section(heading: str) -> str:
     return README.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
 
 
-def _sh_blocks(text: str) -> list[str]:
-    return re.findall(r"```sh\n(.*?)```", text, flags=re.DOTALL)
-
-
 def _run(script: str, base: str, db: str, folder: Path) -> subprocess.CompletedProcess[str]:
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     return subprocess.run(
@@ -52,7 +49,7 @@ def _run(script: str, base: str, db: str, folder: Path) -> subprocess.CompletedP
 
 def test_the_first_requests_of_run_it_answer(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'storycore.db'}"
-    commands = [c for c in _sh_blocks(_section("Run it"))[1:] if "curl" in c]
+    commands = [c for c in code_blocks(_section("Run it"), "sh")[1:] if "curl" in c]
     with serving(db, tmp_path, "--demo") as base:
         done = _run("\n".join(commands), base, db, tmp_path)
     assert done.returncode == 0, done.stderr
@@ -61,7 +58,7 @@ def test_the_first_requests_of_run_it_answer(tmp_path: Path) -> None:
 
 def test_the_http_api_section_runs_top_to_bottom(tmp_path: Path) -> None:
     section = _section("HTTP API")
-    blocks = _sh_blocks(section)
+    blocks = code_blocks(section, "sh")
     table = re.findall(r"`(curl [^`]+)`", section.split("| what | call |", 1)[1])
     script = "\n".join([*blocks, *table])
     db = f"sqlite:///{tmp_path / 'storycore.db'}"
