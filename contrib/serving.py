@@ -73,7 +73,8 @@ def serve(args: argparse.Namespace) -> None:
         resolver_allowed_hosts=allowed,
     )
     if args.demo and not service.store.users.find(0, 1):
-        load_demo(service)
+        # its pictures are served here: without --web-url, at the address listened on
+        load_demo(service, web_url=args.web_url or address)
     if workers == 1:
         _serve_here(service, sock, address, args.log_level, args.log_format)
         return

@@ -3,7 +3,8 @@
     python scripts/screenshot_embed.py
 
 Starts storycore with the demo data and a host page on loopback, opens the page in Debian's
-Chromium through Playwright, and writes the screenshot.
+Chromium through Playwright, and writes the screenshot. The demo's pictures are storycore's own
+(``/static/demo/``); nothing is fetched from another host.
 """
 
 from __future__ import annotations
@@ -37,42 +38,40 @@ main{{max-width:760px;margin:0 auto;padding:1em 2em}}</style></head>
 <p>More news below the story.</p></main></body></html>"""
 
 
-def _serve_story(service: Service) -> tuple[uvicorn.Server, socket.socket]:
-    sock = listening_socket("127.0.0.1", 0)
+def _serve_story(service: Service, sock: socket.socket) -> uvicorn.Server:
     server = uvicorn.Server(uvicorn.Config(StorycoreASGI(service), log_level="warning"))
     threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True).start()
     while not server.started:
         time.sleep(0.02)
-    return server, sock
+    return server
 
 
-def _placeholder_image(route: Route) -> None:
-    """Demo images live on example hosts; draw a calm gradient for them instead."""
-    svg = (
-        '<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="800">'
-        '<defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1">'
-        '<stop offset="0" stop-color="#9ec5d8"/><stop offset="1" stop-color="#2f5d73"/>'
-        '</linearGradient></defs><rect width="1200" height="800" fill="url(#g)"/></svg>'
-    )
+def _loopback_only(route: Route) -> None:
+    """The page and storycore are on this machine; nothing else is asked for."""
     if route.request.url.startswith("http://127.0.0.1:"):
         route.continue_()
-    elif route.request.resource_type == "image":
-        route.fulfill(status=200, content_type="image/svg+xml", body=svg)
     else:
         route.abort()
 
 
+# every picture, those of quotes in their shadow roots included, has loaded
+_PICTURES_LOADED = """() => {
+  const all = [...document.images];
+  for (const host of document.querySelectorAll("*")) {
+    if (host.shadowRoot) { all.push(...host.shadowRoot.querySelectorAll("img")); }
+  }
+  return all.length > 0 && all.every(img => img.complete && img.naturalWidth > 0);
+}"""
+
+
 def main() -> None:
-    probe = socket.socket()
-    probe.bind(("127.0.0.1", 0))
-    base = f"http://127.0.0.1:{probe.getsockname()[1]}"
-    probe.close()
+    sock = listening_socket("127.0.0.1", 0)
+    base = f"http://127.0.0.1:{sock.getsockname()[1]}"
     service = Service(open_store("sqlite://"), Settings(web_url=base, password_cost=2**4))
     load_demo(service)
-    server, sock = _serve_story(service)
-    actual = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    server = _serve_story(service, sock)
     story = next(s for s in service.catalog.latest().items if s.author.username == "alice")
-    page_html = HOST_PAGE.format(script=f"{actual}/{story.author.username}/{story.slug}.js")
+    page_html = HOST_PAGE.format(script=f"{base}/{story.author.username}/{story.slug}.js")
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
@@ -89,9 +88,13 @@ def main() -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
         page = browser.new_page(viewport={"width": 900, "height": 1400})
-        page.route("**/*", _placeholder_image)
+        page.route("**/*", _loopback_only)
         page.goto(f"http://127.0.0.1:{host.server_address[1]}/", wait_until="load")
         page.wait_for_selector(".s-story")
+        for img in page.locator("img").all():  # lazy images load once scrolled to
+            img.scroll_into_view_if_needed()
+        page.wait_for_function(_PICTURES_LOADED)
+        page.evaluate("window.scrollTo(0, 0)")
         OUT.parent.mkdir(exist_ok=True)
         page.screenshot(path=str(OUT), full_page=True)
         browser.close()

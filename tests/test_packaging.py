@@ -3,6 +3,7 @@ laid out as the installed package, so type checkers see all of it."""
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import subprocess
 import sys
@@ -36,6 +37,20 @@ def _packages_on_disk() -> set[str]:
 
 def test_every_package_folder_is_in_the_wheel() -> None:
     assert set(_setuptools()["packages"]) == _packages_on_disk()
+
+
+def test_every_data_file_of_the_package_is_in_the_wheel() -> None:
+    """The embed's script and styles, the demo's pictures (served under /static/demo/): each
+    file of storycore/ that is not Python matches a package-data pattern (storycore/ alone:
+    rglob does not follow the links to adapters/, contrib/ and testing/)."""
+    patterns = _setuptools()["package-data"]["storycore"]
+    data = [
+        path.relative_to(ROOT / "storycore").as_posix()
+        for path in (ROOT / "storycore").rglob("*")
+        if path.is_file() and path.suffix not in (".py", ".pyc")
+    ]
+    assert any(name.startswith("static/demo/") for name in data)
+    assert [n for n in data if not any(fnmatch.fnmatch(n, p) for p in patterns)] == []
 
 
 def test_adapters_contrib_and_testing_are_linked_into_storycore() -> None:

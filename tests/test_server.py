@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import http.client
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -75,10 +77,56 @@ def test_the_server_data_lives_in_the_sqlite_file(server: tuple[str, str], tmp_p
             "bio": "Picks the front page.",
             "location": "Lagos",
             "website": "https://curator.example",
-            "avatar": "",
+            "avatar": f"{base}/static/demo/avatar-curator.webp",
         },
         "code": 200,
     }
+
+
+def test_the_demo_pictures_are_served_at_the_address_listened_on(
+    server: tuple[str, str],
+) -> None:
+    """Without --web-url, serve --demo stores its pictures' addresses under the address it
+    listens on, where they load."""
+    base, _ = server
+    story = httpx.get(f"{base}/v1/stories/alice/cooking-tea-at-home", timeout=10).json()
+    image = next(e for e in story["content"]["elements"] if e["type"] == "image")
+    src = image["data"]["image"]["src"]
+    assert src.startswith(f"{base}/static/demo/")
+    answer = httpx.get(src, timeout=10)
+    assert (answer.status_code, answer.headers["content-type"]) == (200, "image/webp")
+    assert answer.content[:4] == b"RIFF"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/static/demo/../../pyproject.toml",
+        "/static/demo/..%2F..%2Fpyproject.toml",
+        "/static/demo/%2e%2e/%2e%2e/storycore/__init__.py",
+        "/static/demo/..%5C..%5Cpyproject.toml",
+        "/static/%2e%2e/%2e%2e/README.md",
+    ],
+)
+def test_a_path_out_of_the_demo_folder_is_the_html_404(server: tuple[str, str], path: str) -> None:
+    """Sent as written (no client tidies the dots away), over a real socket."""
+    address = urlsplit(server[0])
+    connection = http.client.HTTPConnection(address.hostname or "", address.port, timeout=10)
+    try:
+        connection.request("GET", path)
+        answer = connection.getresponse()
+        body = answer.read()
+    finally:
+        connection.close()
+    assert (answer.status, answer.getheader("content-type")) == (404, "text/html; charset=utf-8")
+    assert b"There is no such file." in body
+
+
+def test_serve_demo_with_a_web_url_stores_its_pictures_under_it(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'stories.db'}"
+    with serving(db, tmp_path, "--demo", "--web-url", "https://stories.example") as base:
+        profile = httpx.get(f"{base}/v1/users/alice", timeout=10).json()["content"]
+    assert profile["avatar"] == "https://stories.example/static/demo/avatar-alice.webp"
 
 
 def test_wrong_arguments_give_one_line_and_a_non_zero_exit() -> None:

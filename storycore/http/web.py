@@ -2,7 +2,8 @@
 and feeds (section 19).
 
 ``GET /{username}/{slug}.js`` answers JavaScript, even for errors (a script that only logs);
-``GET /{username}/{slug}`` a small HTML page; ``GET /s/{code}`` a 301 to the permalink.
+``GET /{username}/{slug}`` a small HTML page; ``GET /s/{code}`` a 301 to the permalink;
+``GET /static/demo/{name}`` a file of the demo (``static``).
 Retired slugs redirect to the new address, keeping the query string. ``HttpApp`` gives every
 200 its ``ETag`` and ``Cache-Control`` (``conditional``).
 """
@@ -19,6 +20,7 @@ from .feeds import feed_handler
 from .messages import HttpRequest, HttpResponse
 from .pages import HTML_HEADERS, not_found_page
 from .redirects import PLAIN, redirect
+from .static import STATIC, static_answer
 
 __all__ = ["handle_web"]
 
@@ -67,6 +69,8 @@ def handle_web(service: Service, request: HttpRequest) -> HttpResponse:
     handler: Callable[[], HttpResponse] | None = None
     if len(parts) == 2 and parts[0] == "s" and parts[1]:
         handler = lambda: _shortlink(service, request, parts[1])  # noqa: E731
+    elif parts[0] == STATIC:  # the files of the package (``static``); a reserved username
+        handler = lambda: static_answer(parts)  # noqa: E731
     elif (feed := feed_handler(service, parts)) is not None:
         handler = feed  # decisions section 19; no slug is "feed.atom" (slugs hold no dot)
     elif len(parts) == 2 and parts[1].endswith(".js") and len(parts[1]) > 3:

@@ -226,3 +226,32 @@ def test_every_demo_story_renders_all_its_elements(
     assert shown == expected
     assert len(expected) > 30
     assert page.page_errors_seen == []
+
+
+def test_every_demo_picture_loads_at_the_size_its_element_states(
+    page: Any, host_pages: HostPages, story_server: StoryServer
+) -> None:
+    """Decoded by Chromium from the addresses the demo stores (the web host's /static/demo/)."""
+    service = story_server.service
+    load_demo(service)
+    stated: dict[str, list[int]] = {}
+    for story in service.catalog.latest(per_page=100).items:
+        if story.author.username not in {"alice", "bruno", "chloe"}:
+            continue  # the other tests' stories
+        detail = service.stories.read(story.author.username, story.slug, per_page=100)
+        for element in detail.elements:
+            if element.type == "image":
+                image: Any = element.data["image"]
+                stated[image["src"]] = [image["width"], image["height"]]
+    _open(page, _host(host_pages, "pictures", []))
+    decoded = page.evaluate(
+        """sources => Promise.all(sources.map(src => new Promise(done => {
+            const img = new Image();
+            img.onload = () => done([img.naturalWidth, img.naturalHeight]);
+            img.onerror = () => done(null);
+            img.src = src;
+        })))""",
+        list(stated),
+    )
+    assert len(stated) >= 8
+    assert dict(zip(stated, decoded, strict=True)) == stated

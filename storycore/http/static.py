@@ -1,0 +1,68 @@
+"""The files storycore serves itself on the web host: the demo's pictures, shipped in the
+package (``storycore/static/demo``), at ``{web_url}/static/demo/{name}`` (decisions section 24).
+
+Only the names the package holds are answered: a path is looked up among them, never joined
+to a folder, so no ``..`` or encoded separator reaches the file system; any other path under
+``/static/`` is the web host's HTML 404. The files change only with storycore's version, so
+their answers may be kept a week (``CACHE_CONTROL``), then revalidated by the ``ETag`` that
+``conditional`` gives every answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+
+from .messages import HttpResponse
+from .pages import not_found_page
+
+__all__ = ["CACHE_CONTROL", "DEMO_FOLDER", "STATIC", "demo_file", "demo_url", "static_answer"]
+
+#: The first segment of every path answered here (a reserved username).
+STATIC = "static"
+#: The demo's folder, under the package and under the web host alike.
+DEMO_FOLDER = f"{STATIC}/demo"
+#: Static files are the same for a whole release: caches may keep them a week.
+CACHE_CONTROL = "public, max-age=604800"
+
+_TYPES = {".webp": "image/webp", ".jpg": "image/jpeg", ".png": "image/png"}
+
+
+@cache
+def _names() -> frozenset[str]:
+    """The demo files the package holds."""
+    folder = resources.files("storycore").joinpath(*DEMO_FOLDER.split("/"))
+    return frozenset(
+        entry.name
+        for entry in folder.iterdir()
+        if entry.is_file() and entry.name[entry.name.rfind(".") :] in _TYPES
+    )
+
+
+@cache
+def demo_file(name: str) -> bytes:
+    """The content of the demo file ``name``; ``KeyError`` when the package holds none."""
+    if name not in _names():
+        raise KeyError(name)
+    return resources.files("storycore").joinpath(*DEMO_FOLDER.split("/"), name).read_bytes()
+
+
+def demo_url(web_url: str, name: str) -> str:
+    """The address of the demo file ``name`` on the web host at ``web_url``."""
+    return f"{web_url.rstrip('/')}/{DEMO_FOLDER}/{name}"
+
+
+def static_answer(parts: Sequence[str]) -> HttpResponse:
+    """The answer to the web host's path ``/static/...`` split at its slashes (``parts`` starts
+    with ``static``): a demo file, or the HTML 404."""
+    if len(parts) != 3 or "/".join(parts[:2]) != DEMO_FOLDER or parts[2] not in _names():
+        return not_found_page("file")
+    name = parts[2]
+    headers = [
+        ("Content-Type", _TYPES[name[name.rfind(".") :]]),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Cross-Origin-Resource-Policy", "cross-origin"),
+        ("Cache-Control", CACHE_CONTROL),
+    ]
+    return HttpResponse(200, headers, demo_file(name))  # its ETag: ``conditional.cached``

@@ -1,0 +1,135 @@
+"""The demo looks like a real site, offline (decisions section 24): its pictures and avatars are
+files storycore serves itself under ``/static/demo/`` of the web host, quotes carry their text,
+author, avatar, network and time, videos a poster and a title, link cards a title, a
+description and a thumbnail, and users an avatar, a website and a bio."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from storycore import Service, Settings
+from storycore.adapters import open_store
+from storycore.contrib.demo import load_demo
+from storycore.http import HttpApp, HttpRequest
+from tests.conftest import TEST_SETTINGS
+
+WEB_URL = "https://stories.example/site"
+YOUTUBE = re.compile(r"https://www\.youtube\.com/watch\?v=[A-Za-z0-9_-]{11}")
+
+
+@pytest.fixture(scope="module")
+def demo() -> Iterator[Service]:
+    service = Service(
+        open_store("memory://"), TEST_SETTINGS.model_copy(update={"web_url": WEB_URL})
+    )
+    load_demo(service)
+    yield service
+    service.close()
+
+
+def _elements(service: Service) -> list[dict[str, Any]]:
+    """Every element of every story of the demo, private and working ones included."""
+    found = []
+    for author in ("alice", "bruno", "chloe"):
+        viewer = service.accounts.as_user(author)
+        listed = service.catalog.user(
+            author, viewer=viewer, filter="working,published", per_page=100
+        )
+        for story in listed.items:
+            detail = service.stories.read(author, story.slug, viewer=viewer, per_page=100)
+            found += [element.model_dump() for element in detail.elements]
+    return found
+
+
+def _of_type(service: Service, kind: str) -> list[dict[str, Any]]:
+    return [element for element in _elements(service) if element["type"] == kind]
+
+
+def _users(service: Service) -> list[Any]:
+    return [service.accounts.get(u) for u in ("alice", "bruno", "chloe", "dev_ed", "curator")]
+
+
+def _addresses(service: Service) -> set[str]:
+    """Every picture address of the demo: images, quoted accounts' avatars, link thumbnails,
+    video posters and users' avatars."""
+    found = {user.avatar for user in _users(service)}
+    for element in _elements(service):
+        data = element["data"]
+        if element["type"] == "image":
+            found.add(data["image"]["src"])
+        elif element["type"] == "quote":
+            found.add(element["attribution"]["thumbnail"])
+        elif element["type"] in ("link", "video"):
+            found.add(data[element["type"]]["thumbnail"])
+    return found
+
+
+def test_every_picture_of_the_demo_is_served_by_the_web_host(demo: Service) -> None:
+    app = HttpApp(demo)
+    addresses = _addresses(demo)
+    assert all(address.startswith(f"{WEB_URL}/static/demo/") for address in addresses)
+    answers = {
+        address: app.handle(HttpRequest("GET", address.removeprefix(WEB_URL), root_path="/site"))
+        for address in addresses
+    }
+    assert {
+        a: (r.status, dict(r.headers)["Content-Type"]) for a, r in answers.items()
+    } == dict.fromkeys(addresses, (200, "image/webp"))
+
+
+def test_the_demo_shows_eight_to_fifteen_pictures_with_their_size_and_caption(
+    demo: Service,
+) -> None:
+    images = [element["data"]["image"] for element in _of_type(demo, "image")]
+    assert 8 <= len({image["src"] for image in images}) <= 15
+    assert all(image["width"] > 0 and image["height"] > 0 and image["caption"] for image in images)
+
+
+def test_every_quote_has_its_text_author_avatar_network_and_time(demo: Service) -> None:
+    quotes = _of_type(demo, "quote")
+    assert quotes
+    for quote in quotes:
+        who = quote["attribution"]
+        assert quote["data"]["quote"]["text"]
+        assert all(who[member] for member in ("name", "username", "thumbnail", "href"))
+        assert quote["source"]["name"] in ("socialA", "socialB")
+        assert quote["posted_at"]
+
+
+def test_every_video_has_a_poster_and_a_title_and_is_a_youtube_address(demo: Service) -> None:
+    videos = _of_type(demo, "video")
+    assert videos
+    for video in videos:
+        assert YOUTUBE.fullmatch(video["permalink"])
+        assert video["data"]["video"]["title"]
+        assert video["data"]["video"]["thumbnail"]
+
+
+def test_every_link_card_has_a_title_description_and_thumbnail(demo: Service) -> None:
+    links = [element["data"]["link"] for element in _of_type(demo, "link")]
+    assert links
+    assert all(link["title"] and link["description"] and link["thumbnail"] for link in links)
+
+
+def test_every_demo_user_has_an_avatar_a_website_and_a_bio(demo: Service) -> None:
+    for user in _users(demo):
+        assert user.avatar.startswith(f"{WEB_URL}/static/demo/")
+        assert user.website.startswith("https://")
+        assert user.bio
+
+
+def test_without_a_web_url_the_demo_uses_the_one_it_is_given() -> None:
+    with Service(open_store("memory://"), TEST_SETTINGS) as service:
+        load_demo(service, stories=1, web_url="http://127.0.0.1:9999")
+        assert _addresses(service)
+        assert all(a.startswith("http://127.0.0.1:9999/static/demo/") for a in _addresses(service))
+
+
+def test_the_demo_uses_the_services_web_url_by_default() -> None:
+    with Service(open_store("memory://"), Settings(password_cost=2**4)) as service:
+        load_demo(service, stories=1)
+        assert all(a.startswith(f"{service.web_url}/static/demo/") for a in _addresses(service))
