@@ -14,10 +14,11 @@ no proxy from the environment).
 from __future__ import annotations
 
 import asyncio
+import socket
 import ssl
 
 from storycore.coroutines import run_to_end
-from storycore.identity import ProviderAnswer, ProviderClient
+from storycore.identity import NoAnswer, ProviderAnswer, ProviderClient
 
 __all__ = ["HttpProviderClient"]
 
@@ -31,13 +32,13 @@ class HttpProviderClient(ProviderClient):
 
     def get(
         self, url: str, authorization: str, *, timeout: float, max_bytes: int
-    ) -> ProviderAnswer | None:
+    ) -> ProviderAnswer | NoAnswer:
         request = self._fetch(url, authorization, timeout, max_bytes)
         return run_to_end(request, thread_name="storycore-provider")
 
     async def _fetch(
         self, url: str, authorization: str, timeout: float, max_bytes: int
-    ) -> ProviderAnswer | None:
+    ) -> ProviderAnswer | NoAnswer:
         import httpx  # only delegated creation asks a provider: the command starts without it
 
         try:
@@ -63,6 +64,20 @@ class HttpProviderClient(ProviderClient):
                     if len(body) > max_bytes:
                         break
                 return ProviderAnswer(response.status_code, bytes(body[: max_bytes + 1]))
-        except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError):
+        except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError) as exc:
             # OSError covers TimeoutError (the deadline); ValueError an unencodable value
-            return None
+            return _why(exc, httpx.TimeoutException)
+
+
+def _why(exc: BaseException, timeouts: type[BaseException]) -> NoAnswer:
+    """Why ``exc`` (raised by httpx or the deadline) left no answer, read from its causes."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, TimeoutError | timeouts):
+            return NoAnswer("timeout")
+        if isinstance(seen, socket.gaierror):
+            return NoAnswer("unresolved")
+        if isinstance(seen, ConnectionRefusedError):
+            return NoAnswer("refused")
+        seen = seen.__cause__ or seen.__context__
+    return NoAnswer("failed")

@@ -2,21 +2,29 @@
 
 The core decides everything about a provider's answer; the port only carries one GET. A 200
 JSON answer names the user; 401, 403 or a redirect means the credentials were not verified; any
-other status, an answer that is not JSON, over the size cap, or no answer in time means the
-provider is unavailable.
+other status, an answer that is not JSON, over the size cap, or no answer (``NoAnswer`` says
+why: none in time, a host name that does not resolve, a refused connection) means the provider
+is unavailable, and the message says which.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import orjson
 
 from .addresses import is_http_url
 from .errors import ProviderUnavailable, Unauthorized
 
-__all__ = ["ANSWER_CAP", "ProviderAnswer", "ProviderClient", "ProviderIdentity", "interpret"]
+__all__ = [
+    "ANSWER_CAP",
+    "NoAnswer",
+    "ProviderAnswer",
+    "ProviderClient",
+    "ProviderIdentity",
+    "interpret",
+]
 
 ANSWER_CAP = 64 * 1024
 
@@ -29,18 +37,35 @@ class ProviderAnswer:
     body: bytes
 
 
+@dataclass(frozen=True, slots=True)
+class NoAnswer:
+    """Why no whole answer came: none within the deadline (``timeout``), the provider's host
+    name does not resolve (``unresolved``), it refused the connection (``refused``), or the
+    connection failed otherwise (``failed``: TLS, a reset, a malformed answer)."""
+
+    reason: Literal["timeout", "unresolved", "refused", "failed"]
+
+
+_NO_ANSWER = {
+    "timeout": "the identity provider did not answer in time",
+    "unresolved": "the identity provider's host name does not resolve",
+    "refused": "the identity provider refused the connection",
+    "failed": "the connection to the identity provider failed",
+}
+
+
 @runtime_checkable
 class ProviderClient(Protocol):
     """Sends the one request delegated creation makes."""
 
     def get(
         self, url: str, authorization: str, *, timeout: float, max_bytes: int
-    ) -> ProviderAnswer | None:
+    ) -> ProviderAnswer | NoAnswer:
         """``GET url`` with the ``Authorization`` header, following no redirect.
 
-        Reads at most ``max_bytes + 1`` bytes of the body. Returns None when no complete answer
-        came within ``timeout`` seconds in all, or the connection failed. Never logs, stores or
-        echoes ``authorization``.
+        Reads at most ``max_bytes + 1`` bytes of the body. Returns ``NoAnswer`` when no complete
+        answer came within ``timeout`` seconds in all, or the connection failed, saying why.
+        Never logs, stores or echoes ``authorization``.
         """
         ...
 
@@ -65,10 +90,10 @@ def _text(data: dict[str, Any], *keys: str) -> str:
     return ""
 
 
-def interpret(answer: ProviderAnswer | None) -> ProviderIdentity:
+def interpret(answer: ProviderAnswer | NoAnswer) -> ProviderIdentity:
     """The identity in a provider's answer, or the error that answer means."""
-    if answer is None:
-        raise ProviderUnavailable("the identity provider did not answer in time")
+    if isinstance(answer, NoAnswer):
+        raise ProviderUnavailable(_NO_ANSWER[answer.reason])
     if answer.status in (401, 403) or 300 <= answer.status < 400:
         raise Unauthorized("the identity provider did not verify these credentials")
     if answer.status != 200:

@@ -60,7 +60,10 @@ def _page(service: Service, request: HttpRequest, username: str, slug: str) -> H
 
 
 def _shortlink(service: Service, request: HttpRequest, code: str) -> HttpResponse:
-    return HttpResponse(301, [PLAIN, ("Location", service.embeds.shortlink(code))])
+    try:
+        return HttpResponse(301, [PLAIN, ("Location", service.embeds.shortlink(code))])
+    except NotFound:
+        return not_found_page("story")
 
 
 def handle_web(service: Service, request: HttpRequest) -> HttpResponse:

@@ -8,8 +8,12 @@ import time
 import orjson
 import pytest
 
-from storycore import Settings
+from storycore import Service, Settings
+from storycore.adapters import open_store
+from storycore.contrib.identity import HttpProviderClient
 from storycore.delegation import username_from_screen_name
+from storycore.http import HttpApp
+from tests.conftest import TEST_SETTINGS
 
 from .conftest import PATIENT_TIMEOUT, SECRET, Delegating, FakeProvider, Reply, Trickle
 
@@ -271,3 +275,15 @@ def test_the_forwarded_authorization_is_never_echoed_logged_or_stored(
     assert all(secret not in body for body in bodies)
     assert secret not in exported
     assert "s3cr3t" not in caplog.text
+
+
+def test_a_provider_whose_name_does_not_resolve_is_a_502_that_says_so() -> None:
+    unresolved = "http://no-such-host.invalid/verify"
+    settings = TEST_SETTINGS.model_copy(update={"delegation_providers": (unresolved,)})
+    service = Service(open_store("memory://"), settings, provider_client=HttpProviderClient())
+    with service:
+        key = service.accounts.create_app("partner", delegation=True).api_key
+        answer = Delegating(service, HttpApp(service), key).create(unresolved)
+    error = _json(answer)["error"]
+    assert (answer.status, error["type"]) == (502, "provider_unavailable")
+    assert error["message"] == "the identity provider's host name does not resolve"

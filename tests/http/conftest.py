@@ -23,7 +23,7 @@ import pytest
 
 from storycore import Service
 from storycore.adapters import open_store
-from storycore.identity import ProviderAnswer
+from storycore.identity import NoAnswer, ProviderAnswer
 from tests.conftest import TEST_SETTINGS
 
 from ._clients import BINDINGS, AppClient, Client
@@ -51,7 +51,7 @@ ACTORS = {
 class FakeProvider:
     """An identity provider answering in process: ``answer`` is returned, or raised."""
 
-    answer: ProviderAnswer | Exception | None = field(
+    answer: ProviderAnswer | NoAnswer | Exception = field(
         default_factory=lambda: ProviderAnswer(
             200, orjson.dumps({"id_str": "42", "screen_name": "far_away", "name": "Far Away"})
         )
@@ -59,7 +59,7 @@ class FakeProvider:
 
     def get(
         self, url: str, authorization: str, *, timeout: float, max_bytes: int
-    ) -> ProviderAnswer | None:
+    ) -> ProviderAnswer | NoAnswer:
         if isinstance(self.answer, Exception):
             raise self.answer
         return self.answer

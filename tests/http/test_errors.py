@@ -9,7 +9,7 @@ import logging
 
 import pytest
 
-from storycore.identity import ProviderAnswer
+from storycore.identity import NoAnswer, ProviderAnswer
 
 from ._clients import JSON, Answer, Client
 from ._shapes import ERROR_KEYS, ERROR_KEYS_WITH_FIELD, content_of, error_of
@@ -161,11 +161,11 @@ def test_an_oembed_format_neither_json_nor_xml_is_a_400_naming_format(
 
 @pytest.mark.parametrize(
     "answer",
-    [None, ProviderAnswer(500, b"{}"), ProviderAnswer(200, b"<html>")],
+    [NoAnswer("timeout"), ProviderAnswer(500, b"{}"), ProviderAnswer(200, b"<html>")],
     ids=["no-answer", "server-error", "not-json"],
 )
 def test_provider_unavailable_is_502(
-    client: Client, world: World, answer: ProviderAnswer | None
+    client: Client, world: World, answer: ProviderAnswer | NoAnswer
 ) -> None:
     world.provider.answer = answer
     answered = _delegate(client, world)

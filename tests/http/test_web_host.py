@@ -18,6 +18,19 @@ def test_a_shortlink_answers_301_to_the_permalink(client: Client, world: World) 
     )
 
 
+def test_an_unknown_shortlink_is_the_web_hosts_html_404(client: Client) -> None:
+    answer = client.get("/s/nosuchcode")
+    assert (answer.status, answer.headers["content-type"]) == (404, "text/html; charset=utf-8")
+
+
+def test_the_shortlink_of_a_hidden_story_is_the_web_hosts_html_404(
+    client: Client, world: World
+) -> None:
+    sid = content_of(client.get("/v1/stories/alice/draft", world.credentials("alice")))["id"]
+    answer = client.get(f"/s/{sid}")
+    assert (answer.status, answer.headers["content-type"]) == (404, "text/html; charset=utf-8")
+
+
 def test_the_embed_script_is_javascript(client: Client) -> None:
     answer = client.get("/alice/open.js")
     assert (answer.status, answer.headers["content-type"]) == (
