@@ -249,3 +249,37 @@ def test_fresh_service_gives_every_example_an_empty_schema_on_postgresql(tmp_pat
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert f"EXAMPLES 50 {url}" in ran.stdout
     assert "2 passed" in ran.stdout
+
+
+FRESH_SERVICE_URLS = """
+import pytest
+
+
+def test_beside_the_url_fixture(fresh_service, storycore_store_url, request):
+    assert fresh_service.url == storycore_store_url
+    print("RAN", request.node.callspec.id, fresh_service.url)
+
+
+@pytest.mark.storycore_store_urls("memory://")
+def test_marked(fresh_service):
+    print("MARKED", fresh_service.url)
+
+
+@pytest.mark.storycore_store_urls("sqlite:///stories.db")
+def test_on_one_lasting_store(fresh_service):
+    pass
+"""
+
+
+def test_fresh_service_runs_once_per_storage_url_and_refuses_one_lasting_store(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "pytest.ini").write_text(
+        "[pytest]\nstorycore_store_urls =\n    sqlite://\n    mongomock://{name}\n"
+    )
+    ran = _run_pytest(_host(tmp_path, FRESH_SERVICE_URLS))
+    assert "RAN sqlite-memory sqlite://" in ran.stdout
+    assert "RAN mongomock mongomock://{name}" in ran.stdout
+    assert "MARKED memory://" in ran.stdout
+    assert "ConfigurationError: 'sqlite:///stories.db' names one lasting store" in ran.stdout
+    assert "3 passed, 1 error" in ran.stdout
