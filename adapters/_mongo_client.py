@@ -32,7 +32,7 @@ from ._mongo_documents import Document
 from ._mongo_mock import LOCK, mock_database
 from ._mongo_schema import INDEXES, Collections
 
-__all__ = ["connect", "unavailable_when_unreachable"]
+__all__ = ["connect", "drop_database", "unavailable_when_unreachable"]
 
 _MOCK = "mongomock://"
 _MOCK_NAME = re.compile(r"^[A-Za-z0-9_-]{1,63}$")
@@ -62,6 +62,17 @@ def connect(url: str) -> tuple[Collections, Callable[[], None]]:
             ) from exc
         raise
     return Collections(**collections), close
+
+
+def drop_database(url: str) -> None:
+    """Drop the database ``url`` names with everything in it, on a server or on the process's
+    mongomock server (the testing kit drops the database of each store it named)."""
+    database, lock, close = _mock(url) if url.startswith(_MOCK) else _server(url)
+    try:
+        with lock:
+            database.client.drop_database(database.name)
+    finally:
+        close()
 
 
 class _Guarded:

@@ -12,10 +12,10 @@ from __future__ import annotations
 from storycore.ports import Store
 
 from ._mongo_accounts import MongoApplications, MongoIdentities, MongoTokens, MongoUsers
-from ._mongo_client import connect
+from ._mongo_client import connect, drop_database
 from ._mongo_stories import MongoSearch, MongoStories
 
-__all__ = ["MongoStore"]
+__all__ = ["MongoStore", "drop_database"]
 
 
 class MongoStore(Store):

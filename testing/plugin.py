@@ -5,14 +5,15 @@ pytest loads it by itself once storycore is installed (entry point ``pytest11``,
 which also works with autoloading on; ``-p storycore.testing.plugin`` would then register the
 plugin twice). It asks nothing of a test that uses none of its fixtures.
 
-Storage: every test that uses ``store_factory``, ``store`` or ``service`` runs once per storage
-URL listed in the ``storycore_store_urls`` ini value (one per line, or a TOML list), or given
-with ``--storycore-store-url URL`` (repeatable; replaces the ini value). The default is
-``sqlite://`` (SQLite in memory). In a URL, ``{dir}`` becomes a fresh temporary directory and
-``{name}`` a fresh unique name, so each store opened is a new, empty one. A database named so
-on a MongoDB server is dropped after the test. A schema named so on a PostgreSQL server is
-emptied after the test (every row deleted, its tables kept) and opened again by the next store
-on that URL, since making a schema runs every migration; each is dropped when the session ends::
+Storage: every test that uses ``store_factory``, ``store``, ``service`` or ``fresh_service``
+runs once per storage URL listed in the ``storycore_store_urls`` ini value (one per line, or a
+TOML list), or given with ``--storycore-store-url URL`` (repeatable; replaces the ini value).
+The default is ``sqlite://`` (SQLite in memory). In a URL, ``{dir}`` becomes a fresh temporary
+directory and ``{name}`` a fresh unique name, so each store opened is a new, empty one. A
+database named so on a MongoDB server (or on mongomock) is dropped after the test. A schema
+named so on a PostgreSQL server is emptied after the test (every row deleted, its tables kept)
+and opened again by the next store on that URL, since making a schema runs every migration;
+each is dropped when the session ends::
 
     [tool.pytest.ini_options]
     storycore_store_urls = ["sqlite://", "sqlite:///{dir}/stories.db"]
@@ -28,7 +29,15 @@ the same name, which wins over the ini value and the option::
 
     pytestmark = pytest.mark.storycore_store_urls("memory://")
 
-Fixtures (each may be overridden by a fixture of the same name in a ``conftest.py``):
+Fixtures (each may be overridden by a fixture of the same name in a ``conftest.py``). All but
+``fresh_service`` are function-scoped: a hypothesis ``@given`` test that uses one of them gets
+one store for all its examples, and hypothesis's ``function_scoped_fixture`` health check stops
+it. ``fresh_service`` is session-scoped and hands out a new store per ``with``, one per example::
+
+    @given(titles())
+    def test_a_title(fresh_service, title):
+        with fresh_service() as service:
+            ...
 
 ============================  =================================================================
 ``storycore_store_url``       the storage URL of this run of the test (parametrized)
@@ -41,6 +50,9 @@ Fixtures (each may be overridden by a fixture of the same name in a ``conftest.p
 ``storycore_asgi_app``        the ASGI application under test: ``StorycoreASGI(service)``;
                               override it to test a host application with storycore mounted
 ``storycore_client``          an ``httpx.Client`` over ``storycore_asgi_app``, in process
+``fresh_service``             ``FreshService``: ``with fresh_service() as service`` gives a new
+                              ``Service`` on a new, empty store on the run's storage URL, gone
+                              after the ``with`` (session-scoped: for ``@given`` tests)
 ============================  =================================================================
 
 The plugin imports storycore, httpx and hypothesis only inside its fixtures.
@@ -48,12 +60,14 @@ The plugin imports storycore, httpx and hypothesis only inside its fixtures.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pytest
+
+from ._fresh import FreshStores, check_fresh, kit_settings
 
 if TYPE_CHECKING:
     import httpx
@@ -68,7 +82,9 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_STORE_URLS",
     "AppKeys",
+    "FreshService",
     "Users",
+    "fresh_service",
     "service",
     "store",
     "store_factory",
@@ -84,6 +100,8 @@ __all__ = [
 
 DEFAULT_STORE_URLS = ("sqlite://",)
 _URL_FIXTURE = "storycore_store_url"
+_FRESH_FIXTURE = "fresh_service"
+_PER_URL = (_URL_FIXTURE, _FRESH_FIXTURE)  # the fixtures parametrized by storage URL
 _INI = "storycore_store_urls"
 
 
@@ -140,7 +158,7 @@ def _parametrized_by_hand(metafunc: pytest.Metafunc) -> bool:
         names: Any = marker.args[0] if marker.args else marker.kwargs.get("argnames", ())
         if isinstance(names, str):
             names = [name.strip() for name in names.split(",")]
-        if _URL_FIXTURE in names:
+        if set(_PER_URL) & set(names):
             return True
     return False
 
@@ -148,13 +166,20 @@ def _parametrized_by_hand(metafunc: pytest.Metafunc) -> bool:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Run each test that needs a store once per storage URL: those of its
     ``storycore_store_urls`` marker, else the configured ones (unless it parametrizes
-    ``storycore_store_url`` itself).
+    ``storycore_store_url`` or ``fresh_service`` itself). ``fresh_service`` and
+    ``storycore_store_url``, when a test uses both, take the same URL in each run.
     """
-    if _URL_FIXTURE not in metafunc.fixturenames or _parametrized_by_hand(metafunc):
+    names = [name for name in _PER_URL if name in metafunc.fixturenames]
+    if not names or _parametrized_by_hand(metafunc):
         return
     chosen = metafunc.definition.get_closest_marker(_INI)
     urls = list(chosen.args) if chosen and chosen.args else store_urls(metafunc.config)
-    metafunc.parametrize(_URL_FIXTURE, urls, ids=[store_id(url) for url in urls], indirect=True)
+    metafunc.parametrize(
+        names,
+        [(url,) * len(names) for url in urls],
+        ids=[store_id(url) for url in urls],
+        indirect=True,
+    )
 
 
 # -- storage and service ----------------------------------------------------------------------
@@ -166,8 +191,17 @@ def storycore_store_url(request: pytest.FixtureRequest) -> str:
     return str(getattr(request, "param", store_urls(request.config)[0]))
 
 
-#: Emptied PostgreSQL schemas of this session, by the URL (with ``{name}``) they were named for.
-_EMPTIED = pytest.StashKey[dict[str, list[str]]]()
+#: The session's fresh stores: for ``store_factory`` (which keeps the PostgreSQL schemas it
+#: emptied for later stores) and for ``fresh_service`` (which also copies SQLite files).
+_FRESH_STORES = pytest.StashKey[dict[bool, FreshStores]]()
+
+
+def _fresh_stores(config: pytest.Config, *, copy_sqlite: bool) -> FreshStores:
+    """The session's ``FreshStores`` that copies SQLite files (or the one that does not)."""
+    made = config.stash.setdefault(_FRESH_STORES, {})
+    if copy_sqlite not in made:
+        made[copy_sqlite] = FreshStores(copy_sqlite=copy_sqlite)
+    return made[copy_sqlite]
 
 
 @pytest.fixture
@@ -176,71 +210,66 @@ def store_factory(
 ) -> Iterator[Callable[[], Store]]:
     """Opens fresh, empty stores on ``storycore_store_url``; closes them all after the test.
 
-    Call it once per hypothesis example for a stateful or property test that needs a new store
-    each time.
+    Call it once per example of a stateful test that the test runs itself
+    (``run_state_machine_as_test``); a ``@given`` test takes ``fresh_service`` instead, since a
+    function-scoped fixture trips hypothesis's ``function_scoped_fixture`` health check.
     """
-    from storycore.adapters import open_store
+    fresh = _fresh_stores(pytestconfig, copy_sqlite=False)
+    with ExitStack() as opened:
 
-    emptied = pytestconfig.stash.setdefault(_EMPTIED, {}).setdefault(storycore_store_url, [])
-    opened: list[Store] = []
-    named: list[str] = []
+        def open_fresh() -> Store:
+            url = storycore_store_url
+            directory = tmp_path_factory.mktemp("store") if "{dir}" in url else None
+            return opened.enter_context(fresh.store(url, directory))
 
-    def open_fresh() -> Store:
-        url = storycore_store_url
-        if "{dir}" in url:
-            url = url.replace("{dir}", str(tmp_path_factory.mktemp("store")))
-        if "{name}" in url:
-            if emptied:
-                url = emptied.pop()
-            else:
-                url = url.replace("{name}", f"storycore_{uuid.uuid4().hex[:12]}")
-            named.append(url)
-        store: Store = open_store(url)
-        opened.append(store)
-        return store
-
-    yield open_fresh
-    for store in reversed(opened):
-        store.close()
-    for url in named:
-        if _postgresql(url) and _empty_schema(url):
-            emptied.append(url)  # for the next store on this URL
-        else:
-            _drop_server_database(url)
+        yield open_fresh
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Drop the PostgreSQL schemas the session emptied to open again."""
-    for urls in session.config.stash.get(_EMPTIED, {}).values():
-        while urls:
-            _drop_server_database(urls.pop())
+    """Drop the PostgreSQL schemas the session emptied to open again (and delete the SQLite
+    files ``fresh_service`` copied)."""
+    for fresh in session.config.stash.get(_FRESH_STORES, {}).values():
+        fresh.close()
 
 
-def _postgresql(url: str) -> bool:
-    return url.startswith(("postgresql://", "postgres://"))
-
-
-def _empty_schema(url: str) -> bool:
-    from storycore.adapters.postgresql import empty_schema
-
-    return empty_schema(url)
-
-
-def _drop_server_database(url: str) -> None:
-    """Drop the database a ``{name}`` URL made on a MongoDB server, or the schema it made on a
-    PostgreSQL server (other stores go with their connection or their temporary directory).
+class FreshService:
+    """What the ``fresh_service`` fixture gives: ``fresh_service()`` is a context manager
+    yielding a new ``Service`` on a new, empty store on ``url``, the storage URL of this run of
+    the test; the service and its store close, and the store's file, database or schema goes,
+    at the end of the ``with``. ``fresh_service(settings)`` runs it with other ``Settings``
+    than the kit's (those of ``storycore_settings`` as the kit defines it).
     """
-    if _postgresql(url):
-        from storycore.adapters.postgresql import drop_schema
 
-        drop_schema(url)
-    if not url.startswith(("mongodb://", "mongodb+srv://")):
-        return
-    import pymongo
+    def __init__(self, url: str, stores: FreshStores) -> None:
+        self.url = url
+        self._stores = stores
 
-    client: pymongo.MongoClient[dict[str, Any]]
-    with pymongo.MongoClient(url, serverSelectionTimeoutMS=5000) as client:
-        client.drop_database(client.get_default_database())
+    def __call__(self, settings: Settings | None = None) -> AbstractContextManager[Service]:
+        """A context manager yielding a new ``Service`` on a new, empty store on ``url``."""
+        return self._stores.service(self.url, settings)
+
+    def __repr__(self) -> str:
+        return f"FreshService({self.url!r})"
+
+
+@pytest.fixture(scope="session")
+def fresh_service(request: pytest.FixtureRequest) -> FreshService:
+    """``FreshService`` on this run's storage URL: ``with fresh_service() as service`` gives a
+    new service on a new, empty store, one per hypothesis example.
+
+    Session-scoped, so that a ``@given`` test may use it without tripping hypothesis's
+    ``function_scoped_fixture`` health check: what it hands out is fresh at each ``with``.
+    ``ConfigurationError`` for a URL that names one lasting store (no ``{dir}`` or ``{name}``).
+
+    It opens one service at once and closes it: what the first one costs (imports, and on
+    PostgreSQL a schema made by every migration, which later ones take emptied) is paid here,
+    not by the first example, which would exceed hypothesis's deadline on PostgreSQL.
+    """
+    url = str(getattr(request, "param", store_urls(request.config)[0]))
+    made = FreshService(check_fresh(url), _fresh_stores(request.config, copy_sqlite=True))
+    with made():
+        pass
+    return made
 
 
 @pytest.fixture
@@ -254,9 +283,7 @@ def storycore_settings() -> Settings:
     """The ``Settings`` of ``service``: the defaults, with scrypt at a low cost so that
     creating users and authenticating stay fast (the hash format and checks are the same).
     """
-    from storycore.settings import Settings
-
-    return Settings(password_cost=2**4)
+    return kit_settings()
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import pytest
 
 import storycore
 import storycore.testing
-from storycore.testing import client, plugin, rules, strategies
+from storycore.testing import client, plugin, rules, stores, strategies
 
 EXPECTED = {
     "ANONYMOUS",
@@ -58,7 +58,7 @@ def _names(words: str) -> set[str]:
     return set(words.split())
 
 
-TESTING = {"client", "plugin", "rules", "strategies"}
+TESTING = {"client", "plugin", "rules", "stores", "strategies"}
 STRATEGIES = _names(
     """
     ABSENT ELEMENT_KINDS HOSTILE_FRAGMENTS PERMALINK_KINDS ZONES Absent DataSet ElementKind
@@ -79,11 +79,12 @@ RULES = _names(
 )
 FIXTURES = _names(
     """
-    service store store_factory storycore_app storycore_asgi_app storycore_client
-    storycore_settings storycore_store_url storycore_users
+    fresh_service service store store_factory storycore_app storycore_asgi_app
+    storycore_client storycore_settings storycore_store_url storycore_users
     """
 )
-PLUGIN = FIXTURES | {"DEFAULT_STORE_URLS", "AppKeys", "Users", "store_id", "store_urls"}
+PLUGIN = FIXTURES | _names("DEFAULT_STORE_URLS AppKeys FreshService Users store_id store_urls")
+STORES = {"fresh_service", "fresh_store"}
 CLIENT = {"ASGIApp", "SyncASGITransport", "asgi_client"}
 
 
@@ -95,6 +96,7 @@ CLIENT = {"ASGIApp", "SyncASGITransport", "asgi_client"}
         pytest.param(rules, RULES, id="rules"),
         pytest.param(plugin, PLUGIN, id="plugin"),
         pytest.param(client, CLIENT, id="client"),
+        pytest.param(stores, STORES, id="stores"),
     ],
 )
 def test_the_testing_kit_exports_exactly_its_public_names(
@@ -126,5 +128,8 @@ def test_the_plugin_offers_exactly_its_fixtures(tmp_path: Path) -> None:
     ).stdout
     section = shown.split("fixtures defined from storycore.testing.plugin", 1)[1]
     section = section.split("\n-", 1)[0].split("\n\n\n", 1)[0]
-    offered = {line.split(" -- ")[0] for line in section.splitlines() if " -- " in line}
-    assert offered == FIXTURES
+    offered = [line.split(" -- ")[0].split() for line in section.splitlines() if " -- " in line]
+    assert {name for name, *_ in offered} == FIXTURES
+    # a hypothesis @given test may use only what is not function-scoped
+    assert {name for name, *scope in offered if scope} == {"fresh_service"}
+    assert ["fresh_service", "[session", "scope]"] in offered

@@ -27,6 +27,7 @@ from storycore.adapters._pg_schema import MIGRATIONS
 from storycore.adapters.postgresql import drop_schema, empty_schema
 from storycore.contrib.cli import main
 from storycore.errors import ConfigurationError, Unavailable
+from storycore.testing.stores import fresh_store
 
 from . import _postgresql
 from ._missing_driver import opening_without
@@ -204,11 +205,11 @@ def test_a_url_without_a_schema_keeps_the_tables_in_public() -> None:
             conn.execute(f'DROP DATABASE "{database}" WITH (FORCE)')
 
 
-def test_the_testing_kit_drops_the_schema_of_a_store_it_named(url: str, schema: str) -> None:
-    from storycore.testing.plugin import _drop_server_database
-
-    open_store(url).close()
-    _drop_server_database(url)
+def test_the_testing_kit_drops_the_schema_of_a_store_it_named() -> None:
+    with fresh_store(_postgresql.store_url()) as store:
+        schema = store._db.schema  # type: ignore[attr-defined]
+        with _server() as conn:
+            assert conn.execute("SELECT to_regnamespace(%s)", (schema,)).fetchone() != (None,)
     with _server() as conn:
         assert conn.execute("SELECT to_regnamespace(%s)", (schema,)).fetchone() == (None,)
 
@@ -436,5 +437,32 @@ def test_the_testing_kit_opens_an_emptied_schema_again_and_drops_it_at_the_end(
     said = [said.split() for said in re.findall(r"SCHEMA \S+ \d+", ran.stdout)]
     assert [count for _, _, count in said] == ["4", "0"]
     assert said[0][1] == said[1][1]
+    with _server() as conn:
+        assert conn.execute("SELECT to_regnamespace(%s)", (said[0][1],)).fetchone() == (None,)
+
+
+FRESH_SERVICE_TESTS = """
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+@settings(max_examples=20)
+@given(st.integers())
+def test_each_example(fresh_service, number):
+    with fresh_service() as service:
+        print("SCHEMA", service.store._db.schema, len(service.store.users.find(0, 10)))
+        service.accounts.create_user("alice", "a-password")
+"""
+
+
+def test_fresh_service_opens_one_emptied_schema_again_for_every_example(tmp_path: Path) -> None:
+    (tmp_path / "test_host.py").write_text(FRESH_SERVICE_TESTS)
+    url = _postgresql.store_url()
+    ran = _run_pytest(tmp_path, "--storycore-store-url", url, autoload=True)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    said = [said.split() for said in re.findall(r"SCHEMA \S+ \d+", ran.stdout)]
+    assert len(said) >= 20
+    assert {count for _, _, count in said} == {"0"}
+    assert len({schema for _, schema, _ in said}) == 1
     with _server() as conn:
         assert conn.execute("SELECT to_regnamespace(%s)", (said[0][1],)).fetchone() == (None,)

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.xdist_group("testing-docs")
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "testing.md"
 BLOCK = re.compile(r"```(\w+)\n# (\S+)\n(.*?)```", flags=re.DOTALL)
-EXAMPLES = ("test_visibility.py", "test_mount.py", "test_front_page.py")
+EXAMPLES = ("test_visibility.py", "test_publishing.py", "test_mount.py", "test_front_page.py")
 
 
 def _files() -> dict[str, str]:
@@ -41,7 +41,7 @@ def test_every_python_block_of_the_page_names_its_file() -> None:
     assert len(blocks) == len({name for name in _files() if name.endswith(".py")})
 
 
-def test_the_page_holds_the_three_examples_and_their_configuration() -> None:
+def test_the_page_holds_its_examples_and_their_configuration() -> None:
     files = _files()
     assert set(EXAMPLES) <= set(files)
     assert "storycore_store_urls" in files["pyproject.toml"]
