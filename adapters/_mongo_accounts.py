@@ -109,6 +109,9 @@ class MongoUsers(UserRepository):
         order = [("username_key", ASCENDING), ("_id", ASCENDING)]
         return USER.page(self._users, {}, order, offset, limit)
 
+    def count(self) -> int:
+        return int(self._users.count_documents({}))
+
 
 class MongoApplications(ApplicationRepository):
     """Applications, found by name or by the digest of their api key."""

@@ -323,6 +323,9 @@ class MongoStories(StoryRepository):
         order = [(query.sort, direction), ("_id", direction)]
         return HEAD.page(self._stories, _selector(query), order, query.offset, query.limit)
 
+    def count(self, query: StoryQuery) -> int:
+        return int(self._stories.count_documents(_selector(query)))
+
     def embeds(self, story_ids: Iterable[str]) -> dict[str, list[EmbedCount]]:
         result: dict[str, list[EmbedCount]] = {}
         if not (ids := list(set(story_ids))):
@@ -401,5 +404,12 @@ class MongoSearch(SearchIndex):
     def search(self, words: Sequence[str], offset: int, limit: int) -> list[StoryRecord]:
         if not words:
             return []
-        selector = {"public": True, "search": {"$all": list(words)}}
-        return STORY.page(self._stories, selector, _NEWEST, offset, limit)
+        return STORY.page(self._stories, _holding(words), _NEWEST, offset, limit)
+
+    def count(self, words: Sequence[str]) -> int:
+        return int(self._stories.count_documents(_holding(words))) if words else 0
+
+
+def _holding(words: Sequence[str]) -> Document:
+    """The public stories holding every one of ``words``."""
+    return {"public": True, "search": {"$all": list(words)}}

@@ -271,27 +271,19 @@ class PostgreSQLStories(Part, StoryRepository):
         return [row[0] for row in rows]
 
     def find(self, query: StoryQuery) -> list[StoryHead]:
-        where, params = ["public" if query.audience == "public" else "TRUE"], []
-        for condition, value in (
-            ("status = %s", query.status if query.audience == "owner" else None),
-            ("author_id = %s", query.author_id),
-            ("slug = %s", query.slug),
-            ("tags @> ARRAY[%s]::text[]", query.tag),
-            ("topic_keys @> ARRAY[%s]::text[]", query.topic),
-            ("element_permalinks @> ARRAY[%s]::text[]", query.containing_element),
-        ):
-            if value is not None:
-                where.append(condition)
-                params.append(value)
-        if query.featured:
-            where.append("featured_at IS NOT NULL")
+        where, params = _where(query)
         nulls, direction = _ORDER[query.descending]
         rows = self._db.rows(
-            f"SELECT {_HEAD} FROM stories WHERE {' AND '.join(where)}"
+            f"SELECT {_HEAD} FROM stories WHERE {where}"
             f" ORDER BY {query.sort} {nulls}, id {direction} LIMIT %s OFFSET %s",
             (*params, max(query.limit, 0), max(query.offset, 0)),
         )
         return [StoryHead._make(row) for row in rows]
+
+    def count(self, query: StoryQuery) -> int:
+        where, params = _where(query)
+        row = self._db.row(f"SELECT count(*) FROM stories WHERE {where}", params)
+        return int(row[0]) if row else 0
 
     def embeds(self, story_ids: Iterable[str]) -> dict[str, list[EmbedCount]]:
         result: dict[str, list[EmbedCount]] = {}
@@ -336,6 +328,25 @@ class PostgreSQLStories(Part, StoryRepository):
                 yield story, [records.element_of(document) for document in documents]
 
 
+def _where(query: StoryQuery) -> tuple[str, list[Any]]:
+    """The condition of a list query and its parameters."""
+    where, params = ["public" if query.audience == "public" else "TRUE"], []
+    for condition, value in (
+        ("status = %s", query.status if query.audience == "owner" else None),
+        ("author_id = %s", query.author_id),
+        ("slug = %s", query.slug),
+        ("tags @> ARRAY[%s]::text[]", query.tag),
+        ("topic_keys @> ARRAY[%s]::text[]", query.topic),
+        ("element_permalinks @> ARRAY[%s]::text[]", query.containing_element),
+    ):
+        if value is not None:
+            where.append(condition)
+            params.append(value)
+    if query.featured:
+        where.append("featured_at IS NOT NULL")
+    return " AND ".join(where), params
+
+
 class PostgreSQLSearch(Part, SearchIndex):
     """Every word in the story's search array (its words and its author's tokens)."""
 
@@ -348,3 +359,11 @@ class PostgreSQLSearch(Part, SearchIndex):
             (list(words), max(limit, 0), max(offset, 0)),
         )
         return [_story(row) for row in rows]
+
+    def count(self, words: Sequence[str]) -> int:
+        if not words:
+            return 0
+        row = self._db.row(
+            "SELECT count(*) FROM stories WHERE public AND search @> %s::text[]", (list(words),)
+        )
+        return int(row[0]) if row else 0

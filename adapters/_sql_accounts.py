@@ -137,6 +137,10 @@ class Users(_Records[UserRecord], UserRepository):
     table, kind, order = "users", "user", "username_key"
     _load = staticmethod(load_user)
 
+    def count(self) -> int:
+        row = self._db.row(f"SELECT count(*) FROM {self.table}")
+        return int(row[0]) if row else 0
+
     @staticmethod
     def _search_column(user: UserRecord) -> tuple[str, Any]:
         """The name and value of the column that holds the user's search tokens."""

@@ -23,7 +23,7 @@ from typing import Any
 
 from storycore.records import StoryRecord
 
-__all__ = ["SEARCH", "free_key", "index", "unindex"]
+__all__ = ["COUNT", "SEARCH", "free_key", "index", "unindex"]
 
 _PLACES = 20  # bits of a key below its millisecond: ~10^6 stories a millisecond
 _ORIGIN = datetime(1900, 1, 1, tzinfo=UTC)
@@ -40,6 +40,8 @@ SEARCH = (
     " SELECT {columns} FROM hits JOIN search_order o ON o.key = hits.key"
     " JOIN stories s ON s.rowid = o.story_rowid ORDER BY hits.key DESC"
 )
+#: How many public stories hold every word of an FTS5 query (their rows have positive keys).
+COUNT = "SELECT count(*) FROM story_search WHERE story_search MATCH ? AND rowid > 0"
 
 
 def _bucket(published: str) -> int:

@@ -29,7 +29,7 @@ from storycore.records import (
 from storycore.searchtext import token_text
 
 from ._sqlite_connection import Repository, insert, marks, update
-from ._sqlite_search import SEARCH, index, unindex
+from ._sqlite_search import COUNT, SEARCH, index, unindex
 
 __all__ = ["SQLiteSearch", "SQLiteStories"]
 
@@ -268,51 +268,18 @@ class SQLiteStories(Repository, StoryRepository):
         return [row[0] for row in rows]
 
     def find(self, query: StoryQuery) -> list[StoryHead]:
-        public = query.audience == "public"
-        labels = [("story_tags", "tag", query.tag), ("story_topics", "topic", query.topic)]
-        walked = None
-        if public and query.sort == "published":
-            # a public list of one tag or topic in publication order walks that label's own index
-            walked = next((label for label in labels if label[2] is not None), None)
-        where: list[str] = []
-        params: list[Any] = []
-        if walked is not None:
-            table, column, value = walked
-            source = f"{table} l JOIN stories s ON s.rowid = l.story_rowid"
-            where.append(f"l.{column} = ? AND l.public = 1")
-            params.append(value)
-            order = "l.published {0}, l.story_id {0}"
-        else:
-            source = "stories s"
-            order = f"s.{query.sort} {{0}}, s.id {{0}}"
-        if public:
-            where.append("s.public = 1")  # the literal form that selects the partial indexes
-        conditions = [
-            ("s.status = ?", query.status),
-            ("s.author_id = ?", query.author_id),
-            ("s.slug = ?", query.slug),
-            *(
-                (f"s.rowid IN (SELECT story_rowid FROM {table} WHERE {column} = ?)", value)
-                for table, column, value in labels
-                if (table, column, value) != walked
-            ),
-            (
-                "s.rowid IN (SELECT story_rowid FROM elements WHERE permalink = ?)",
-                query.containing_element,
-            ),
-        ]
-        for condition, value in conditions:
-            if value is not None:
-                where.append(condition)
-                params.append(value)
-        if query.featured:
-            where.append("s.featured_at IS NOT NULL")
+        source, where, params, order = _listing(query)
         direction = "DESC" if query.descending else "ASC"
         sql = (
-            f"SELECT {_HEAD} FROM {source} WHERE {' AND '.join(where) or '1'}"
+            f"SELECT {_HEAD} FROM {source} WHERE {where}"
             f" ORDER BY {order.format(direction)} LIMIT ? OFFSET ?"
         )
         return [_head(row) for row in self._db.rows(sql, [*params, query.limit, query.offset])]
+
+    def count(self, query: StoryQuery) -> int:
+        source, where, params, _ = _listing(query)
+        row = self._db.row(f"SELECT count(*) FROM {source} WHERE {where}", params)
+        return int(row[0]) if row else 0
 
     def embeds(self, story_ids: Iterable[str]) -> dict[str, list[EmbedCount]]:
         ids = list(set(story_ids))
@@ -363,13 +330,69 @@ class SQLiteStories(Repository, StoryRepository):
                 yield story, [element_of(document) for document in documents]
 
 
+def _listing(query: StoryQuery) -> tuple[str, str, list[Any], str]:
+    """The rows of a list query: what they are read from, the condition and its parameters,
+    and the order (``{0}`` for its direction). A public list of one tag or topic in publication
+    order walks that label's own index."""
+    public = query.audience == "public"
+    labels = [("story_tags", "tag", query.tag), ("story_topics", "topic", query.topic)]
+    walked = None
+    if public and query.sort == "published":
+        walked = next((label for label in labels if label[2] is not None), None)
+    where: list[str] = []
+    params: list[Any] = []
+    if walked is not None:
+        table, column, value = walked
+        source = f"{table} l JOIN stories s ON s.rowid = l.story_rowid"
+        where.append(f"l.{column} = ? AND l.public = 1")
+        params.append(value)
+        order = "l.published {0}, l.story_id {0}"
+    else:
+        source = "stories s"
+        order = f"s.{query.sort} {{0}}, s.id {{0}}"
+    if public:
+        where.append("s.public = 1")  # the literal form that selects the partial indexes
+    conditions = [
+        ("s.status = ?", query.status),
+        ("s.author_id = ?", query.author_id),
+        ("s.slug = ?", query.slug),
+        *(
+            (f"s.rowid IN (SELECT story_rowid FROM {table} WHERE {column} = ?)", value)
+            for table, column, value in labels
+            if (table, column, value) != walked
+        ),
+        (
+            "s.rowid IN (SELECT story_rowid FROM elements WHERE permalink = ?)",
+            query.containing_element,
+        ),
+    ]
+    for condition, value in conditions:
+        if value is not None:
+            where.append(condition)
+            params.append(value)
+    if query.featured:
+        where.append("s.featured_at IS NOT NULL")
+    return source, " AND ".join(where) or "1", params, order
+
+
 class SQLiteSearch(Repository, SearchIndex):
     """FTS5 over normalized tokens, walked newest publication first (``_sqlite_search``)."""
 
     def search(self, words: Sequence[str], offset: int, limit: int) -> list[StoryRecord]:
         if not words:
             return []
-        # tokens are letters and digits only, so quoting each as an FTS5 phrase is safe
-        query = " AND ".join(f'"{word}"' for word in words)
+        query = _match(words)
         rows = self._db.rows(SEARCH.format(columns=_STORY), (query, limit, offset))
         return [_story(row) for row in rows]
+
+    def count(self, words: Sequence[str]) -> int:
+        if not words:
+            return 0
+        row = self._db.row(COUNT, (_match(words),))
+        return int(row[0]) if row else 0
+
+
+def _match(words: Sequence[str]) -> str:
+    """The FTS5 query holding every one of ``words``."""
+    # tokens are letters and digits only, so quoting each as an FTS5 phrase is safe
+    return " AND ".join(f'"{word}"' for word in words)

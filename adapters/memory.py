@@ -212,6 +212,9 @@ class _Stories(_Part, ports.StoryRepository):
         found.sort(key=order, reverse=query.descending)
         return [StoryHead.of(story) for story in _page(found, query.offset, query.limit)]
 
+    def count(self, query: StoryQuery) -> int:
+        return sum(1 for story in self._s.stories.values() if _visible(story, query))
+
     def embeds(self, story_ids: Iterable[str]) -> dict[str, list[records.EmbedCount]]:
         return {
             story_id: [records.EmbedCount(href=href, views=n) for href, n in _by_loads(pages)]
@@ -248,6 +251,9 @@ class _Search(_Part, ports.SearchIndex):
         found = [s for s in self._s.stories.values() if s.is_public and self._holds(s, words)]
         found.sort(key=lambda story: (story.published or "", story.id), reverse=True)
         return [_copy(story) for story in _page(found, offset, limit)]
+
+    def count(self, words: Sequence[str]) -> int:
+        return sum(1 for s in self._s.stories.values() if s.is_public and self._holds(s, words))
 
     def _holds(self, story: StoryRecord, words: Sequence[str]) -> bool:
         """Whether every word is one of the story's search tokens or of its author's."""
@@ -294,6 +300,9 @@ class _Users(_Part, ports.UserRepository):
     def find(self, offset: int, limit: int) -> list[UserRecord]:
         users = sorted(self._s.users.values(), key=lambda u: (username_key(u.username), u.id))
         return [_copy(user) for user in _page(users, offset, limit)]
+
+    def count(self) -> int:
+        return len(self._s.users)
 
 
 class _Applications(_Part, ports.ApplicationRepository):

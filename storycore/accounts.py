@@ -265,13 +265,20 @@ class Accounts:
         return Viewer(user=self._ctx.user_named(username))
 
     def list(
-        self, *, page: int | str | None = None, per_page: int | str | None = None
+        self,
+        *,
+        page: int | str | None = None,
+        per_page: int | str | None = None,
+        total: bool = False,
     ) -> Page[UserProfile]:
-        """Users ordered by username, regardless of case."""
+        """Users ordered by username, regardless of case; with ``total``, how many there are."""
         request = self._page(page, per_page)
         users = self._users.find(request.offset, request.probe_limit)
         return page_of(
-            request, users, lambda shown: [self._ctx.presenter.profile(u) for u in shown]
+            request,
+            users,
+            lambda shown: [self._ctx.presenter.profile(u) for u in shown],
+            total=self._users.count() if total else None,
         )
 
     def get(self, username: str) -> UserProfile:

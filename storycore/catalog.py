@@ -61,6 +61,7 @@ class Catalog:
         containing_element: str | None = None,
         page: PageParam = None,
         per_page: PageParam = None,
+        total: bool = False,
     ) -> Page[StorySummary]:
         """Public stories, by ``sort`` (``date.published`` by default) and ``order``."""
         if containing_element is not None:  # as stored: a //host/path is https://host/path
@@ -69,6 +70,7 @@ class Catalog:
         return self._list(
             page,
             per_page,
+            total=total,
             permalink=permalink,
             sort=parse_sort(sort),
             descending=parse_order(order),
@@ -83,9 +85,10 @@ class Catalog:
         tag: str | None = None,
         page: PageParam = None,
         per_page: PageParam = None,
+        total: bool = False,
     ) -> Page[StorySummary]:
         """Public stories, newest publication first."""
-        return self._list(page, per_page, permalink=permalink, tag=_tag(tag))
+        return self._list(page, per_page, total=total, permalink=permalink, tag=_tag(tag))
 
     def popular(
         self,
@@ -94,9 +97,12 @@ class Catalog:
         tag: str | None = None,
         page: PageParam = None,
         per_page: PageParam = None,
+        total: bool = False,
     ) -> Page[StorySummary]:
         """Public stories, most popular first."""
-        return self._list(page, per_page, permalink=permalink, tag=_tag(tag), sort="popularity")
+        return self._list(
+            page, per_page, total=total, permalink=permalink, tag=_tag(tag), sort="popularity"
+        )
 
     def featured(
         self,
@@ -105,10 +111,17 @@ class Catalog:
         tag: str | None = None,
         page: PageParam = None,
         per_page: PageParam = None,
+        total: bool = False,
     ) -> Page[StorySummary]:
         """Featured public stories, newest feature first."""
         return self._list(
-            page, per_page, permalink=permalink, tag=_tag(tag), sort="featured_at", featured=True
+            page,
+            per_page,
+            total=total,
+            permalink=permalink,
+            tag=_tag(tag),
+            sort="featured_at",
+            featured=True,
         )
 
     def topic(
@@ -121,11 +134,13 @@ class Catalog:
         tag: str | None = None,
         page: PageParam = None,
         per_page: PageParam = None,
+        total: bool = False,
     ) -> Page[StorySummary]:
         """Public stories of a topic (compared regardless of case)."""
         return self._list(
             page,
             per_page,
+            total=total,
             permalink=permalink,
             sort=parse_sort(sort),
             descending=parse_order(order),
@@ -145,6 +160,7 @@ class Catalog:
         tag: str | None = None,
         page: PageParam = None,
         per_page: PageParam = None,
+        total: bool = False,
     ) -> Page[StorySummary]:
         """A user's stories. For that user and editors, private and working ones too;
         ``filter`` chooses statuses (``draft`` means ``working``), leaving out silently the
@@ -158,6 +174,7 @@ class Catalog:
         return self._list(
             page,
             per_page,
+            total=total,
             permalink=permalink,
             sort=parse_sort(sort),
             descending=parse_order(order),
@@ -176,7 +193,8 @@ class Catalog:
         size = min(FEED_SIZE, self._ctx.settings.limits.per_page)
         filters: dict[str, Any] = {} if topic is None else {"topic": normalize_tag(topic)}
         request = self._page(1, size)
-        heads = self._heads(request, author=author, filters=filters)[:size]
+        query = self._query(request, author=author, filters=filters)
+        heads = [] if query is None else self._ctx.store.stories.find(query)[:size]
         summaries = self._summaries(heads, author)
         return [
             FeedEntry(summary, head.published or head.created)
@@ -190,6 +208,7 @@ class Catalog:
         viewer: Viewer = ANONYMOUS,
         page: PageParam = None,
         per_page: PageParam = None,
+        total: bool = False,
     ) -> Page[SearchItem]:
         """Public stories holding every word of ``q``, newest publication first."""
         limits = self._ctx.settings.limits
@@ -202,12 +221,12 @@ class Catalog:
         words = query_tokens(q)
         request = self._page(page, per_page)
         # a query without a letter or digit is valid and matches nothing
-        records = (
-            self._ctx.store.search.search(words, request.offset, request.probe_limit)
-            if words
-            else []
+        index = self._ctx.store.search
+        records = index.search(words, request.offset, request.probe_limit) if words else []
+        found = (index.count(words) if words else 0) if total else None
+        return page_of(
+            request, records, lambda shown: self._search_items(shown, viewer), total=found
         )
-        return page_of(request, records, lambda shown: self._search_items(shown, viewer))
 
     def _search_items(self, records: Sequence[StoryRecord], viewer: Viewer) -> list[SearchItem]:
         author_ids = {r.author_id for r in records}
@@ -230,6 +249,7 @@ class Catalog:
         page: PageParam,
         per_page: PageParam,
         *,
+        total: bool,
         permalink: str | None,
         sort: SortField = "published",
         descending: bool = True,
@@ -238,9 +258,10 @@ class Catalog:
         author: UserRecord | None = None,
         **filters: Any,
     ) -> Page[StorySummary]:
-        """A page of summaries; with ``author``, of their stories only."""
+        """A page of summaries; with ``author``, of their stories only; with ``total``, the
+        number of stories on every page."""
         request = self._page(page, per_page)
-        heads = self._heads(
+        query = self._query(
             request,
             permalink=permalink,
             sort=sort,
@@ -250,9 +271,13 @@ class Catalog:
             author=author,
             filters=filters,
         )
-        return page_of(request, heads, functools.partial(self._summaries, author=author))
+        stories = self._ctx.store.stories
+        heads = [] if query is None else stories.find(query)
+        found = (0 if query is None else stories.count(query)) if total else None
+        summaries = functools.partial(self._summaries, author=author)
+        return page_of(request, heads, summaries, total=found)
 
-    def _heads(
+    def _query(
         self,
         request: PageRequest,
         *,
@@ -263,17 +288,18 @@ class Catalog:
         statuses: Sequence[Status] = ("published",),
         author: UserRecord | None = None,
         filters: dict[str, Any],
-    ) -> list[StoryHead]:
-        """The heads of a page of a list (``_list``), and the one more that tells a next."""
+    ) -> StoryQuery | None:
+        """The query of a page of a list (``_list``), with the one more head that tells a
+        next; None for a list that holds nothing."""
         author_id = None if author is None else author.id
         if permalink is not None:
             target = self._permalink_target(permalink)
             if target is None or (author_id is not None and target[0] != author_id):
-                return []
+                return None
             author_id, filters["slug"] = target
         if not statuses:
-            return []
-        query = StoryQuery(
+            return None
+        return StoryQuery(
             offset=request.offset,
             limit=request.probe_limit,
             sort=sort,
@@ -283,7 +309,6 @@ class Catalog:
             status=statuses[0] if audience == "owner" and len(statuses) == 1 else None,
             **filters,
         )
-        return self._ctx.store.stories.find(query)
 
     def _summaries(
         self, heads: Sequence[StoryHead], author: UserRecord | None = None

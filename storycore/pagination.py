@@ -59,10 +59,15 @@ def _or_default(value: int | str | None, default: int) -> int | str:
 
 
 def page_of(
-    request: PageRequest, fetched: Sequence[R], present: Callable[[Sequence[R]], list[T]]
+    request: PageRequest,
+    fetched: Sequence[R],
+    present: Callable[[Sequence[R]], list[T]],
+    *,
+    total: int | None = None,
 ) -> Page[T]:
     """The page shown for items fetched with ``request.probe_limit``; ``present`` turns the
-    items of the page (not the probe) into what the page shows.
+    items of the page (not the probe) into what the page shows. ``total`` is the number of
+    items on every page, when it was counted.
     """
     # unparametrized: ``Page[T]`` would build a generic subclass on every call
     return Page(
@@ -70,4 +75,5 @@ def page_of(
         per_page=request.per_page,
         items=present(fetched[: request.per_page]),
         has_next=len(fetched) > request.per_page,
+        total=total,
     )

@@ -149,6 +149,12 @@ class StoryRepository(Protocol):
         """
         ...
 
+    def count(self, query: StoryQuery) -> int:
+        """How many stories match ``query`` across all its pages (its offset, limit and order
+        play no part): the ``total`` a list shows when asked (decisions section 24).
+        """
+        ...
+
     def add_views(
         self,
         views: MutableMapping[str, int],
@@ -208,6 +214,10 @@ class SearchIndex(Protocol):
         """
         ...
 
+    def count(self, words: Sequence[str]) -> int:
+        """How many public stories ``search`` finds for ``words`` across all pages."""
+        ...
+
 
 @runtime_checkable
 class UserRepository(Protocol):
@@ -256,6 +266,10 @@ class UserRepository(Protocol):
 
     def find(self, offset: int, limit: int) -> list[UserRecord]:
         """Users ordered by username regardless of case, sliced."""
+        ...
+
+    def count(self) -> int:
+        """How many users there are."""
         ...
 
 

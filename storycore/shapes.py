@@ -222,9 +222,11 @@ class StoryDeleted(_Shape):
 
 
 class Page(_Shape, Generic[T]):
-    """One page of a list. ``has_next`` tells whether a further page exists (no total count)."""
+    """One page of a list. ``has_next`` tells whether a further page exists; ``total`` is the
+    number of items on every page, counted only when asked (decisions section 24)."""
 
     page: int
     per_page: int
     items: list[T]
     has_next: bool
+    total: int | None = None

@@ -70,6 +70,11 @@ _PAGES = (
     Parameter("page", _page_number, "page number"),
     Parameter("per_page", _page_size, "page size"),
 )
+#: a list's pages, and on request the number of its items on every page (decisions section 24)
+_LIST_PAGES = (
+    *_PAGES,
+    Parameter("total", rules.boolean_text(), "true: the answer's `total` counts every page"),
+)
 _SORT = (
     Parameter(
         "sort",
@@ -119,28 +124,28 @@ def _story_write(action: str, handler: object, summary: str, **extra: object) ->
 
 ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/stories/search", e.search, "Search public stories",
-          (Parameter("q", _query, "the words to find (not blank)", required=True), *_PAGES),
+          (Parameter("q", _query, "the words to find (not blank)", required=True), *_LIST_PAGES),
           SearchItem, "stories", _LIST_ERRORS, tags=("stories",), credentials=_ANYONE),
     Route("GET", "/v1/stories", e.list_stories, "List public stories",
           (*_SORT, *_FILTERS, Parameter("containingElement", _address,
-           "only stories holding an element with this permalink"), *_PAGES),
+           "only stories holding an element with this permalink"), *_LIST_PAGES),
           StorySummary, "stories", _LIST_ERRORS, tags=("stories",), credentials=_ANYONE),
     Route("GET", "/v1/stories/browse/latest", e.latest, "List public stories, latest first",
-          (*_FILTERS, *_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",),
+          (*_FILTERS, *_LIST_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",),
           credentials=_ANYONE),
     Route("GET", "/v1/stories/browse/featured", e.featured, "List featured public stories",
-          (*_FILTERS, *_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",),
+          (*_FILTERS, *_LIST_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",),
           credentials=_ANYONE),
     Route("GET", "/v1/stories/browse/popular", e.popular, "List public stories, most popular first",
-          (*_FILTERS, *_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",),
+          (*_FILTERS, *_LIST_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",),
           credentials=_ANYONE),
     Route("GET", "/v1/stories/browse/topic/{topic}", e.topic, "List public stories of a topic",
-          (*_SORT, *_FILTERS, *_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",),
-          credentials=_ANYONE),
+          (*_SORT, *_FILTERS, *_LIST_PAGES), StorySummary, "stories", _LIST_ERRORS,
+          tags=("stories",), credentials=_ANYONE),
     Route("GET", "/v1/stories/{username}", e.user_stories, "List a user's stories",
           (Parameter("filter", rules.empty_or(rules.word_list("working", "draft", "published")),
                      "statuses, comma-separated: working (or draft), published"),
-           *_SORT, *_FILTERS, *_PAGES),
+           *_SORT, *_FILTERS, *_LIST_PAGES),
           StorySummary, "stories", _LIST_ERRORS, tags=("stories",), credentials=_ANYONE),
     Route("POST", "/v1/stories/{username}/create", e.create_story, "Create a story",
           (_STORY, Parameter("publish", _BOOLEAN, "publish now (default false)")),
@@ -162,7 +167,7 @@ ROUTES: tuple[Route, ...] = (
                  parameters=(Parameter("slug", lambda s: rules.slug(s.limits.slug),
                                        "the new slug", required=True),),
                  content=SlugChanged),
-    Route("GET", "/v1/users", e.list_users, "List users", _PAGES, UserProfile, "users",
+    Route("GET", "/v1/users", e.list_users, "List users", _LIST_PAGES, UserProfile, "users",
           (400,), tags=("users",), credentials=_ANYONE),
     Route("GET", "/v1/users/{username}", e.read_user, "Read a profile", (), UserProfile, None,
           (404,), tags=("users",), credentials=_ANYONE),

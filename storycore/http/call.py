@@ -97,7 +97,21 @@ class Call:
         path = quote(f"{self.request.root_path}{self.request.path}", safe="/!$&'()*+,;=:@")
         return f"{path}?{urlencode(pairs)}"
 
+    def pages(self) -> dict[str, Any]:
+        """What a list takes of the page it is asked for: ``page``, ``per_page`` and whether
+        to count its ``total`` (decisions sections 3 and 24)."""
+        params = self.params
+        return {
+            "page": params.page("page"),
+            "per_page": params.page("per_page"),
+            "total": params.boolean("total", False),
+        }
+
     def listing(self, page: Page[Any], key: str) -> HttpResponse:
-        """A list answer: ``page``, ``per_page`` and the items under ``key``, with ``Link``."""
-        content = {"page": page.page, "per_page": page.per_page, key: dump(page.items)}
+        """A list answer: ``page``, ``per_page``, ``total`` when counted, and the items under
+        ``key``, with ``Link``."""
+        content: dict[str, Any] = {"page": page.page, "per_page": page.per_page}
+        if page.total is not None:
+            content["total"] = page.total
+        content[key] = dump(page.items)
         return self.ok(content, self.link_headers(page.page, page.has_next))

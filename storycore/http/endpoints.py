@@ -31,8 +31,7 @@ def search(call: Call) -> HttpResponse:
     page = call.service.catalog.search(
         call.params.text("q"),
         viewer=call.viewer,
-        page=call.params.page("page"),
-        per_page=call.params.page("per_page"),
+        **call.pages(),
     )
     return call.listing(page, "stories")
 
@@ -44,8 +43,7 @@ def list_stories(call: Call) -> HttpResponse:
         order=call.params.text("order"),
         permalink=call.params.text("permalink"),
         tag=call.params.text("tag"),
-        page=call.params.page("page"),
-        per_page=call.params.page("per_page"),
+        **call.pages(),
     )
     return call.listing(page, "stories")
 
@@ -55,8 +53,7 @@ def latest(call: Call) -> HttpResponse:
         call.service.catalog.latest(
             permalink=call.params.text("permalink"),
             tag=call.params.text("tag"),
-            page=call.params.page("page"),
-            per_page=call.params.page("per_page"),
+            **call.pages(),
         ),
         "stories",
     )
@@ -66,8 +63,7 @@ def featured(call: Call) -> HttpResponse:
     page = call.service.catalog.featured(
         permalink=call.params.text("permalink"),
         tag=call.params.text("tag"),
-        page=call.params.page("page"),
-        per_page=call.params.page("per_page"),
+        **call.pages(),
     )
     return call.listing(page, "stories")
 
@@ -76,8 +72,7 @@ def popular(call: Call) -> HttpResponse:
     page = call.service.catalog.popular(
         permalink=call.params.text("permalink"),
         tag=call.params.text("tag"),
-        page=call.params.page("page"),
-        per_page=call.params.page("per_page"),
+        **call.pages(),
     )
     return call.listing(page, "stories")
 
@@ -89,8 +84,7 @@ def topic(call: Call) -> HttpResponse:
         order=call.params.text("order"),
         permalink=call.params.text("permalink"),
         tag=call.params.text("tag"),
-        page=call.params.page("page"),
-        per_page=call.params.page("per_page"),
+        **call.pages(),
     )
     return call.listing(page, "stories")
 
@@ -104,8 +98,7 @@ def user_stories(call: Call) -> HttpResponse:
         order=call.params.text("order"),
         permalink=call.params.text("permalink"),
         tag=call.params.text("tag"),
-        page=call.params.page("page"),
-        per_page=call.params.page("per_page"),
+        **call.pages(),
     )
     return call.listing(page, "stories")
 
@@ -190,9 +183,7 @@ def edit_slug(call: Call) -> HttpResponse:
 
 def list_users(call: Call) -> HttpResponse:
     return call.listing(
-        call.service.accounts.list(
-            page=call.params.page("page"), per_page=call.params.page("per_page")
-        ),
+        call.service.accounts.list(**call.pages()),
         "users",
     )
 

@@ -331,6 +331,10 @@ def _content_schema(route: Route) -> Schema:
         "properties": {
             "page": {"type": "integer"},
             "per_page": {"type": "integer"},
+            "total": {
+                "type": "integer",
+                "description": "the items on every page; only when `total=true` was sent",
+            },
             route.list_key: {"type": "array", "items": item},
         },
     }

@@ -290,9 +290,11 @@ def test_an_embed_count_is_href_and_views() -> None:
     }
 
 
-def test_a_page_has_its_number_size_items_and_whether_more_follow() -> None:
+def test_a_page_has_its_number_size_items_whether_more_follow_and_a_total_if_counted() -> None:
     page = Page[int](page=2, per_page=10, items=[1], has_next=False)
-    assert page.to_json_dict() == {"page": 2, "per_page": 10, "items": [1], "has_next": False}
+    assert page.to_json_dict() == {
+        "page": 2, "per_page": 10, "items": [1], "has_next": False, "total": None,
+    }  # fmt: skip
 
 
 def test_shapes_are_frozen() -> None:
