@@ -40,8 +40,14 @@ SECRET_NAMES = frozenset(
 STARS = "***"
 
 #: A name (the characters a parameter or header name is written with, ``%`` escapes included),
-#: optionally quoted, and what separates it from its value.
-_NAMED = re.compile(r"""(?P<quote>["']?)(?P<name>[\w%.~+-]+)(?P=quote)(?P<sep>=|\s*[:,]\s*)""")
+#: optionally quoted, and what separates it from its value. A name starts where no name
+#: character precedes it and is taken whole, so that a long run of them is read once, not once
+#: from each of its characters (which took seconds for a 16 KB path).
+_NAME_CHARACTERS = r"[\w%.~+-]"
+_NAMED = re.compile(
+    rf"""(?P<quote>["']?)(?<!{_NAME_CHARACTERS})(?P<name>{_NAME_CHARACTERS}++)(?P=quote)"""
+    r"(?P<sep>=|\s*+[:,]\s*+)"
+)
 _UP_TO_AMPERSAND = re.compile(r"[^&\s]*")
 _UP_TO_LINE_END = re.compile(r"[^\r\n]*")
 _QUOTED = re.compile(r""""(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?""")
