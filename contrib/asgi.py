@@ -150,11 +150,14 @@ def from_environment() -> StorycoreASGI:
     """The app for any ASGI server, on the service the environment describes
     (``STORYCORE_DB`` and the other ``STORYCORE_*`` of ``storycore.contrib.compose``), which the
     app closes when its lifespan shuts down. It serves on its own, so it compresses, as
-    ``storycore serve`` does::
+    ``storycore serve`` does, and it keeps secrets out of uvicorn's log as ``serve`` does
+    (``storycore.redaction``; uvicorn has set up its logging when it calls the factory)::
 
         STORYCORE_DB=sqlite:///stories.db \\
             uvicorn --factory storycore.contrib.asgi:from_environment --workers 2
     """
+    from ._logs import redact_uvicorn_logs
     from .compose import from_environment as service_from_environment
 
+    redact_uvicorn_logs()
     return StorycoreASGI(service_from_environment(), owns_service=True, compress=True)

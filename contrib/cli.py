@@ -1,7 +1,7 @@
 """The ``storycore`` command (decisions section 12).
 
-    storycore [--db URL] serve [--host H] [--port P] [--web-url URL] [--demo] [--workers N]
-                                [--log-level LEVEL] [--log-format text|json]
+    storycore [--db URL] serve [--host H] [--port P] [--web-url URL] [--site-name NAME]
+                                [--demo] [--workers N] [--log-level LEVEL] [--log-format text|json]
                                 [--cors-origin ORIGIN]... [--delegation-provider URL]...
                                 [--resolve offline|online] [--resolve-allow-host HOST]...
     storycore [--db URL] users create USERNAME [--password P | --password-file F] [--name N]
@@ -16,11 +16,16 @@
     storycore [--db URL] import --format storify [--replace] FILE...   # Storify v1 story JSON
     storycore [--db URL] reindex                         # recompute every derived member
 
-``--db`` may also come from ``STORYCORE_DB``; the default is ``sqlite:///storycore.db``. A
-password comes from ``--password``, ``--password-file``, ``STORYCORE_PASSWORD``, or is asked
-for on a terminal.
-Wrong arguments, refused operations, a closed output pipe and even a bug print one line on
-standard error and exit non-zero, never a traceback (decisions sections 12 and 21).
+``--db`` may also come from ``STORYCORE_DB``; the default is ``sqlite:///storycore.db``. It may
+be given after the command too (``storycore serve --db URL``), where it wins (decisions §24).
+``--web-url`` and ``--site-name`` may also come from ``STORYCORE_WEB_URL`` and
+``STORYCORE_SITE_NAME``. A password comes from ``--password``, ``--password-file``,
+``STORYCORE_PASSWORD``, or is asked for on a terminal.
+Wrong arguments (a wrong ``--web-url`` too) print one line and exit 2; refused operations, an
+address that cannot be listened on and even a bug print one line on standard error and exit
+1, never a traceback (decisions sections 12 and 21). An output pipe closed by its reader
+(``storycore export | head -1``) ends the command quietly, with the status 141 a shell gives a
+command stopped by ``SIGPIPE``.
 """
 
 from __future__ import annotations
@@ -31,36 +36,58 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import nullcontext, suppress
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from storycore import __version__
 from storycore.adapters import open_store
 from storycore.errors import (
     ConfigurationError,
+    InvalidParameter,
     MissingDependencyError,
     StorycoreError,
 )
 from storycore.origins import origin_of
 from storycore.reindex import reindex
 from storycore.service import Service
+from storycore.sites import checked_site_name, checked_web_url
 
 from ._progress import Meter, import_progress
 from .compose import DEFAULT_DB
 from .demo import load_demo
 from .transfer import import_lines, write_export
 
-if TYPE_CHECKING:
-    pass
-
 __all__ = ["main"]
 
 _MAX_PORT = 65535
 _MAX_WORKERS = 256
+#: The exit status of a command whose output pipe its reader closed: a shell's for ``SIGPIPE``.
+_CLOSED_PIPE_STATUS = 128 + 13
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _global_options(parser: argparse.ArgumentParser, *, default: Any) -> None:
+    """The options every command takes, before or after its name: the one list of them."""
+    parser.add_argument(
+        "--db",
+        default=default,
+        metavar="URL",
+        help="storage URL (default: $STORYCORE_DB or sqlite:///storycore.db)",
+    )
+
+
+class _Command(_Parser):
+    """A command's parser (``serve``, ``users``, ``users create``, ...): it takes the global
+    options too, so that ``storycore serve --db URL`` works; they default to nothing here, so
+    that one given after the command replaces one given before it and none keeps it
+    (decisions §24)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        _global_options(self, default=argparse.SUPPRESS)
 
 
 #: ``serve --log-level``: uvicorn's levels.
@@ -76,18 +103,27 @@ _RESOLVERS = ("offline", "online")
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="storycore", description="An embeddable story-publishing service.")
     parser.add_argument("--version", action="version", version=f"storycore {__version__}")
-    parser.add_argument(
-        "--db",
-        default=os.environ.get("STORYCORE_DB", DEFAULT_DB),
-        help="storage URL (default: $STORYCORE_DB or sqlite:///storycore.db)",
-    )
-    commands = parser.add_subparsers(dest="command", parser_class=_Parser)  # none: the help
+    _global_options(parser, default=os.environ.get("STORYCORE_DB", DEFAULT_DB))
+    commands = parser.add_subparsers(
+        dest="command", parser_class=_Command, metavar="COMMAND", help="what to do"
+    )  # none: the help
 
     serve = commands.add_parser("serve", help="run the HTTP service")
-    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)"
+    )
     serve.add_argument("--port", type=_port, default=8000, help="0 picks a free port")
     serve.add_argument(
-        "--web-url", help="public address (default: each request's own scheme, host and prefix)"
+        "--web-url",
+        type=_web_url,
+        help="public address, an absolute http(s) URL, e.g. https://stories.example.org"
+        " (default: $STORYCORE_WEB_URL, else each request's own scheme, host and prefix)",
+    )
+    serve.add_argument(
+        "--site-name",
+        type=_site_name,
+        help="the site's name in pages and feeds (default: $STORYCORE_SITE_NAME, else the"
+        " public address's host)",
     )
     serve.add_argument("--demo", action="store_true", help="load the demo data into an empty store")
     serve.add_argument(
@@ -141,33 +177,46 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     users = commands.add_parser("users", help="manage users").add_subparsers(
-        dest="action", required=True, parser_class=_Parser
+        dest="action", required=True, parser_class=_Command, metavar="ACTION", help="what to do"
     )
     create_user = users.add_parser("create", help="make a user")
-    create_user.add_argument("username")
+    create_user.add_argument("username", help="the new user's username")
     _password_options(create_user)
-    create_user.add_argument("--name", default="")
-    create_user.add_argument("--email", default="")
-    create_user.add_argument("--plan", choices=("free", "enterprise"), default="free")
-    create_user.add_argument("--editor", action="store_true")
-    create_user.add_argument("--can-feature", action="store_true")
+    create_user.add_argument("--name", default="", help="display name (default: none)")
+    create_user.add_argument("--email", default="", help="email address (default: none)")
+    create_user.add_argument(
+        "--plan",
+        choices=("free", "enterprise"),
+        default="free",
+        help="free (default), or enterprise: may style embeds with its own stylesheet",
+    )
+    create_user.add_argument(
+        "--editor", action="store_true", help="may act on every user's stories, private ones too"
+    )
+    create_user.add_argument(
+        "--can-feature", action="store_true", help="may feature stories and take them off"
+    )
     users.add_parser("list", help="print every user: username and name")
     set_password = users.add_parser("set-password", help="give a user a new password")
-    set_password.add_argument("username")
+    set_password.add_argument("username", help="whose password")
     _password_options(set_password)
 
     apps = commands.add_parser("apps", help="manage applications").add_subparsers(
-        dest="action", required=True, parser_class=_Parser
+        dest="action", required=True, parser_class=_Command, metavar="ACTION", help="what to do"
     )
     create_app = apps.add_parser("create", help="make an application; prints its api key last")
-    create_app.add_argument("name")
-    create_app.add_argument("--delegation", action="store_true")
+    create_app.add_argument("name", help="the new application's name")
+    create_app.add_argument(
+        "--delegation",
+        action="store_true",
+        help="may create stories for users of allowlisted identity providers",
+    )
     for verb, text in (("grant", "grant"), ("revoke", "revoke")):
         change = apps.add_parser(verb, help=f"{text} an application's delegation grant")
-        change.add_argument("name")
+        change.add_argument("name", help="the application's name")
     apps.add_parser("list", help="print every application: name, delegation grant, creation")
     rotate = apps.add_parser("rotate-key", help="a new api key, printed last; the old one stops")
-    rotate.add_argument("name")
+    rotate.add_argument("name", help="the application's name")
 
     commands.add_parser("demo", help="load the demo data set")
     export = commands.add_parser("export", help="write users, apps and stories as JSON Lines")
@@ -225,6 +274,43 @@ def _host(text: str) -> str:
     if not host or any(c.isspace() or c in ",/@?#" for c in host):
         raise argparse.ArgumentTypeError("must be a host name or an IP address, e.g. 10.0.0.5")
     return host
+
+
+def _web_url(text: str) -> str:
+    """``--web-url``: an absolute http(s) address (``storycore.sites``); else a usage error."""
+    try:
+        return checked_web_url(text)
+    except InvalidParameter as exc:
+        raise argparse.ArgumentTypeError(exc.message) from None
+
+
+def _site_name(text: str) -> str:
+    """``--site-name``: a name that keeps the site-name rule; else a usage error."""
+    try:
+        return checked_site_name(text)
+    except InvalidParameter as exc:
+        raise argparse.ArgumentTypeError(exc.message) from None
+
+
+#: What ``serve`` takes from the environment when its option is not given, and the check each
+#: value passes as the option's would (a wrong one is a usage error too).
+_SERVE_ENVIRONMENT = (
+    ("web_url", "STORYCORE_WEB_URL", _web_url),
+    ("site_name", "STORYCORE_SITE_NAME", _site_name),
+)
+
+
+def _from_environment(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Fill the options of ``serve`` that were not given from the environment, checked."""
+    if args.command != "serve":
+        return
+    for member, variable, check in _SERVE_ENVIRONMENT:
+        text = os.environ.get(variable, "")
+        if getattr(args, member) is None and text:
+            try:
+                setattr(args, member, check(text))
+            except argparse.ArgumentTypeError as exc:
+                parser.error(f"{variable}: {exc}")
 
 
 def _origin(text: str) -> str:
@@ -362,16 +448,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             parser = _parser()
             args = parser.parse_args(argv)  # ``--help`` and usage errors exit from here
+            _from_environment(parser, args)
             if args.command is None:  # a bare ``storycore``
                 parser.print_help()
             else:
                 _run(args)
         finally:
             sys.stdout.flush()  # a closed pipe shows here, not in Python's own flush at exit
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader had what it wanted (``export | head -1``): no word
         _discard_output()
-        _fail("the output was closed before all of it was written (broken pipe)")
-        return 1
+        return _CLOSED_PIPE_STATUS
     except (StorycoreError, ConfigurationError, MissingDependencyError, ValueError, OSError) as exc:
         _fail(getattr(exc, "message", None) or str(exc) or type(exc).__name__)
         return 1

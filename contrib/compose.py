@@ -24,17 +24,21 @@ def compose(
     db: str,
     *,
     web_url: str | None = None,
+    site_name: str | None = None,
     providers: Sequence[str] = (),
     cors_origins: Sequence[str] = ("*",),
     resolver: str = "offline",
     resolver_allowed_hosts: Sequence[str] = (),
 ) -> Service:
     """The service on the store ``db`` names, reaching delegation ``providers`` over HTTP.
-    Without ``web_url``, each answer takes its addresses from its request (decisions §15).
+    Without ``web_url``, each answer takes its addresses from its request (decisions §15);
+    without ``site_name``, the site is named by its web address's host (§24). A ``web_url`` or
+    ``site_name`` that breaks its rule is ``InvalidParameter`` naming it.
     ``resolver="online"`` fetches what permalinks point to, through ``HttpFetcher`` (§18)."""
     try:
         settings = Settings(
             web_url=web_url or None,
+            site_name=site_name or None,
             delegation_providers=tuple(providers),
             cors_origins=tuple(cors_origins) or ("*",),
             resolver=resolver or "offline",
@@ -64,12 +68,14 @@ def listed(text: str) -> list[str]:
 
 
 def from_environment(environ: Mapping[str, str] = os.environ) -> Service:
-    """The service ``STORYCORE_DB``, ``STORYCORE_WEB_URL``, ``STORYCORE_DELEGATION_PROVIDERS``,
-    ``STORYCORE_CORS_ORIGINS``, ``STORYCORE_RESOLVER`` (``offline`` or ``online``) and
-    ``STORYCORE_RESOLVER_ALLOWED_HOSTS`` describe (each optional)."""
+    """The service ``STORYCORE_DB``, ``STORYCORE_WEB_URL``, ``STORYCORE_SITE_NAME``,
+    ``STORYCORE_DELEGATION_PROVIDERS``, ``STORYCORE_CORS_ORIGINS``, ``STORYCORE_RESOLVER``
+    (``offline`` or ``online``) and ``STORYCORE_RESOLVER_ALLOWED_HOSTS`` describe (each
+    optional)."""
     return compose(
         environ.get("STORYCORE_DB") or DEFAULT_DB,
         web_url=environ.get("STORYCORE_WEB_URL"),
+        site_name=environ.get("STORYCORE_SITE_NAME"),
         providers=listed(environ.get("STORYCORE_DELEGATION_PROVIDERS", "")),
         cors_origins=listed(environ.get("STORYCORE_CORS_ORIGINS", "")),
         resolver=environ.get("STORYCORE_RESOLVER", "offline"),

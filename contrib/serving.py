@@ -23,7 +23,7 @@ from storycore.service import Service
 from .asgi import StorycoreASGI, from_environment
 from .compose import compose, listed
 from .demo import load_demo
-from .listen import listening_socket
+from .listen import host_and_port, listening_socket
 
 __all__ = ["configure_logging", "serve", "worker_app"]
 
@@ -56,8 +56,7 @@ def serve(args: argparse.Namespace) -> None:
             " --workers 1, or use a SQLite file or a database server"
         )
     sock = listening_socket(args.host, args.port)
-    shown_host = f"[{args.host}]" if sock.family == socket.AF_INET6 else args.host
-    address = f"http://{shown_host}:{sock.getsockname()[1]}"
+    address = f"http://{host_and_port(args.host, sock.getsockname()[1])}"
     providers = _providers(args)
     origins = args.cors_origin or listed(os.environ.get("STORYCORE_CORS_ORIGINS", "")) or ["*"]
     resolver = args.resolve or os.environ.get("STORYCORE_RESOLVER") or "offline"
@@ -67,6 +66,7 @@ def serve(args: argparse.Namespace) -> None:
     service = compose(
         args.db,
         web_url=args.web_url,
+        site_name=args.site_name,
         providers=providers,
         cors_origins=origins,
         resolver=resolver,
@@ -84,6 +84,7 @@ def serve(args: argparse.Namespace) -> None:
         STORYCORE_LOG_FORMAT=args.log_format,
         STORYCORE_DB=args.db,
         STORYCORE_WEB_URL=args.web_url or "",
+        STORYCORE_SITE_NAME=args.site_name or "",
         STORYCORE_DELEGATION_PROVIDERS=",".join(providers),
         STORYCORE_CORS_ORIGINS=",".join(origins),
         STORYCORE_RESOLVER=resolver,
@@ -131,7 +132,7 @@ def _serve_here(
         if not server.started:  # no lifespan ran to close it
             service.close()
     if server.unheard is not None:
-        raise server.unheard
+        raise _unheard(server.unheard)
 
 
 def _serve_in_workers(
@@ -157,7 +158,7 @@ def _serve_in_workers(
             try:
                 print(f"listening on {address}", flush=True)
             except OSError as exc:  # a closed pipe: stop the workers, then say so
-                self.failure = exc
+                self.failure = _unheard(exc)
                 stop.set()
 
     config = uvicorn.Config(
@@ -173,6 +174,15 @@ def _serve_in_workers(
     supervisor.run()
     if supervisor.failure is not None:
         raise supervisor.failure
+
+
+def _unheard(exc: OSError) -> OSError:
+    """Why ``serve`` stopped when it could not say it listens: unlike a command whose reader
+    closed the pipe once it had what it wanted, which ends quietly, a server that stops by
+    itself says so."""
+    if isinstance(exc, BrokenPipeError):
+        return OSError("the output was closed before serve said it listens (broken pipe); stopped")
+    return exc
 
 
 def worker_app() -> StorycoreASGI:

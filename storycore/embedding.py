@@ -49,7 +49,7 @@ class Embeds:
             image=story.thumbnail or story.cover,
             permalink=presenter.permalink(author.username, story.slug),
             script_url=self._script_url(author, story),
-            site=presenter.web_url,
+            site=presenter.site_name,
         )
 
     def shortlink(self, code: str) -> str:
@@ -81,6 +81,7 @@ class Embeds:
             title=story.title,
             author_name=author.name or author.username,
             author_url=self._ctx.presenter.addresses.author(author.username),
+            provider_name=self._ctx.presenter.site_name,
             provider_url=self._ctx.presenter.web_url,
             script_url=self._script_url(author, story),
             maxwidth=maxwidth,
@@ -102,7 +103,7 @@ class Embeds:
             description=story.description or "",
             date=story.published or story.created,
             permalink=presenter.permalink(author.username, story.slug),
-            site=urlsplit(presenter.web_url).netloc or presenter.web_url,
+            site=presenter.site_name,
             author_username=author.username,
             author_name=author.name,
             author_avatar=author.avatar,

@@ -326,8 +326,8 @@ class _Plan:
         self.first(f"{kind}.id", number, record_id, "id")
         if stored and not self.replace:
             raise Conflict(
-                f"{kind}.id: a {kind} with the id {record_id!r} exists; import with replace to"
-                " put the file's records over the stored ones",
+                f"{kind}.id: a {kind} with the id {record_id!r} exists; --replace (replace=True"
+                " in Python) puts the file's records over the stored ones",
                 field=f"{kind}.id",
             )
         if stored:

@@ -27,6 +27,7 @@ from .shapes import (
     StorySummary,
     UserProfile,
 )
+from .sites import site_name_of
 from .trusted import construct_trusted
 
 __all__ = ["Presenter"]
@@ -42,11 +43,13 @@ def _trusted(shape: type[S], members: Mapping[str, Any]) -> S:
 
 
 class Presenter:
-    """Builds shapes for one ``web_url``."""
+    """Builds shapes for one ``web_url``, the address of the site named ``site_name``
+    (``Settings.site_name``; None names it by the address's host)."""
 
-    def __init__(self, web_url: str) -> None:
+    def __init__(self, web_url: str, site_name: str | None = None) -> None:
         self.addresses = Permalinks.of(web_url)
         self.web_url = self.addresses.web_url
+        self.site_name = site_name_of(self.web_url, site_name)
         self.permalink = self.addresses.story
         self.shortlink = self.addresses.shortlink
 

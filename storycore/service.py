@@ -73,10 +73,12 @@ class Service:
         self._views = ViewCounts(store.stories, max_embed_pages=self.settings.limits.embed_pages)
         self._limiter = RateLimiter(self.settings.delegation_rate_limit)
         self._elsewhere: dict[str, Service] = {}
-        self._build(Presenter(self.settings.web_url or DEFAULT_WEB_URL))
+        self._build(self.settings.web_url or DEFAULT_WEB_URL)
 
-    def _build(self, presenter: Presenter) -> None:
-        """The parts, over one presenter; all else (store, counts, limits) is shared."""
+    def _build(self, web_url: str) -> None:
+        """The parts, answering with addresses under ``web_url`` and the site's name (its host,
+        unless ``Settings.site_name`` names it); all else (store, counts, limits) is shared."""
+        presenter = Presenter(web_url, self.settings.site_name)
         context = Context(
             store=self.store,
             settings=self.settings,
@@ -99,6 +101,12 @@ class Service:
         """The public web host's address in this service's answers, without a trailing slash."""
         return self._context.presenter.web_url
 
+    @property
+    def site_name(self) -> str:
+        """The site's name in this service's pages and feeds: ``Settings.site_name``, else the
+        host of ``web_url``."""
+        return self._context.presenter.site_name
+
     def at(self, web_url: str) -> Service:
         """This service with the addresses of its answers under ``web_url``: the same store,
         settings, view counts and rate limits. Closing either closes the store.
@@ -109,7 +117,7 @@ class Service:
         found = self._elsewhere.get(web_url)
         if found is None:
             found = copy.copy(self)
-            found._build(Presenter(web_url))
+            found._build(web_url)
             if len(self._elsewhere) >= self._KEPT_ADDRESSES:
                 self._elsewhere.clear()
             self._elsewhere[web_url] = found

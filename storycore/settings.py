@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .oembed_providers import DEFAULT_OEMBED_PROVIDERS, OEmbedProvider
 from .origins import origin_of
+from .sites import checked_site_name, checked_web_url
 
 __all__ = ["DEFAULT_WEB_URL", "EMBED_PAGES", "Limits", "Network", "Settings"]
 
@@ -93,16 +94,21 @@ class Settings(BaseModel):
     """Everything a service instance is configured with.
 
     ``web_url`` is the public web host's address (permalinks, shortlinks, embed scripts,
-    oEmbed). Left unset, each HTTP answer takes it from its request: scheme, ``Host`` and the
-    prefix the app is mounted under (decisions section 15); answers made outside a request
-    (Python calls, the command line) use ``DEFAULT_WEB_URL``. A configured ``web_url`` always
-    wins. ``cors_origins`` are the origins whose pages may call the API from a browser:
-    ``("*",)`` (the default) is any origin.
+    oEmbed): an absolute http(s) address with a host, without query, fragment or credentials,
+    kept without a trailing slash; anything else is ``InvalidParameter`` (field ``web_url``)
+    when the settings are built (decisions section 24, ``storycore.sites``). Left unset, each
+    HTTP answer takes it from its request: scheme, ``Host`` and the prefix the app is mounted
+    under (decisions section 15); answers made outside a request (Python calls, the command
+    line) use ``DEFAULT_WEB_URL``. A configured ``web_url`` always wins. ``site_name`` names
+    the site in pages, feeds, the embed and oEmbed; left unset, the site is named by its web
+    address's host (the configured one, else the request's). ``cors_origins`` are the origins
+    whose pages may call the API from a browser: ``("*",)`` (the default) is any origin.
     """
 
     model_config = ConfigDict(frozen=True)
 
     web_url: str | None = None
+    site_name: str | None = None
     cors_origins: tuple[str, ...] = ("*",)
     limits: Limits = Field(default_factory=Limits)
     token_lifetime: timedelta = timedelta(days=30)
@@ -123,6 +129,19 @@ class Settings(BaseModel):
     resolver_at_once: int = Field(default=8, ge=1, description="fetches of one write at once")
     resolver_timeout: float = Field(default=3.0, gt=0, description="seconds for one permalink")
     resolver_budget: float = Field(default=5.0, gt=0, description="seconds for one write's")
+
+    @field_validator("web_url")
+    @classmethod
+    def _web_url(cls, web_url: str | None) -> str | None:
+        """An absolute http(s) address, or ``InvalidParameter`` (not a ``ValidationError``:
+        pydantic lets it through), as every wrong value a caller gives is."""
+        return None if web_url is None else checked_web_url(web_url)
+
+    @field_validator("site_name")
+    @classmethod
+    def _site_name(cls, site_name: str | None) -> str | None:
+        """A name without the white space around it, or ``InvalidParameter``."""
+        return None if site_name is None else checked_site_name(site_name)
 
     @field_validator("cors_origins")
     @classmethod

@@ -1,11 +1,16 @@
 """No input makes the command print a traceback (decisions section 21): a port out of range, a
-closed pipe, a bad storage URL, a path that cannot be opened each give one line on standard
-error and a non-zero exit. Run as real processes, with the buffering a terminal user has.
+bad storage URL, a path that cannot be opened, an address already in use each give one line
+on standard error and a non-zero exit. An output pipe its reader closed (``storycore export |
+head -1``) ends the command quietly: nothing on standard error, the status 141 a shell gives a
+command stopped by ``SIGPIPE`` (decisions section 24 and the issue 25 it answers). Run as real
+processes, with the buffering a terminal user has.
 """
 
 from __future__ import annotations
 
 import os
+import shlex
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +24,8 @@ from storycore.contrib.cli import main
 pytestmark = pytest.mark.xdist_group("cli-errors")
 
 TIMEOUT = 60
+#: A shell's status for a command that ``SIGPIPE`` stopped: 128 + 13.
+CLOSED_PIPE = 141
 PIPE_BUFFER = 64 * 1024  # Linux's default; the export below is several times larger
 
 
@@ -68,8 +75,14 @@ def test_a_port_out_of_range_is_one_line(port: str, tmp_path: Path) -> None:
     assert "port" in done.stderr
 
 
+def _assert_quiet(stderr: bytes, status: int) -> None:
+    """A command whose reader closed its output: nothing said, the status of ``SIGPIPE``."""
+    assert stderr == b""
+    assert status == CLOSED_PIPE
+
+
 @pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "unbuffered"])
-def test_an_export_into_a_pipe_closed_after_ten_bytes_is_one_line(
+def test_an_export_into_a_pipe_closed_after_ten_bytes_ends_quietly(
     demo_db: str, unbuffered: bool
 ) -> None:
     process = subprocess.Popen(
@@ -82,8 +95,22 @@ def test_an_export_into_a_pipe_closed_after_ten_bytes_is_one_line(
     assert process.stdout.read(10) == b'{"kind":"u'
     process.stdout.close()
     _, stderr = process.communicate(timeout=TIMEOUT)
-    assert process.returncode != 0
-    _assert_one_line(stderr.decode())
+    _assert_quiet(stderr, process.returncode)
+
+
+def test_export_piped_into_head_prints_the_first_line_and_nothing_else(demo_db: str) -> None:
+    export = shlex.join(_command("--db", demo_db, "export"))
+    done = subprocess.run(
+        ["bash", "-c", f'{export} | head -1; echo "${{PIPESTATUS[0]}}" >&2'],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        env=_environment(unbuffered=False),
+        check=False,
+    )
+    [line] = done.stdout.splitlines()
+    assert line.startswith('{"kind":"user"')
+    assert done.stderr == f"{CLOSED_PIPE}\n"  # export's status, and not a word from it
 
 
 @pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "unbuffered"])
@@ -92,7 +119,7 @@ def test_an_export_into_a_pipe_closed_after_ten_bytes_is_one_line(
     [["export"], ["apps", "create", "Reader"], ["demo"]],
     ids=["export", "apps-create", "demo"],
 )
-def test_output_into_a_pipe_closed_before_it_is_written_is_one_line(
+def test_output_into_a_pipe_closed_before_it_is_written_ends_quietly(
     tmp_path: Path, args: list[str], unbuffered: bool
 ) -> None:
     db = f"sqlite:///{tmp_path / 'small.db'}"
@@ -106,8 +133,7 @@ def test_output_into_a_pipe_closed_before_it_is_written_is_one_line(
     assert process.stdout is not None
     process.stdout.close()
     _, stderr = process.communicate(timeout=TIMEOUT)
-    assert process.returncode != 0
-    _assert_one_line(stderr.decode())
+    _assert_quiet(stderr, process.returncode)
 
 
 @pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "unbuffered"])
@@ -121,9 +147,9 @@ def test_help_into_a_closed_pipe_prints_no_traceback(unbuffered: bool) -> None:
     assert process.stdout is not None
     process.stdout.close()
     _, stderr = process.communicate(timeout=TIMEOUT)
-    # argparse ignores a failed write of the help (exit 0); a failed flush is our one line
+    # argparse ignores a failed write of the help (exit 0); a failed flush ends quietly
     if stderr or process.returncode:
-        _assert_one_line(stderr.decode())
+        _assert_quiet(stderr, process.returncode)
 
 
 def test_the_export_is_larger_than_a_pipe_buffer(demo_db: str, tmp_path: Path) -> None:
@@ -178,3 +204,24 @@ def test_a_password_that_breaks_the_rule_is_one_line_and_makes_no_user(
     _assert_one_line(error)
     assert "password" in error
     assert main(["--db", db, "users", "create", "carol", "--password", "long-enough"]) == 0
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "::1"])
+def test_an_address_already_in_use_is_one_line_naming_it(host: str, tmp_path: Path) -> None:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        taken = socket.socket(family, socket.SOCK_STREAM)
+        taken.bind((host, 0))
+    except OSError:
+        pytest.skip(f"no {host} here")
+    with taken:
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            _command("--db", f"sqlite:///{tmp_path / 's.db'}", "serve", "--host", host, "--port",
+                     str(port)),
+            capture_output=True, text=True, timeout=TIMEOUT, check=False,
+        )  # fmt: skip
+    shown = f"[{host}]" if ":" in host else host
+    assert done.returncode == 1
+    assert done.stderr == f"storycore: cannot listen on {shown}:{port}: address already in use\n"

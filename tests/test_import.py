@@ -318,8 +318,9 @@ def test_an_id_the_store_holds_refuses_the_import_before_writing(
         item["record"]["title"] = "Lighthouse keepers"
 
     lines = edited(exported, _alices_story(exported), retitled)
-    with pytest.raises(Conflict, match=r"^line 1: user\.id: "):
+    with pytest.raises(Conflict, match=r"^line 1: user\.id: ") as refused:
         source.imports.load(lines)
+    assert "replace=True" in refused.value.message  # what a Python caller passes
     assert list(export_lines(source.store)) == exported
 
 

@@ -60,7 +60,9 @@ def test_the_command_line_refuses_an_existing_id_and_replaces_with_replace(
 ) -> None:
     db, path = _export_file(tmp_path, capsys)
     assert main(["--db", db, "import", str(path)]) == 1
-    assert re.fullmatch(r"storycore: line 1: user\.id: [^\n]+\n", capsys.readouterr().err)
+    error = capsys.readouterr().err
+    assert re.fullmatch(r"storycore: line 1: user\.id: [^\n]+\n", error)
+    assert "--replace" in error  # the option that would import it
     assert main(["--db", db, "import", "--replace", str(path)]) == 0
     again = tmp_path / "again.jsonl"
     assert main(["--db", db, "export", str(again)]) == 0

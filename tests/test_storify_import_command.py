@@ -73,7 +73,7 @@ def test_importing_a_story_again_needs_replace(
     path = _write(tmp_path / "story.json", _story("s1", "first"))
     assert main(["--db", db, "import", "--format", "storify", path]) == 0
     assert main(["--db", db, "import", "--format", "storify", path]) == 1
-    assert "import with replace" in capsys.readouterr().err
+    assert "--replace" in capsys.readouterr().err
     assert main(["--db", db, "import", "--format", "storify", "--replace", path]) == 0
     assert capsys.readouterr().err == "imported 1 records\n"  # the author is there already
 

@@ -18,18 +18,20 @@ def oembed(
     title: str,
     author_name: str,
     author_url: str,
+    provider_name: str,
     provider_url: str,
     script_url: str,
     maxwidth: int | None,
     maxheight: int | None,
 ) -> dict[str, Any]:
-    """The oEmbed object; ``maxwidth`` and ``maxheight`` bound the announced size."""
+    """The oEmbed object; ``maxwidth`` and ``maxheight`` bound the announced size. The
+    provider is the site (``provider_name``, its name; ``provider_url``, its address)."""
     width = min(DEFAULT_WIDTH, maxwidth) if maxwidth else DEFAULT_WIDTH
     height = min(DEFAULT_HEIGHT, maxheight) if maxheight else DEFAULT_HEIGHT
     return {
         "version": "1.0",
         "type": "rich",
-        "provider_name": "storycore",
+        "provider_name": provider_name,
         "provider_url": provider_url,
         "title": title,
         "author_name": author_name,

@@ -10,7 +10,8 @@ __all__ = ["permalink_page"]
 def permalink_page(
     *, title: str, description: str, image: str, permalink: str, script_url: str, site: str
 ) -> str:
-    """The HTML page, with Open Graph tags. Every value is escaped for HTML."""
+    """The HTML page, with Open Graph tags; ``site`` is the site's name (``og:site_name``).
+    Every value is escaped for HTML."""
     shown = escape(title or "Untitled story")
     about = escape(description)
     tags = [

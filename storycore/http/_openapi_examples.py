@@ -235,7 +235,7 @@ EXAMPLES: Mapping[str, OperationExample] = {
         answer={
             "version": "1.0",
             "type": "rich",
-            "provider_name": "storycore",
+            "provider_name": "stories.example",
             "provider_url": _WEB,
             "title": "City walks",
             "author_name": "Alice Liddell",

@@ -2,9 +2,11 @@
 
 ``GET /feed.atom`` holds the latest public stories, ``GET /{username}/feed.atom`` a user's
 public stories and ``GET /topics/{topic}/feed.atom`` a topic's, at most ``FEED_SIZE`` each,
-newest publication first. Each entry names its story by the permalink (as ``link`` and ``id``)
-and carries its title, publication and update times, author's display name (the username when
-there is none) and description (as a text ``summary``).
+newest publication first. A feed's title says what it holds and names the site
+(``Latest stories on Harbour News``, ``Service.site_name``). Each entry names its story by the
+permalink (as ``link`` and ``id``) and carries its title, publication and update times,
+author's display name (the username when there is none) and description (as a text
+``summary``).
 
 The XML is built with ElementTree, which escapes whatever a title or description holds; the
 few characters XML 1.0 cannot hold at all (U+FFFE, U+FFFF, lone surrogates) become U+FFFD.
@@ -95,7 +97,7 @@ def _answer(feed: _Feed | _Missing) -> HttpResponse:
 def _site_feed(service: Service) -> _Feed:
     web_url = service.web_url
     return _Feed(
-        "Latest stories",
+        _titled("Latest stories", service),
         f"{web_url}/{FEED_NAME}",
         f"{web_url}/",
         _entries(service, service.catalog.feed()),
@@ -110,7 +112,7 @@ def _user_feed(service: Service, username: str) -> _Feed | _Missing:
         return _Missing("user")
     addresses = Permalinks.of(service.web_url)
     return _Feed(
-        f"Stories by {author.name or author.username}",
+        _titled(f"Stories by {author.name or author.username}", service),
         f"{addresses.author(author.username)}/{FEED_NAME}",
         addresses.author(author.username),
         _entries(service, stories),
@@ -123,11 +125,16 @@ def _topic_feed(service: Service, topic: str) -> _Feed | _Missing:
         return _Missing("topic")
     web_url = service.web_url
     return _Feed(
-        f"Stories about {key}",
+        _titled(f"Stories about {key}", service),
         f"{web_url}/topics/{quote(key, safe='')}/{FEED_NAME}",
         f"{web_url}/",
         _entries(service, service.catalog.feed(topic=key)),
     )
+
+
+def _titled(what: str, service: Service) -> str:
+    """A feed's title: what it holds, on which site (``Service.site_name``, decisions §24)."""
+    return f"{what} on {service.site_name}"
 
 
 def _entries(service: Service, stories: Sequence[FeedEntry]) -> list[_Entry]:

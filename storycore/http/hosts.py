@@ -7,18 +7,14 @@ address and a port pass; anything else is a 400, never text copied into an answe
 
 from __future__ import annotations
 
-import re
 from urllib.parse import quote
 
 from ..errors import InvalidParameter
+from ..sites import HOST
 from .messages import HttpRequest
 
 __all__ = ["request_web_url"]
 
-_LABEL = r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?"
-_HOST = re.compile(
-    rf"(?:(?:{_LABEL}\.)*{_LABEL}\.?|\[[0-9A-Fa-f:.]{{2,45}}\])(?::[0-9]{{1,5}})?", re.ASCII
-)
 _SCHEMES = frozenset({"http", "https"})
 
 
@@ -27,7 +23,7 @@ def request_web_url(request: HttpRequest) -> str | None:
     host = request.header("host")
     if not host:
         return None
-    if len(host) > 260 or not _HOST.fullmatch(host):
+    if len(host) > 260 or not HOST.fullmatch(host):
         raise InvalidParameter("the Host header is not a host name or address and a port")
     scheme = request.scheme if request.scheme in _SCHEMES else "http"
     return f"{scheme}://{host.lower()}{quote(request.root_path, safe='/')}"

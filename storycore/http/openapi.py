@@ -451,8 +451,8 @@ def _operation(route: Route, routes: Sequence[Route], settings: Settings) -> dic
 def _oembed_schema() -> Schema:
     """The oEmbed answer, typed from what ``embed.oembed`` answers."""
     sample = oembed(
-        title="", author_name="", author_url="", provider_url="", script_url="", maxwidth=None,
-        maxheight=None,
+        title="", author_name="", author_url="", provider_name="", provider_url="",
+        script_url="", maxwidth=None, maxheight=None,
     )  # fmt: skip
     kinds = {str: "string", int: "integer"}
     return {

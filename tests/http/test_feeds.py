@@ -120,8 +120,29 @@ def test_a_feed_names_its_own_address_and_an_alternate(client: Client) -> None:
     web_url = client.web_url
     feed = parsed(client.get("/alice/feed.atom")).feed
     by_rel = {link.rel: link.href for link in feed.links}
-    assert (feed.id, feed.title) == (f"{web_url}/alice/feed.atom", "Stories by Alice Liddell")
+    assert (feed.id, feed.title) == (
+        f"{web_url}/alice/feed.atom",
+        f"Stories by Alice Liddell on {HOST}",
+    )
     assert by_rel == {"self": f"{web_url}/alice/feed.atom", "alternate": f"{web_url}/alice"}
+
+
+@pytest.mark.parametrize(
+    ("path", "title"),
+    [
+        ("/feed.atom", "Latest stories on {site}"),
+        ("/alice/feed.atom", "Stories by Alice Liddell on {site}"),
+        ("/topics/harbour/feed.atom", "Stories about harbour on {site}"),
+    ],
+    ids=["site", "user", "topic"],
+)
+def test_each_feed_s_title_names_the_site(world: World, path: str, title: str) -> None:
+    """``Settings.site_name`` when configured, else the host the request names (§24)."""
+    named = Service(
+        world.service.store, world.service.settings.model_copy(update={"site_name": "Harbour News"})
+    )
+    assert parsed(AppClient(named).get(path)).feed.title == title.format(site="Harbour News")
+    assert parsed(AppClient(world.service).get(path)).feed.title == title.format(site=HOST)
 
 
 def test_a_feed_is_updated_when_its_latest_updated_entry_is(client: Client, world: World) -> None:

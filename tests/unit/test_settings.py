@@ -1,5 +1,6 @@
 """The one settings object: every limit of decisions section 11 with its decided default, all
-configurable; tokens expire after 30 days (section 5); image extensions (section 13)."""
+configurable; tokens expire after 30 days (section 5); image extensions (section 13); a
+``web_url`` that is an absolute http(s) address and a ``site_name`` (section 24)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from datetime import timedelta
 import pydantic
 import pytest
 
+from storycore.errors import InvalidParameter
 from storycore.settings import Limits, Settings
 from storycore.slugs import derive_slug, is_valid_slug, next_free_slug
 
@@ -80,3 +82,63 @@ def test_no_delegation_provider_is_allowed_by_default() -> None:
 
 def test_a_provider_has_five_seconds_to_answer() -> None:
     assert Settings().provider_timeout == 5.0
+
+
+@pytest.mark.parametrize(
+    "web_url",
+    [
+        "notaurl",
+        "javascript:alert(1)",
+        "ftp://example.org",
+        "https://",
+        "//example.org",
+        "example.org/news",
+        "https://example.org/?page=2",
+        "https://example.org/?",
+        "https://example.org/#top",
+        "https://user:secret@example.org",
+        "https://user@example.org",
+        "https://exa mple.org",
+        "https://example.org:99999",
+        "https://<b>.org",
+        "https://example.org/a b",
+        "",
+    ],
+)
+def test_a_web_url_that_is_not_an_absolute_http_address_is_refused(web_url: str) -> None:
+    with pytest.raises(InvalidParameter) as refused:
+        Settings(web_url=web_url)
+    assert refused.value.field == "web_url"
+    assert "secret" not in refused.value.message
+
+
+@pytest.mark.parametrize(
+    ("web_url", "kept"),
+    [
+        ("https://stories.example.org", "https://stories.example.org"),
+        ("https://stories.example.org/", "https://stories.example.org"),
+        ("HTTP://Stories.Example.org:8080/News/", "http://stories.example.org:8080/News"),
+        ("http://[::1]:8000/stories", "http://[::1]:8000/stories"),
+    ],
+)
+def test_a_web_url_is_kept_without_a_trailing_slash_scheme_and_host_in_lowercase(
+    web_url: str, kept: str
+) -> None:
+    assert Settings(web_url=web_url).web_url == kept
+
+
+def test_the_site_has_no_configured_name_by_default() -> None:
+    assert Settings().site_name is None
+
+
+@pytest.mark.parametrize("site_name", ["", "   ", "Harbour\nNews", "x" * 201])
+def test_a_site_name_that_is_blank_holds_a_control_character_or_is_too_long_is_refused(
+    site_name: str,
+) -> None:
+    with pytest.raises(InvalidParameter) as refused:
+        Settings(site_name=site_name)
+    assert refused.value.field == "site_name"
+
+
+def test_a_site_name_is_kept_without_surrounding_white_space() -> None:
+    assert Settings(site_name=" Harbour News ").site_name == "Harbour News"
