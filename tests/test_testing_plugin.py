@@ -228,19 +228,16 @@ def test_function_scoped_fixtures_under_given_trip_hypothesis_health_check(
 def test_fresh_service_gives_every_example_an_empty_store_and_trips_no_health_check(
     tmp_path: Path, url: str
 ) -> None:
-    ran = _run_pytest(
-        _host(tmp_path, WITH_FRESH_SERVICE),
-        *("-W", "error", "--storycore-store-url", url),
-        autoload=True,
-    )
-    assert ran.returncode == 0, ran.stdout + ran.stderr
-    assert f"EXAMPLES 50 {url}" in ran.stdout
-    assert "2 passed" in ran.stdout
+    _fresh_service_passes(tmp_path, url)
 
 
 @pytest.mark.postgresql
 def test_fresh_service_gives_every_example_an_empty_schema_on_postgresql(tmp_path: Path) -> None:
-    url = _postgresql.store_url()
+    _fresh_service_passes(tmp_path, _postgresql.store_url())
+
+
+def _fresh_service_passes(tmp_path: Path, url: str) -> None:
+    """The host's ``@given`` tests on ``fresh_service`` pass on ``url``, every example fresh."""
     ran = _run_pytest(
         _host(tmp_path, WITH_FRESH_SERVICE),
         *("-W", "error", "--storycore-store-url", url),
