@@ -20,11 +20,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.data import DataSet
+from benchmarks.load import load
 from storycore import Service, Settings
 from storycore.adapters import open_store
-
-from .data import DataSet
-from .load import load
 
 __all__ = ["main"]
 

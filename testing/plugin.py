@@ -72,10 +72,10 @@ from ._fresh import FreshStores, check_fresh, kit_settings
 if TYPE_CHECKING:
     import httpx
 
+    from storycore.model.visibility import Viewer
     from storycore.ports import Store
     from storycore.service import Service
     from storycore.settings import Settings
-    from storycore.visibility import Viewer
 
     from .client import ASGIApp
 

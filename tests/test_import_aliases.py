@@ -7,8 +7,7 @@ import orjson
 
 from storycore import Service, Viewer
 from storycore.contrib.transfer import export_lines
-
-from ._exports import Lines, line_of
+from tests._exports import Lines, line_of
 
 
 def _story_at(lines: Lines, slug: str) -> bytes:

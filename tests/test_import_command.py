@@ -16,8 +16,7 @@ import pytest
 
 from storycore.contrib import _progress
 from storycore.contrib.cli import main
-
-from ._exports import edited, line_of
+from tests._exports import edited, line_of
 
 # -- the command line -------------------------------------------------------------------------
 

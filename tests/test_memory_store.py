@@ -10,9 +10,8 @@ from __future__ import annotations
 import pytest
 
 from storycore.adapters import open_store
-from storycore.records import Quoted
-
-from .contract._factories import (
+from storycore.model.records import Quoted
+from tests.contract._factories import (
     add_story,
     add_user,
     make_element,

@@ -16,13 +16,12 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from storycore.adapters import open_store
-from storycore.adapters._mongo_mock import mock_database
-from storycore.adapters._mongo_schema import INDEXES
+from storycore.adapters.mongodb._mock import mock_database
+from storycore.adapters.mongodb._schema import INDEXES
 from storycore.contrib.cli import main
 from storycore.errors import ConfigurationError
-
-from ._missing_driver import opening_without
-from .contract._factories import add_story, add_user
+from tests._missing_driver import opening_without
+from tests.contract._factories import add_story, add_user
 
 pytestmark = pytest.mark.mongodb
 

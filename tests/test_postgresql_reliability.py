@@ -29,11 +29,10 @@ from storycore.adapters import open_store
 from storycore.adapters.postgresql import drop_schema
 from storycore.contrib.cli import main
 from storycore.http import HttpApp, HttpRequest
-from storycore.records import StoryRecord
-
-from . import _postgresql
-from .contract._factories import add_user, changed, make_story
-from .reliability import _workers
+from storycore.model.records import StoryRecord
+from tests import _postgresql
+from tests.contract._factories import add_user, changed, make_story
+from tests.reliability import _workers
 
 # the process pool starts once, on one worker
 pytestmark = [pytest.mark.postgresql, pytest.mark.xdist_group("postgresql-reliability")]

@@ -35,9 +35,8 @@ import pytest
 from storycore import Service
 from storycore.adapters import open_store
 from storycore.adapters.postgresql import drop_schema
-
-from . import _postgresql
-from .conftest import TEST_SETTINGS
+from tests import _postgresql
+from tests.conftest import TEST_SETTINGS
 
 # one pair of servers per module: its tests go to one worker
 pytestmark = [pytest.mark.postgresql, pytest.mark.xdist_group("postgresql-serving")]

@@ -23,17 +23,16 @@ import pytest
 
 from storycore import Service
 from storycore.adapters import open_store
-from storycore.adapters._pg_schema import MIGRATIONS
 from storycore.adapters.postgresql import drop_schema, empty_schema
+from storycore.adapters.postgresql._schema import MIGRATIONS
 from storycore.contrib.cli import main
 from storycore.errors import ConfigurationError, Unavailable
 from storycore.testing.stores import fresh_store
-
-from . import _postgresql
-from ._missing_driver import opening_without
-from .conftest import TEST_SETTINGS
-from .contract._factories import add_story, add_user, make_story, make_user
-from .test_testing_plugin import _run_pytest
+from tests import _postgresql
+from tests._missing_driver import opening_without
+from tests.conftest import TEST_SETTINGS
+from tests.contract._factories import add_story, add_user, make_story, make_user
+from tests.test_testing_plugin import _run_pytest
 
 pytestmark = pytest.mark.postgresql
 
@@ -330,7 +329,7 @@ def test_a_missing_driver_names_the_extra_to_install(blocked: set[str], scheme: 
 def test_migrating_counts_each_authors_public_stories_views_and_embed_loads(
     url: str, schema: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("storycore.adapters._pg_database.MIGRATIONS", MIGRATIONS[:2])
+    monkeypatch.setattr("storycore.adapters.postgresql._database.MIGRATIONS", MIGRATIONS[:2])
     store = open_store(url)  # a schema as migration 2 left it, before the counters
     author = add_user(store, "alice")
     seen = add_story(store, author.id, "seen", views=3)

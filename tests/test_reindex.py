@@ -15,11 +15,11 @@ import pytest
 from storycore import Service
 from storycore.adapters import open_store
 from storycore.contrib.cli import main
-from storycore.derived import DERIVATION_VERSION, with_derived_members
+from storycore.model.derived import DERIVATION_VERSION, with_derived_members
+from storycore.model.records import Element, StoryRecord, UserRecord
 from storycore.ports import Store, StoryRepository
-from storycore.records import Element, StoryRecord, UserRecord
-from storycore.reindex import Reindexed, reindex
-from storycore.searchtext import tokens
+from storycore.rules.searchtext import tokens
+from storycore.usecases.reindex import Reindexed, reindex
 from tests.conftest import TEST_SETTINGS
 from tests.contract._factories import at, make_element, make_story, make_user, read_elements
 

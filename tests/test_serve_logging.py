@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from ._serve import STARTUP_SECONDS
+from tests._serve import STARTUP_SECONDS
 
 LIST = "/v1/stories/browse/latest"
 CLI = [sys.executable, "-m", "storycore.contrib.cli"]

@@ -34,8 +34,7 @@ import pytest
 
 from storycore import Service
 from storycore.adapters import open_store
-
-from .conftest import TEST_SETTINGS
+from tests.conftest import TEST_SETTINGS
 
 pytestmark = [
     pytest.mark.xdist_group("serve-workers"),  # one fleet of servers, on one worker

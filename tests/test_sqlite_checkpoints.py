@@ -1,4 +1,4 @@
-"""SQLite files are checkpointed off the write path (``adapters/_sqlite_checkpoints.py``): a
+"""SQLite files are checkpointed off the write path (``adapters/sqlite/_checkpoints.py``): a
 write commits to the WAL and returns, and a thread of the store's own copies the WAL back into
 the database file a moment later, so no write waits for a checkpoint's copy and ``fsync``."""
 
@@ -10,9 +10,8 @@ import time
 from pathlib import Path
 
 from storycore.adapters import open_store
-from storycore.adapters._sqlite_checkpoints import Checkpoints
-
-from .contract._factories import add_user
+from storycore.adapters.sqlite._checkpoints import Checkpoints
+from tests.contract._factories import add_user
 
 WAIT_SECONDS = 3.0
 

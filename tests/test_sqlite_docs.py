@@ -21,7 +21,7 @@ import pytest
 
 from storycore import Service
 from storycore.adapters import open_store
-from storycore.shapes import Page
+from storycore.model.shapes import Page
 from tests._markdown import code_blocks
 
 # the demo store is made once, on one worker

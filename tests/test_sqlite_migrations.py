@@ -10,7 +10,7 @@ from pathlib import Path
 
 from storycore import Service
 from storycore.adapters import open_store
-from storycore.adapters._sqlite_schema import MIGRATIONS
+from storycore.adapters.sqlite._schema import MIGRATIONS
 from tests.conftest import TEST_SETTINGS
 from tests.contract._factories import add_story, add_user
 

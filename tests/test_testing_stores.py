@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from storycore import Settings
-from storycore.adapters._mongo_mock import mock_database
+from storycore.adapters.mongodb._mock import mock_database
 from storycore.adapters.sqlite import SQLiteStore
 from storycore.errors import ConfigurationError
 from storycore.testing.stores import fresh_service, fresh_store

@@ -6,10 +6,8 @@ Limits and enums are read from the core (``SORT_KEYS``) and from the service's `
 
 from __future__ import annotations
 
-from ..numbers import STORE_INT_MAX
-from ..queries import SORT_KEYS, parse_sort
-from ..settings import Settings
-from ..shapes import (
+from ..model.queries import SORT_KEYS, parse_sort
+from ..model.shapes import (
     DelegatedCreated,
     Revoked,
     SearchItem,
@@ -21,6 +19,8 @@ from ..shapes import (
     TokenGrant,
     UserProfile,
 )
+from ..rules.numbers import STORE_INT_MAX
+from ..settings import Settings
 from . import _schema_rules as rules
 from . import endpoints as e
 from ._write_schemas import STORY, USER

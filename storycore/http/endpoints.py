@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..embed.oembed import oembed_xml
 from ..errors import InvalidParameter
+from ..presentation.embed.oembed import oembed_xml
 from .call import Call, reading_content
 from .callers import sent_token
 from .messages import XML_TYPE, HttpResponse, json_response

@@ -11,11 +11,17 @@ import pytest
 from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.identity import HttpProviderClient
-from storycore.delegation import username_from_screen_name
 from storycore.http import HttpApp
+from storycore.usecases.delegation import username_from_screen_name
 from tests.conftest import TEST_SETTINGS
-
-from .conftest import PATIENT_TIMEOUT, SECRET, Delegating, FakeProvider, Reply, Trickle
+from tests.delegation.conftest import (
+    PATIENT_TIMEOUT,
+    SECRET,
+    Delegating,
+    FakeProvider,
+    Reply,
+    Trickle,
+)
 
 
 def _json(response: object) -> dict:
@@ -237,8 +243,7 @@ def test_applications_are_rate_limited_with_retry_after(provider: FakeProvider) 
     from storycore.adapters import open_store
     from storycore.contrib.identity import HttpProviderClient
     from storycore.http import HttpApp
-
-    from .conftest import Delegating
+    from tests.delegation.conftest import Delegating
 
     settings = Settings(
         password_cost=16, delegation_providers=(provider.verify_url,), delegation_rate_limit=2

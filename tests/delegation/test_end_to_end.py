@@ -7,8 +7,7 @@ from pathlib import Path
 import httpx
 
 from tests._serve import serving, storycore
-
-from .conftest import SECRET, FakeProvider
+from tests.delegation.conftest import SECRET, FakeProvider
 
 
 def test_the_delegated_flow_works_through_the_real_server(

@@ -6,9 +6,8 @@ import asyncio
 import socket
 
 from storycore.contrib.identity import HttpProviderClient
-from storycore.identity import ANSWER_CAP, NoAnswer, ProviderAnswer
-
-from .conftest import SECRET, FakeProvider
+from storycore.usecases.identity import ANSWER_CAP, NoAnswer, ProviderAnswer
+from tests.delegation.conftest import SECRET, FakeProvider
 
 
 def test_the_client_answers_when_called_from_a_coroutine(provider: FakeProvider) -> None:

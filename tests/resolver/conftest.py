@@ -23,9 +23,9 @@ import pytest
 from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.fetch import HttpFetcher, NameLookup
-from storycore.fetching import HTML_CAP, Fetched
-from storycore.oembed_providers import OEmbedProvider
-from storycore.online_resolver import OnlineResolver
+from storycore.resolving.fetching import HTML_CAP, Fetched
+from storycore.resolving.online_resolver import OnlineResolver
+from storycore.rules.oembed_providers import OEmbedProvider
 from tests.conftest import TEST_SETTINGS
 
 #: The longest a handler waits for a site that never answers (the site's stop ends it sooner).

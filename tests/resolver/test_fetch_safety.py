@@ -16,7 +16,7 @@ from collections.abc import Callable
 import pytest
 
 from storycore.contrib.fetch import HttpFetcher
-from storycore.fetching import JSON_CAP
+from storycore.resolving.fetching import JSON_CAP
 from tests.resolver.conftest import Everywhere, FakeSite, fetch, mapped
 
 PUBLIC = "93.184.215.14"  # a public unicast address; with ``Everywhere`` it leads to the site

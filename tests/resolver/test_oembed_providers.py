@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from storycore.oembed_providers import DEFAULT_OEMBED_PROVIDERS, OEmbedProvider, endpoint_for
+from storycore.rules.oembed_providers import DEFAULT_OEMBED_PROVIDERS, OEmbedProvider, endpoint_for
 from storycore.settings import Settings
 
 

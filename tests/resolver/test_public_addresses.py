@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from storycore.public_addresses import is_public_address
+from storycore.rules.public_addresses import is_public_address
 
 
 @pytest.mark.parametrize(

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import time
 
-from storycore.element_kinds import Element
-from storycore.fetching import JSON_CAP
-from storycore.oembed_providers import OEmbedProvider
-from storycore.online_resolver import OnlineResolver
-from storycore.resolvers import ContentResolver
+from storycore.model.element_kinds import Element
+from storycore.model.resolvers import ContentResolver
+from storycore.resolving.fetching import JSON_CAP
+from storycore.resolving.online_resolver import OnlineResolver
+from storycore.rules.oembed_providers import OEmbedProvider
 from storycore.settings import Network
 from tests.resolver.conftest import FakeSite, Reply, online_resolver, online_settings
 

@@ -15,7 +15,7 @@ import pytest
 
 from storycore import ConfigurationError, InvalidParameter, Service
 from storycore.adapters import open_store
-from storycore.online_resolver import OnlineResolver
+from storycore.resolving.online_resolver import OnlineResolver
 from tests.resolver.conftest import FakeSite, online_resolver, online_settings
 
 ServiceWith = Callable[[OnlineResolver], Service]

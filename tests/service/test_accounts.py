@@ -8,7 +8,7 @@ import pytest
 
 from storycore import Forbidden, InvalidParameter, NotFound, Service, Unauthorized, Viewer
 from storycore.adapters import open_store
-from storycore.credentials import digest, hash_password
+from storycore.rules.credentials import digest, hash_password
 from tests.conftest import TEST_SETTINGS
 
 # behaviour, tested once on the fastest store; storage is the contract suite's

@@ -19,7 +19,7 @@ from storycore import (
     VersionConflict,
     Viewer,
 )
-from storycore.shapes import SearchItem
+from storycore.model.shapes import SearchItem
 
 # behaviour, tested once on the fastest store; storage is the contract suite's
 pytestmark = pytest.mark.storycore_store_urls("memory://")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from storycore import Limits, Service, Settings, Viewer
-from storycore.records import EmbedCount
+from storycore.model.records import EmbedCount
 from tests.conftest import TEST_SETTINGS
 
 # behaviour, tested once on the fastest store; storage is the contract suite's

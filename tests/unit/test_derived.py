@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from storycore.derived import element_words, story_words, with_derived_members
-from storycore.element_kinds import (
+from storycore.model.derived import element_words, story_words, with_derived_members
+from storycore.model.element_kinds import (
     Attribution,
     Element,
     ImageElement,
@@ -18,8 +18,8 @@ from storycore.element_kinds import (
     TextElement,
     VideoElement,
 )
-from storycore.records import StoryRecord
-from storycore.searchtext import fold
+from storycore.model.records import StoryRecord
+from storycore.rules.searchtext import fold
 
 NOW = "2026-11-22T10:15:30.123Z"
 

@@ -1,6 +1,7 @@
-"""The kinds of element (decisions section 7), each written once in ``storycore.element_kinds``:
-one class per ``type``, told apart by it; what each kind's ``data`` holds and requires; the JSON
-of an element, stored and answered, unchanged from what stores already hold."""
+"""The kinds of element (decisions section 7), each written once in
+``storycore.model.element_kinds``: one class per ``type``, told apart by it; what each kind's
+``data`` holds and requires; the JSON of an element, stored and answered, unchanged from what
+stores already hold."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from hypothesis import Phase, find, settings
 from pydantic import TypeAdapter, ValidationError
 
-from storycore.element_kinds import (
+from storycore.model.element_kinds import (
     ELEMENT_CLASSES,
     ELEMENT_TYPES,
     Element,
@@ -23,7 +24,7 @@ from storycore.element_kinds import (
     TextElement,
     VideoElement,
 )
-from storycore.records import element_document, element_of, trusted_element
+from storycore.model.records import element_document, element_of, trusted_element
 from storycore.testing.strategies import element_objects
 
 NOW = "2026-11-22T10:15:30.123Z"

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from storycore.errors import InvalidParameter
-from storycore.fields import Members, decode_object
+from storycore.input.fields import Members, decode_object
 
 ADDRESS_LIMIT = 2048
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from storycore.hashtags import extract_hashtags, normalize_tag
+from storycore.rules.hashtags import extract_hashtags, normalize_tag
 
 BOUNDED = settings(max_examples=100, deadline=None, database=None)
 

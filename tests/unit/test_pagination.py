@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from storycore.errors import InvalidParameter
-from storycore.pagination import PageRequest, page_of
+from storycore.model.pagination import PageRequest, page_of
 
 BOUNDED = settings(max_examples=100, deadline=None, database=None)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storycore.permalinks import Permalinks
+from storycore.rules.permalinks import Permalinks
 
 SITE = Permalinks.of("https://stories.example/")
 MOUNTED = Permalinks.of("https://host.example/stories")

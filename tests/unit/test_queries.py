@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from storycore.errors import InvalidParameter
-from storycore.queries import SORT_KEYS, StoryQuery, parse_order, parse_sort
+from storycore.model.queries import SORT_KEYS, StoryQuery, parse_order, parse_sort
 
 
 def test_the_sort_names_are_those_of_the_full_shape() -> None:

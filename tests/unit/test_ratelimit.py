@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from storycore.errors import RateLimited
-from storycore.ratelimit import RateLimiter
+from storycore.usecases.ratelimit import RateLimiter
 
 
 class Clock:

@@ -9,8 +9,8 @@ from typing import Any
 import pydantic
 import pytest
 
-from storycore.element_kinds import QuoteElement
-from storycore.records import (
+from storycore.model.element_kinds import QuoteElement
+from storycore.model.records import (
     ELEMENT_TYPES,
     Attribution,
     Quoted,

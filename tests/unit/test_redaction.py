@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 from pythonjsonlogger.json import JsonFormatter
 
-from storycore.redaction import SECRET_NAMES, RedactSecrets, redact
+from storycore.rules.redaction import SECRET_NAMES, RedactSecrets, redact
 
 SECRET = "s3cret-Value"
 

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from storycore.sanitize import plain_text, sanitize_html
-from storycore.searchtext import tokens
+from storycore.rules.sanitize import plain_text, sanitize_html
+from storycore.rules.searchtext import tokens
 from storycore.testing.strategies import tag_soup
 
 BOUNDED = settings(max_examples=100, deadline=None, database=None)

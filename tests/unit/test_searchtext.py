@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from storycore.searchtext import fold, query_tokens, token_text, tokens
+from storycore.rules.searchtext import fold, query_tokens, token_text, tokens
 
 BOUNDED = settings(max_examples=100, deadline=None, database=None)
 

@@ -9,9 +9,9 @@ from typing import Any
 import pydantic
 import pytest
 
-from storycore.element_kinds import TextElement
-from storycore.records import CoverPhoto, CreatedWith, EmbedCount, Quoted, UserSettings
-from storycore.shapes import (
+from storycore.model.element_kinds import TextElement
+from storycore.model.records import CoverPhoto, CreatedWith, EmbedCount, Quoted, UserSettings
+from storycore.model.shapes import (
     AuthorDates,
     AuthorFull,
     AuthorStatsShape,

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from storycore.errors import InvalidParameter, InvalidSlug
-from storycore.slugs import (
+from storycore.rules.slugs import (
     ROUTE_WORDS,
     SLUG_PATTERN,
     derive_slug,

@@ -1,4 +1,4 @@
-"""Accepted text: any Unicode but control characters (storycore.text; a known member of the
+"""Accepted text: any Unicode but control characters (storycore.rules.text; a known member of the
 wrong kind is a 400 naming its field, decisions section 13)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from storycore.errors import InvalidParameter
-from storycore.text import check_text
+from storycore.rules.text import check_text
 
 
 @pytest.mark.parametrize(

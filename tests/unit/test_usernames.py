@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from storycore.errors import InvalidParameter
-from storycore.usernames import RESERVED_USERNAMES, username_key, validate_username
+from storycore.rules.usernames import RESERVED_USERNAMES, username_key, validate_username
 
 
 @pytest.mark.parametrize("username", ["a", "alice", "Alice_99", "_", "x" * 30])

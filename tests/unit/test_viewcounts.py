@@ -8,7 +8,7 @@ from collections.abc import MutableMapping
 import pytest
 
 from storycore.errors import Unavailable
-from storycore.viewcounts import ViewCounts
+from storycore.usecases.viewcounts import ViewCounts
 
 Pages = MutableMapping[tuple[str, str], int]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from storycore.records import AppRecord, StoryRecord, UserRecord
-from storycore.visibility import (
+from storycore.model.records import AppRecord, StoryRecord, UserRecord
+from storycore.model.visibility import (
     ANONYMOUS,
     Viewer,
     can_act_for,
