@@ -14,7 +14,7 @@ import pytest
 from storycore import Service
 from tests.browser.conftest import HostPages, StoryServer
 from tests.browser.test_embed import HOSTILE, _host, _open
-from tests.resolver.conftest import FakeSite, online_resolver, online_settings
+from tests.resolving.conftest import FakeSite, online_resolver, online_settings
 
 pytestmark = pytest.mark.browser
 
