@@ -23,8 +23,8 @@ from typing import Any
 from storycore import Service, Settings
 from storycore.adapters import open_store
 
-from .data import DataSet
-from .load import load
+from benchmarks.data import DataSet
+from benchmarks.load import load
 
 __all__ = ["main"]
 

@@ -26,7 +26,7 @@ from .errors import (
 )
 from .service import Service
 from .settings import Limits, Network, Settings
-from .visibility import ANONYMOUS, Viewer
+from .model.visibility import ANONYMOUS, Viewer
 
 __all__ = [
     "ANONYMOUS",

@@ -12,23 +12,23 @@ from __future__ import annotations
 import copy
 from types import TracebackType
 
-from ._context import Context
-from .accounts import Accounts
-from .catalog import Catalog
+from .usecases._context import Context
+from .usecases.accounts import Accounts
+from .usecases.catalog import Catalog
 from .clocks import Clock, SystemClock
-from .delegation import Delegation
-from .embedding import Embeds
+from .usecases.delegation import Delegation
+from .usecases.embedding import Embeds
 from .errors import ConfigurationError
-from .identity import ProviderClient
-from .imports import Imports
-from .lifecycle import Stories
+from .usecases.identity import ProviderClient
+from .usecases.imports import Imports
+from .usecases.lifecycle import Stories
 from .ports import Store
-from .presenters import Presenter
-from .ratelimit import RateLimiter
-from .reindex import bring_up_to_date
-from .resolvers import ElementResolver, OfflineResolver
+from .presentation.presenters import Presenter
+from .usecases.ratelimit import RateLimiter
+from .usecases.reindex import bring_up_to_date
+from .model.resolvers import ElementResolver, OfflineResolver
 from .settings import DEFAULT_WEB_URL, Settings
-from .viewcounts import ViewCounts
+from .usecases.viewcounts import ViewCounts
 
 __all__ = ["Service"]
 
@@ -43,7 +43,7 @@ class Service:
     ``imports`` reads an export back, checked and derived as writes would make it.
 
     Opening a store written by an older derivation version (or an unknown one) recomputes its
-    derived data first (``storycore.reindex``); a store that is current costs one read.
+    derived data first (``storycore.usecases.reindex``); a store that is current costs one read.
 
     ``at(web_url)`` is the same service answering with addresses under another web host: what
     an HTTP answer uses when ``Settings.web_url`` is not set (decisions section 15).
@@ -72,7 +72,7 @@ class Service:
         if resolver is None and self.settings.resolver == "online":
             raise ConfigurationError(
                 "Settings.resolver 'online' fetches through a PageFetcher: pass"
-                " resolver=OnlineResolver(settings, HttpFetcher(...)) (storycore.online_resolver,"
+                " resolver=OnlineResolver(settings, HttpFetcher(...)) (storycore.resolving.online_resolver,"
                 " storycore.contrib.fetch), as storycore.contrib.compose does"
             )
         bring_up_to_date(store)

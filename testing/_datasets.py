@@ -15,7 +15,7 @@ from ._text import plain_text
 
 if TYPE_CHECKING:
     from storycore.service import Service
-    from storycore.shapes import StoryCreated
+    from storycore.model.shapes import StoryCreated
 
 __all__ = ["DataSet", "UserSpec", "data_sets"]
 

@@ -78,7 +78,7 @@ if TYPE_CHECKING:
     from storycore.ports import Store
     from storycore.service import Service
     from storycore.settings import Settings
-    from storycore.visibility import Viewer
+    from storycore.model.visibility import Viewer
 
     from .client import ASGIApp
 

@@ -6,21 +6,10 @@ Limits and enums are read from the core (``SORT_KEYS``) and from the service's `
 
 from __future__ import annotations
 
-from ..numbers import STORE_INT_MAX
-from ..queries import SORT_KEYS, parse_sort
+from ..rules.numbers import STORE_INT_MAX
+from ..model.queries import SORT_KEYS, parse_sort
 from ..settings import Settings
-from ..shapes import (
-    DelegatedCreated,
-    Revoked,
-    SearchItem,
-    SlugChanged,
-    StoryCreated,
-    StoryDeleted,
-    StoryDetail,
-    StorySummary,
-    TokenGrant,
-    UserProfile,
-)
+from ..model.shapes import DelegatedCreated, Revoked, SearchItem, SlugChanged, StoryCreated, StoryDeleted, StoryDetail, StorySummary, TokenGrant, UserProfile
 from . import _schema_rules as rules
 from . import endpoints as e
 from ._write_schemas import STORY, USER

@@ -18,9 +18,9 @@ from ..errors import (
     StorycoreError,
     StoryMoved,
 )
-from ..resolvers import ContentResolver
+from ..model.resolvers import ContentResolver
 from ..service import Service
-from ..visibility import Viewer
+from ..model.visibility import Viewer
 from .api import ROUTES
 from .call import Call
 from .callers import caller, with_header_key

@@ -11,10 +11,10 @@ from urllib.parse import parse_qsl, quote, urlencode
 import orjson
 from pydantic import BaseModel, TypeAdapter
 
-from ..lifecycle import StoryReading
+from ..usecases.lifecycle import StoryReading
 from ..service import Service
-from ..shapes import Page
-from ..visibility import Viewer
+from ..model.shapes import Page
+from ..model.visibility import Viewer
 from .messages import HttpRequest, HttpResponse, json_response
 from .params import Params
 

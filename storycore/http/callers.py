@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..errors import Unauthorized
 from ..service import Service
-from ..visibility import Viewer
+from ..model.visibility import Viewer
 from .messages import HttpRequest
 from .params import Params
 from .routing import CREDENTIALS

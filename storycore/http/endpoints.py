@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..embed.oembed import oembed_xml
+from ..presentation.embed.oembed import oembed_xml
 from ..errors import InvalidParameter
 from .call import Call, reading_content
 from .callers import sent_token

@@ -14,8 +14,8 @@ from urllib.parse import parse_qsl
 import orjson
 
 from ..errors import InvalidParameter
-from ..numbers import whole_number
-from ..text import check_text
+from ..rules.numbers import whole_number
+from ..rules.text import check_text
 from .messages import HttpRequest
 
 __all__ = ["Params"]
@@ -119,7 +119,7 @@ class Params:
         raise InvalidParameter(f"{name} must be true, false, 1, 0, yes or no", field=name)
 
     def integer(self, name: str, *, minimum: int = 1) -> int | None:
-        """A whole-number parameter (``storycore.numbers``), or None when absent."""
+        """A whole-number parameter (``storycore.rules.numbers``), or None when absent."""
         value = self.values.get(name)
         if value is None or value == "":
             return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from urllib.parse import parse_qsl
 
-from ..embed import not_found_script
+from ..presentation.embed import not_found_script
 from ..errors import MethodNotAllowed, NotFound, StoryMoved
 from ..service import Service
 from .feeds import feed_handler

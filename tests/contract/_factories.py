@@ -12,24 +12,15 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from storycore.derived import story_words, with_derived_members
-from storycore.element_kinds import ELEMENT_CLASSES
-from storycore.heads import StoryHead
-from storycore.ids import new_id
+from storycore.model.derived import story_words, with_derived_members
+from storycore.model.element_kinds import ELEMENT_CLASSES
+from storycore.model.heads import StoryHead
+from storycore.rules.ids import new_id
 from storycore.ports import Store
-from storycore.records import (
-    AppRecord,
-    Element,
-    ElementType,
-    Status,
-    StoryRecord,
-    TokenRecord,
-    UserRecord,
-    element_of,
-)
-from storycore.searchtext import tokens
+from storycore.model.records import AppRecord, Element, ElementType, Status, StoryRecord, TokenRecord, UserRecord, element_of
+from storycore.rules.searchtext import tokens
 from storycore.settings import EMBED_PAGES
-from storycore.timestamps import format_timestamp
+from storycore.rules.timestamps import format_timestamp
 
 _EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 _UNSET: Any = object()

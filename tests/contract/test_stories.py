@@ -7,19 +7,10 @@ import pytest
 
 from storycore.errors import DuplicateKey, Missing, StaleVersion
 from storycore.ports import Store
-from storycore.queries import StoryQuery
-from storycore.records import UserRecord, element_document
+from storycore.model.queries import StoryQuery
+from storycore.model.records import UserRecord, element_document
 
-from ._factories import (
-    add_story,
-    at,
-    changed,
-    count_view,
-    heads,
-    make_element,
-    make_story,
-    read_elements,
-)
+from tests.contract._factories import add_story, at, changed, count_view, heads, make_element, make_story, read_elements
 
 
 def _everything(author_id: str) -> StoryQuery:

@@ -25,11 +25,11 @@ import pytest
 
 from storycore import Service
 from storycore.adapters import open_store
-from storycore.identity import NoAnswer, ProviderAnswer
+from storycore.usecases.identity import NoAnswer, ProviderAnswer
 from storycore.testing import ManualClock
 from tests.conftest import TEST_SETTINGS
 
-from ._clients import BINDINGS, AppClient, Client
+from tests.http._clients import BINDINGS, AppClient, Client
 
 PROVIDER = "https://id.example/1.1/account/verify_credentials.json"
 PREFIX = "/stories-api"

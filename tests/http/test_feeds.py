@@ -15,10 +15,10 @@ import pytest
 from storycore import Service
 from storycore.errors import InvalidParameter, InvalidSlug
 from storycore.http.feeds import EMPTY_FEED_UPDATED, FEED_SIZE
-from storycore.slugs import validate_slug
+from storycore.rules.slugs import validate_slug
 
-from ._clients import HOST, Answer, AppClient, Client
-from .conftest import PREFIX, World
+from tests.http._clients import HOST, Answer, AppClient, Client
+from tests.http.conftest import PREFIX, World
 
 ATOM = "application/atom+xml; charset=utf-8"
 
