@@ -23,13 +23,12 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from storycore import Service, Settings
-from storycore.adapters import open_store
-
 from benchmarks.data import DataSet
 from benchmarks.floors import Floor, SQLiteFloor
 from benchmarks.load import load
 from benchmarks.operations import Operation, operations
+from storycore import Service, Settings
+from storycore.adapters import open_store
 
 WEB_URL = "http://127.0.0.1:8000"
 

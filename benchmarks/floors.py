@@ -15,12 +15,11 @@ from typing import Any, Protocol
 
 import orjson
 
+from benchmarks._floor_json import Fragment, answer, full, new_stats, page, summary
 from storycore.adapters.sqlite._search import free_key
 from storycore.model.derived import story_words
 from storycore.model.records import Element, StoryRecord, UserRecord
 from storycore.rules.searchtext import token_text
-
-from benchmarks._floor_json import Fragment, answer, full, new_stats, page, summary
 
 __all__ = ["COUNTERS", "Floor", "SQLiteFloor"]
 

@@ -13,12 +13,11 @@ from typing import Any
 
 import orjson
 
+from benchmarks.data import DataSet
+from benchmarks.floors import Floor
 from storycore import Service
 from storycore.http.call import dump, reading_content
 from storycore.rules.searchtext import query_tokens
-
-from benchmarks.data import DataSet
-from benchmarks.floors import Floor
 
 __all__ = ["Operation", "operations"]
 

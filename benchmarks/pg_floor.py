@@ -21,11 +21,10 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import orjson
 import psycopg
 
-from storycore.model.derived import story_words
-from storycore.model.records import Element, StoryRecord, UserRecord, element_document
-
 from benchmarks._floor_json import Fragment, answer, full, new_stats, page, summary
 from benchmarks.floors import COUNTERS
+from storycore.model.derived import story_words
+from storycore.model.records import Element, StoryRecord, UserRecord, element_document
 
 __all__ = ["PostgreSQLFloor"]
 

@@ -31,13 +31,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from storycore import Service, Settings
-from storycore.adapters import open_store
-from storycore.http import HttpApp, HttpRequest
-
 from benchmarks.data import DataSet
 from benchmarks.http_load import _record, _server, _wrk
 from benchmarks.load import load
+from storycore import Service, Settings
+from storycore.adapters import open_store
+from storycore.http import HttpApp, HttpRequest
 
 _SERVE = [sys.executable, "-m", "storycore.contrib.cli"]
 _FACTORY = "storycore.contrib.asgi:from_environment"

@@ -20,11 +20,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from storycore import Service, Settings
-from storycore.adapters import open_store
-
 from benchmarks.data import DataSet
 from benchmarks.load import load
+from storycore import Service, Settings
+from storycore.adapters import open_store
 
 __all__ = ["main"]
 

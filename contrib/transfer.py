@@ -13,9 +13,9 @@ from typing import IO, Any
 
 import orjson
 
-from storycore.usecases.imports import ImportProgress
 from storycore.ports import Store
 from storycore.service import Service
+from storycore.usecases.imports import ImportProgress
 
 __all__ = ["export_lines", "import_lines", "write_export"]
 

@@ -15,7 +15,15 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from .model.heads import ProfileFields, StoryHead
 from .model.queries import StoryQuery
-from .model.records import AppRecord, AuthorStats, Element, EmbedCount, StoryRecord, TokenRecord, UserRecord
+from .model.records import (
+    AppRecord,
+    AuthorStats,
+    Element,
+    EmbedCount,
+    StoryRecord,
+    TokenRecord,
+    UserRecord,
+)
 
 __all__ = [
     "KEPT_BY_REPLACE",
@@ -58,8 +66,8 @@ class StoryRepository(Protocol):
         ``add_many([(story, elements, words)])``.
 
         ``words`` are the story's search tokens as the core derived them
-        (``storycore.model.derived.story_words``); ``SearchIndex.search`` matches them. Each story is
-        stored atomically. Raises ``DuplicateKey("story.slug")`` when ``story.author_id``
+        (``storycore.model.derived.story_words``); ``SearchIndex.search`` matches them. Each
+        story is stored atomically. Raises ``DuplicateKey("story.slug")`` when ``story.author_id``
         already has a story at ``story.slug`` (an earlier one of ``stories`` included),
         ``DuplicateKey("story.id")`` for a stored id, and ``Missing("user")`` where the store
         knows the author is not stored; then that story is not stored. A retired slug (an

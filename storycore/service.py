@@ -12,22 +12,22 @@ from __future__ import annotations
 import copy
 from types import TracebackType
 
+from .clocks import Clock, SystemClock
+from .errors import ConfigurationError
+from .model.resolvers import ElementResolver, OfflineResolver
+from .ports import Store
+from .presentation.presenters import Presenter
+from .settings import DEFAULT_WEB_URL, Settings
 from .usecases._context import Context
 from .usecases.accounts import Accounts
 from .usecases.catalog import Catalog
-from .clocks import Clock, SystemClock
 from .usecases.delegation import Delegation
 from .usecases.embedding import Embeds
-from .errors import ConfigurationError
 from .usecases.identity import ProviderClient
 from .usecases.imports import Imports
 from .usecases.lifecycle import Stories
-from .ports import Store
-from .presentation.presenters import Presenter
 from .usecases.ratelimit import RateLimiter
 from .usecases.reindex import bring_up_to_date
-from .model.resolvers import ElementResolver, OfflineResolver
-from .settings import DEFAULT_WEB_URL, Settings
 from .usecases.viewcounts import ViewCounts
 
 __all__ = ["Service"]

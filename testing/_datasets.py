@@ -14,8 +14,8 @@ from ._stories import NewStory, stories
 from ._text import plain_text
 
 if TYPE_CHECKING:
-    from storycore.service import Service
     from storycore.model.shapes import StoryCreated
+    from storycore.service import Service
 
 __all__ = ["DataSet", "UserSpec", "data_sets"]
 

@@ -20,8 +20,8 @@ from ._text import plain_text, titles
 from .rules import Viewer, story_for, viewer_for
 
 if TYPE_CHECKING:
-    from storycore.service import Service
     from storycore.model.shapes import StoryCreated
+    from storycore.service import Service
 
 __all__ = ["NewStory", "StoryNarrowing", "stories", "story_members", "story_records", "viewers"]
 

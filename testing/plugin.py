@@ -75,10 +75,10 @@ if TYPE_CHECKING:
     import httpx
 
     from storycore.clocks import Clock
+    from storycore.model.visibility import Viewer
     from storycore.ports import Store
     from storycore.service import Service
     from storycore.settings import Settings
-    from storycore.model.visibility import Viewer
 
     from .client import ASGIApp
 

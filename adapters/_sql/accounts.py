@@ -16,13 +16,13 @@ import orjson
 
 from storycore.errors import Missing
 from storycore.model.heads import ProfileFields
+from storycore.model.records import AppRecord, TokenRecord, UserRecord, trusted_user
 from storycore.ports import (
     ApplicationRepository,
     IdentityRepository,
     TokenRepository,
     UserRepository,
 )
-from storycore.model.records import AppRecord, TokenRecord, UserRecord, trusted_user
 from storycore.rules.usernames import username_key
 
 __all__ = ["Applications", "Identities", "SQLDatabase", "Tokens", "Users", "load_user"]

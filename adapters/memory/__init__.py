@@ -18,8 +18,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from storycore import ports
-from storycore.model import records
 from storycore.errors import DuplicateKey, Missing, StaleVersion
+from storycore.model import records
 from storycore.model.heads import StoryHead
 from storycore.model.queries import StoryQuery
 from storycore.model.records import AppRecord, Element, StoryRecord, TokenRecord, UserRecord

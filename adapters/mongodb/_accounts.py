@@ -22,13 +22,13 @@ from pymongo import ASCENDING, ReturnDocument
 from pymongo.collection import Collection
 
 from storycore.errors import DuplicateKey, Missing
+from storycore.model.records import AppRecord, TokenRecord, UserRecord
 from storycore.ports import (
     ApplicationRepository,
     IdentityRepository,
     TokenRepository,
     UserRepository,
 )
-from storycore.model.records import AppRecord, TokenRecord, UserRecord
 from storycore.rules.usernames import username_key
 
 from ._documents import APP, TOKEN, USER, Document, document, fields_of, refused

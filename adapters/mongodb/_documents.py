@@ -18,7 +18,14 @@ from pymongo.errors import DuplicateKeyError
 
 from storycore.errors import DuplicateKey
 from storycore.model.heads import StoryHead
-from storycore.model.records import AppRecord, StoryRecord, TokenRecord, UserRecord, trusted_story, trusted_user
+from storycore.model.records import (
+    AppRecord,
+    StoryRecord,
+    TokenRecord,
+    UserRecord,
+    trusted_story,
+    trusted_user,
+)
 
 __all__ = [
     "APP",

@@ -37,10 +37,17 @@ from pymongo.errors import DuplicateKeyError
 
 from storycore.errors import DuplicateKey, Missing, StaleVersion
 from storycore.model.heads import StoryHead
-from storycore.rules.ids import new_id
-from storycore.ports import KEPT_BY_REPLACE, NewStory, SearchIndex, StoryRepository
 from storycore.model.queries import StoryQuery
-from storycore.model.records import AuthorStats, Element, EmbedCount, StoryRecord, element_document, trusted_element
+from storycore.model.records import (
+    AuthorStats,
+    Element,
+    EmbedCount,
+    StoryRecord,
+    element_document,
+    trusted_element,
+)
+from storycore.ports import KEPT_BY_REPLACE, NewStory, SearchIndex, StoryRepository
+from storycore.rules.ids import new_id
 
 from ._documents import HEAD, STORY, Document, document, refused
 from ._schema import Collections

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from storycore.ports import Store, StoryRead
 
+from .._sql.accounts import Applications, Identities, Tokens
 from ._accounts import PostgreSQLUsers
 from ._database import POOL_SIZE, Database, drop_schema, empty_schema
 from ._stories import PostgreSQLSearch, PostgreSQLStories, read_story
-from .._sql.accounts import Applications, Identities, Tokens
 
 __all__ = ["PostgreSQLStore", "drop_schema", "empty_schema"]
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from storycore.model.records import UserRecord
 
-from ._database import Connection
 from .._sql.accounts import Users
+from ._database import Connection
 
 __all__ = ["PostgreSQLUsers"]
 

@@ -17,9 +17,11 @@ from typing import Any
 
 import orjson
 
-from storycore.model import records
 from storycore.errors import Missing, StaleVersion
+from storycore.model import records
 from storycore.model.heads import StoryHead
+from storycore.model.queries import StoryQuery
+from storycore.model.records import AuthorStats, Element, EmbedCount, StoryRecord
 from storycore.ports import (
     KEPT_BY_REPLACE,
     NewStory,
@@ -27,12 +29,10 @@ from storycore.ports import (
     StoryRead,
     StoryRepository,
 )
-from storycore.model.queries import StoryQuery
-from storycore.model.records import AuthorStats, Element, EmbedCount, StoryRecord
 from storycore.rules.usernames import username_key
 
-from ._database import Connection, Database, Part
 from .._sql.accounts import load_user
+from ._database import Connection, Database, Part
 
 __all__ = ["PostgreSQLSearch", "PostgreSQLStories", "read_story"]
 

@@ -157,9 +157,9 @@ CREATE INDEX {table}_public ON {table}({column}, published, story_id) WHERE publ
 )
 
 # Words with spacing marks (हिन्दी) became one token, and ``# foo`` the tag ``foo``: the tokens,
-# title keys and tags written before are recomputed, now by the core (``storycore.usecases.reindex``)
-# when it opens the database: a database migrated through here reaches migration 8, which
-# leaves its derivation unknown.
+# title keys and tags written before are recomputed, now by the core
+# (``storycore.usecases.reindex``) when it opens the database: a database migrated through here
+# reaches migration 8, which leaves its derivation unknown.
 _V5 = ""
 
 # Search sorts its matches by publication. Reading that key from each match's row in

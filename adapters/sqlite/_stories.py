@@ -15,9 +15,17 @@ import orjson
 
 from storycore.errors import Missing, StaleVersion
 from storycore.model.heads import StoryHead
-from storycore.ports import KEPT_BY_REPLACE, NewStory, SearchIndex, StoryRepository
 from storycore.model.queries import StoryQuery
-from storycore.model.records import AuthorStats, Element, EmbedCount, StoryRecord, element_document, element_of, trusted_story
+from storycore.model.records import (
+    AuthorStats,
+    Element,
+    EmbedCount,
+    StoryRecord,
+    element_document,
+    element_of,
+    trusted_story,
+)
+from storycore.ports import KEPT_BY_REPLACE, NewStory, SearchIndex, StoryRepository
 from storycore.rules.searchtext import token_text
 
 from ._connection import Repository, insert, marks, update

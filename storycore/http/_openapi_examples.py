@@ -16,7 +16,24 @@ import orjson
 
 from ..model.element_kinds import ImageElement, QuoteElement, TextElement
 from ..model.records import CreatedWith, Quoted, UserSettings
-from ..model.shapes import AuthorDates, AuthorFull, AuthorStatsShape, DelegatedCreated, Revoked, SearchItem, SlugChanged, StoryCreated, StoryDates, StoryDeleted, StoryDetail, StoryMeta, StoryStats, StorySummary, TokenGrant, UserProfile
+from ..model.shapes import (
+    AuthorDates,
+    AuthorFull,
+    AuthorStatsShape,
+    DelegatedCreated,
+    Revoked,
+    SearchItem,
+    SlugChanged,
+    StoryCreated,
+    StoryDates,
+    StoryDeleted,
+    StoryDetail,
+    StoryMeta,
+    StoryStats,
+    StorySummary,
+    TokenGrant,
+    UserProfile,
+)
 
 __all__ = ["EXAMPLES", "OperationExample"]
 

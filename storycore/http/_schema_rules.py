@@ -5,8 +5,8 @@ service refuses (decisions section 16).
 Each rule is read from the module that applies it where that module states it as a pattern or
 a limit (control characters from ``storycore.rules.text``, slugs and usernames from their modules,
 timestamps from ``storycore.rules.timestamps``, lengths from ``Limits``); the address rule, which
-``storycore.rules.addresses`` applies through ``urllib.parse``, is written here as the pattern of the
-addresses ``urlsplit`` reads as http(s) with a host and a valid port, and of the
+``storycore.rules.addresses`` applies through ``urllib.parse``, is written here as the pattern of
+the addresses ``urlsplit`` reads as http(s) with a host and a valid port, and of the
 protocol-relative ones (``//host/path``) it takes as https (decisions section 17), whose limit
 counts the ``https:`` it adds.
 
@@ -180,8 +180,9 @@ _IN_RANGE = (
 
 
 def timestamp(*, nullable: bool = False) -> Schema:
-    """An ISO 8601 timestamp with a zone, as ``storycore.rules.timestamps.parse_timestamp`` reads it:
-    a real date and time, with ``T``, optional fractions of a second and ``Z`` or an offset."""
+    """An ISO 8601 timestamp with a zone, as ``storycore.rules.timestamps.parse_timestamp``
+    reads it: a real date and time, with ``T``, optional fractions of a second and ``Z`` or an
+    offset."""
     return {
         "type": ["string", "null"] if nullable else "string",
         "format": "date-time",

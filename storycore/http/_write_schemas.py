@@ -23,7 +23,13 @@ from pydantic.fields import FieldInfo
 from ..input import _member_types as members
 from ..model.drafts import _MAX_LABEL_LENGTH, _MAX_LABELS  # the bounds of topics and hashtags
 from ..model.element_kinds import DATA_TYPES, ELEMENT_CLASSES
-from ..model.members import ELEMENT_MEMBERS, STORY_MEMBERS, STORY_WRITE_MEMBERS, USER_MEMBERS, USER_WRITE_MEMBERS
+from ..model.members import (
+    ELEMENT_MEMBERS,
+    STORY_MEMBERS,
+    STORY_WRITE_MEMBERS,
+    USER_MEMBERS,
+    USER_WRITE_MEMBERS,
+)
 from ..settings import Limits
 from . import _schema_rules as rules
 from .routing import Schema

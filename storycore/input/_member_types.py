@@ -28,9 +28,9 @@ from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from ..errors import InvalidParameter
-from .fields import Members
 from ..rules.sanitize import sanitize_html
 from ..settings import Limits
+from .fields import Members
 
 __all__ = [
     "Address",

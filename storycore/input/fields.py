@@ -13,8 +13,8 @@ from typing import Any, Literal, overload
 
 import orjson
 
-from ..rules.addresses import validate_url
 from ..errors import InvalidParameter
+from ..rules.addresses import validate_url
 from ..rules.numbers import whole_number
 from ..rules.text import check_text
 from ..rules.timestamps import parse_timestamp

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from ..rules.addresses import validate_url
-from .element_kinds import type_of_data
 from ..errors import InvalidParameter
-from .resolvers import ElementResolver
+from ..rules.addresses import validate_url
 from ..settings import Limits
+from .element_kinds import type_of_data
+from .resolvers import ElementResolver
 
 __all__ = ["with_type"]
 

@@ -5,7 +5,8 @@ They are computed on every write, so reads and lists never recompute them: the c
 user's search tokens.
 
 Stored derived data is versioned: a store remembers the ``DERIVATION_VERSION`` that wrote it
-(``Store.derivation``), and opening it with a newer one recomputes it (``storycore.usecases.reindex``).
+(``Store.derivation``), and opening it with a newer one recomputes it
+(``storycore.usecases.reindex``).
 Bump ``DERIVATION_VERSION`` with every change here, or in what this module calls (hashtags,
 search text, sanitizing), after which a stored record would derive other values (a new derived
 member included): every store is then recomputed once, at its next open. No migration does it.
@@ -17,9 +18,9 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..rules.hashtags import extract_hashtags, normalize_tag
-from .records import ELEMENT_TYPES, Element, Quoted, StoryRecord, UserRecord
 from ..rules.sanitize import plain_text
 from ..rules.searchtext import fold, tokens
+from .records import ELEMENT_TYPES, Element, Quoted, StoryRecord, UserRecord
 
 __all__ = [
     "DERIVATION_VERSION",

@@ -13,9 +13,9 @@ from typing import Any
 
 from ..errors import InvalidParameter
 from ..input.fields import Members, decode_object
-from .members import ELEMENT_MEMBERS, STORY_MEMBERS, STORY_WRITE_MEMBERS, refuse_unknown
-from ..settings import Limits
 from ..rules.slugs import validate_slug
+from ..settings import Limits
+from .members import ELEMENT_MEMBERS, STORY_MEMBERS, STORY_WRITE_MEMBERS, refuse_unknown
 
 __all__ = ["StoryDraft", "parse_story"]
 

@@ -2,11 +2,12 @@
 ``data`` holds and which members it requires.
 
 ``Element`` is a pydantic discriminated union of one class per kind, told apart by ``type``.
-Validating a client's element object as ``Element`` is normalizing it (``storycore.model.elements``):
-every member is read by the rules of ``_member_types`` (``null`` is not sent, addresses are
-http(s), text HTML is sanitized) and members outside the kind's shape are dropped. ``data`` is a
-plain dict typed per kind (a ``TypedDict``), so an element rebuilt from storage holds its data
-as stored, and its JSON (``model_dump_json``) is what was stored, byte for byte.
+Validating a client's element object as ``Element`` is normalizing it
+(``storycore.model.elements``): every member is read by the rules of ``_member_types``
+(``null`` is not sent, addresses are http(s), text HTML is sanitized) and members outside the
+kind's shape are dropped. ``data`` is a plain dict typed per kind (a ``TypedDict``), so an
+element rebuilt from storage holds its data as stored, and its JSON (``model_dump_json``) is
+what was stored, byte for byte.
 """
 
 from __future__ import annotations
@@ -17,7 +18,20 @@ from typing import Annotated, Any, Final, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 from typing_extensions import TypedDict  # pydantic reads TypedDicts from it before Python 3.12
 
-from ..input._member_types import Address, ElementId, Html, LongText, Object, OptionalAddress, OptionalObject, OptionalTimestamp, RequiredAddress, ShortText, Size, Timestamp
+from ..input._member_types import (
+    Address,
+    ElementId,
+    Html,
+    LongText,
+    Object,
+    OptionalAddress,
+    OptionalObject,
+    OptionalTimestamp,
+    RequiredAddress,
+    ShortText,
+    Size,
+    Timestamp,
+)
 
 __all__ = [
     "DATA_TYPES",

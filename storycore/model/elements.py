@@ -19,15 +19,15 @@ from typing import Any, Final
 
 from pydantic import TypeAdapter, ValidationError
 
-from ..input._member_types import client_context, fault
-from ._typeless import with_type
-from ..rules.addresses import validate_url
-from .element_kinds import ELEMENT_TYPES, Element
 from ..errors import InvalidParameter
+from ..input._member_types import client_context, fault
 from ..input.fields import Members
+from ..rules.addresses import validate_url
 from ..rules.ids import new_element_id
-from .resolvers import ContentResolver, ElementResolver
 from ..settings import Limits
+from ._typeless import with_type
+from .element_kinds import ELEMENT_TYPES, Element
+from .resolvers import ContentResolver, ElementResolver
 
 __all__ = ["normalize_elements"]
 

@@ -17,8 +17,8 @@ from typing import Any, Final
 
 from pydantic import BaseModel
 
-from .element_kinds import ELEMENT_CLASSES
 from ..errors import InvalidParameter
+from .element_kinds import ELEMENT_CLASSES
 from .shapes import AuthorFull, SearchItem, SlugChanged, StoryDetail, UserProfile
 
 __all__ = [

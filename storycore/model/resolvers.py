@@ -20,6 +20,7 @@ from functools import cached_property
 from typing import Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
+from ..settings import Settings
 from .element_kinds import (
     Attribution,
     Element,
@@ -29,7 +30,6 @@ from .element_kinds import (
     Source,
     VideoElement,
 )
-from ..settings import Settings
 
 __all__ = ["ContentResolver", "ElementResolver", "OfflineResolver"]
 

@@ -11,11 +11,24 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from ..model.heads import ProfileFields, StoryHead
-from ..rules.permalinks import Permalinks
 from ..model.records import AuthorStats, Element, EmbedCount, StoryRecord, UserRecord
-from ..model.shapes import AuthorDates, AuthorFull, AuthorStatsShape, SearchItem, SlugChanged, StoryCreated, StoryDates, StoryDetail, StoryMeta, StoryStats, StorySummary, UserProfile
-from ..rules.sites import site_name_of
+from ..model.shapes import (
+    AuthorDates,
+    AuthorFull,
+    AuthorStatsShape,
+    SearchItem,
+    SlugChanged,
+    StoryCreated,
+    StoryDates,
+    StoryDetail,
+    StoryMeta,
+    StoryStats,
+    StorySummary,
+    UserProfile,
+)
 from ..model.trusted import construct_trusted
+from ..rules.permalinks import Permalinks
+from ..rules.sites import site_name_of
 
 __all__ = ["Presenter"]
 

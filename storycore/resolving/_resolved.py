@@ -23,13 +23,13 @@ from typing import Any, Final
 
 from pydantic import TypeAdapter, ValidationError
 
-from ._found import Found
 from ..input._member_types import MAX_SIZE, SHORT_TEXT, client_context
-from ._page_metadata import plain_text
-from ..rules.addresses import is_http_url
 from ..model.element_kinds import AnyElement, Element, VideoElement
-from ..settings import Limits
+from ..rules.addresses import is_http_url
 from ..rules.timestamps import parse_timestamp
+from ..settings import Limits
+from ._found import Found
+from ._page_metadata import plain_text
 
 __all__ = ["RESOLVED_TYPES", "filled"]
 

@@ -1,8 +1,8 @@
 """The online resolver's one way out to the network (decisions section 18).
 
-The core decides what to ask for and what an answer means (``storycore.resolving.online_resolver``); the
-port only carries one GET, safely: ``storycore.contrib.fetch.HttpFetcher`` is the real one.
-"""
+The core decides what to ask for and what an answer means
+(``storycore.resolving.online_resolver``); the port only carries one GET, safely:
+``storycore.contrib.fetch.HttpFetcher`` is the real one."""
 
 from __future__ import annotations
 

@@ -30,17 +30,17 @@ from typing import Final
 
 from cachetools import TTLCache
 
+from ..clocks import Clock, SystemClock
+from ..model.element_kinds import Element
+from ..model.resolvers import ContentResolver, OfflineResolver
+from ..rules.addresses import is_http_url
+from ..rules.oembed_providers import endpoint_for
+from ..settings import Settings
 from ._found import Found
 from ._page_metadata import read_oembed, read_page
 from ._resolved import RESOLVED_TYPES, filled
-from ..rules.addresses import is_http_url
-from ..clocks import Clock, SystemClock
 from .coroutines import run_to_end
-from ..model.element_kinds import Element
 from .fetching import HTML_CAP, JSON_CAP, PageFetcher
-from ..rules.oembed_providers import endpoint_for
-from ..model.resolvers import ContentResolver, OfflineResolver
-from ..settings import Settings
 
 __all__ = ["OnlineResolver"]
 

@@ -6,14 +6,14 @@ from dataclasses import dataclass
 
 from ..clocks import Clock
 from ..errors import Forbidden, NotFound, StoryMoved, Unauthorized
-from ..ports import Store
-from ..presentation.presenters import Presenter
 from ..model.records import StoryRecord, UserRecord
 from ..model.resolvers import ElementResolver
-from ..settings import Settings
-from ..rules.timestamps import format_timestamp
-from .viewcounts import ViewCounts
 from ..model.visibility import Viewer, can_edit, can_see
+from ..ports import Store
+from ..presentation.presenters import Presenter
+from ..rules.timestamps import format_timestamp
+from ..settings import Settings
+from .viewcounts import ViewCounts
 
 __all__ = ["Context"]
 

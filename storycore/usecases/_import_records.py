@@ -24,18 +24,28 @@ from typing import Any, get_args
 
 from pydantic import BaseModel, ValidationError
 
-from ..rules.appnames import validate_app_name
-from ..rules.credentials import is_password_hash
+from ..errors import InvalidParameter
+from ..input.fields import Members, decode_object
 from ..model.derived import user_search_tokens, with_derived_members
 from ..model.drafts import parse_story
 from ..model.elements import normalize_elements
-from ..errors import InvalidParameter
-from ..input.fields import Members, decode_object
-from ..rules.numbers import STORE_INT_MAX
-from ..model.records import AppRecord, CoverPhoto, CreatedWith, Element, Plan, Status, StoryRecord, UserRecord, UserSettings
+from ..model.records import (
+    AppRecord,
+    CoverPhoto,
+    CreatedWith,
+    Element,
+    Plan,
+    Status,
+    StoryRecord,
+    UserRecord,
+    UserSettings,
+)
 from ..model.resolvers import ElementResolver
-from ..settings import Limits
+from ..rules.appnames import validate_app_name
+from ..rules.credentials import is_password_hash
+from ..rules.numbers import STORE_INT_MAX
 from ..rules.usernames import validate_username
+from ..settings import Limits
 
 __all__ = ["ProfileCheck", "checked_app", "checked_story", "checked_user"]
 

@@ -11,21 +11,29 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from ._context import Context
-from ..rules.addresses import validate_url
-from ..rules.appnames import validate_app_name
-from ..rules.credentials import check_password, digest, hash_password, is_valid_password, new_secret, same_digest, verify_password
-from ..model.derived import user_search_tokens
 from ..errors import Forbidden, InvalidParameter, NotFound, Unauthorized
 from ..input.fields import Members, decode_object
-from ..rules.ids import new_id
+from ..model.derived import user_search_tokens
 from ..model.members import USER_MEMBERS, USER_WRITE_MEMBERS, refuse_unknown
 from ..model.pagination import PageRequest, page_of
 from ..model.records import AppRecord, Plan, TokenRecord, UserRecord
 from ..model.shapes import Page, Revoked, TokenGrant, UserProfile
+from ..model.visibility import ANONYMOUS, Viewer
+from ..rules.addresses import validate_url
+from ..rules.appnames import validate_app_name
+from ..rules.credentials import (
+    check_password,
+    digest,
+    hash_password,
+    is_valid_password,
+    new_secret,
+    same_digest,
+    verify_password,
+)
+from ..rules.ids import new_id
 from ..rules.timestamps import format_timestamp
 from ..rules.usernames import username_key, validate_username
-from ..model.visibility import ANONYMOUS, Viewer
+from ._context import Context
 from .wording import wording
 
 __all__ = ["Accounts", "AppCredentials"]

@@ -10,18 +10,18 @@ import functools
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from ._context import Context
-from ..rules.addresses import validate_url
 from ..errors import InvalidParameter
-from ..rules.hashtags import normalize_tag
 from ..model.heads import ProfileFields, StoryHead
 from ..model.pagination import PageRequest, page_of
 from ..model.queries import Audience, SortField, StoryQuery, parse_order, parse_sort
 from ..model.records import Status, StoryRecord, UserRecord
-from ..rules.searchtext import query_tokens
 from ..model.shapes import Page, SearchItem, StorySummary
-from ..rules.usernames import username_key
 from ..model.visibility import ANONYMOUS, Viewer, can_edit, can_see_hidden_stories_of
+from ..rules.addresses import validate_url
+from ..rules.hashtags import normalize_tag
+from ..rules.searchtext import query_tokens
+from ..rules.usernames import username_key
+from ._context import Context
 
 __all__ = ["FEED_SIZE", "Catalog", "FeedEntry"]
 

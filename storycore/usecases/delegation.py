@@ -13,20 +13,27 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ._context import Context
-from .accounts import Accounts
+from ..errors import (
+    Conflict,
+    DuplicateKey,
+    Forbidden,
+    InvalidParameter,
+    ProviderUnavailable,
+    Unauthorized,
+)
 from ..model.derived import user_search_tokens
 from ..model.drafts import parse_story
 from ..model.elements import normalize_elements
-from ..errors import Conflict, DuplicateKey, Forbidden, InvalidParameter, ProviderUnavailable, Unauthorized
-from .identity import ANSWER_CAP, ProviderClient, ProviderIdentity, interpret
-from ..rules.ids import new_id
-from .lifecycle import Stories
-from .ratelimit import RateLimiter
 from ..model.records import UserRecord
 from ..model.shapes import DelegatedCreated
-from ..rules.usernames import RESERVED_USERNAMES, username_key
 from ..model.visibility import Viewer
+from ..rules.ids import new_id
+from ..rules.usernames import RESERVED_USERNAMES, username_key
+from ._context import Context
+from .accounts import Accounts
+from .identity import ANSWER_CAP, ProviderClient, ProviderIdentity, interpret
+from .lifecycle import Stories
+from .ratelimit import RateLimiter
 from .wording import wording
 
 __all__ = ["Delegation", "username_from_screen_name"]

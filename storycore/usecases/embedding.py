@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from ._context import Context
-from ..rules.addresses import is_http_url
-from ..presentation.embed import EmbedStory, embed_script, oembed, permalink_page
 from ..errors import InvalidParameter, NotFound, StoryMoved
-from ..rules.numbers import whole_number
 from ..model.records import StoryRecord, UserRecord, element_of
 from ..model.visibility import ANONYMOUS
+from ..presentation.embed import EmbedStory, embed_script, oembed, permalink_page
+from ..rules.addresses import is_http_url
+from ..rules.numbers import whole_number
+from ._context import Context
 
 __all__ = ["Embeds"]
 

@@ -14,8 +14,8 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 import orjson
 
-from ..rules.addresses import is_http_url
 from ..errors import ProviderUnavailable, Unauthorized
+from ..rules.addresses import is_http_url
 
 __all__ = [
     "ANSWER_CAP",

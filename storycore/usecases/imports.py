@@ -42,16 +42,25 @@ from typing import Any
 
 import orjson
 
+from ..errors import Conflict, DuplicateKey, InvalidParameter, SlugTaken
+from ..model.derived import story_words
+from ..model.records import (
+    AppRecord,
+    Element,
+    StoryRecord,
+    UserRecord,
+    element_of,
+    trusted_element,
+    trusted_story,
+    trusted_user,
+)
+from ..model.trusted import construct_trusted
+from ..ports import NewStory, Store, whole_record
+from ..rules.usernames import username_key
 from ._context import Context
 from ._import_records import ProfileCheck, checked_app, checked_story, checked_user
 from .accounts import Accounts
-from ..model.derived import story_words
-from ..errors import Conflict, DuplicateKey, InvalidParameter, SlugTaken
-from ..ports import NewStory, Store, whole_record
-from ..model.records import AppRecord, Element, StoryRecord, UserRecord, element_of, trusted_element, trusted_story, trusted_user
 from .storify import CheckedRecord, StorifyReader
-from ..model.trusted import construct_trusted
-from ..rules.usernames import username_key
 from .wording import worded, wording
 
 __all__ = ["ImportProgress", "Imports"]

@@ -14,18 +14,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._context import Context
+from ..errors import DuplicateKey, Forbidden, SlugTaken, VersionConflict
 from ..model.derived import story_words, with_derived_members
 from ..model.drafts import StoryDraft, parse_story
 from ..model.elements import normalize_elements
-from ..errors import DuplicateKey, Forbidden, SlugTaken, VersionConflict
-from ..rules.ids import new_id
-from ..rules.numbers import whole_number
 from ..model.pagination import PageRequest
 from ..model.records import CreatedWith, Element, Status, StoryRecord, UserRecord, element_of
 from ..model.shapes import SlugChanged, StoryCreated, StoryDeleted, StoryDetail, StorySummary
-from ..rules.slugs import derive_slug, slug_candidates, validate_slug
 from ..model.visibility import ANONYMOUS, Viewer, can_act_for, can_feature, counts_as_view
+from ..rules.ids import new_id
+from ..rules.numbers import whole_number
+from ..rules.slugs import derive_slug, slug_candidates, validate_slug
+from ._context import Context
 from .wording import worded, wording
 
 __all__ = ["Stories", "StoryReading"]

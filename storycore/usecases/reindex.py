@@ -19,8 +19,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model.derived import DERIVATION_VERSION, story_words, user_search_tokens, with_derived_members
 from ..errors import Missing, StaleVersion
+from ..model.derived import (
+    DERIVATION_VERSION,
+    story_words,
+    user_search_tokens,
+    with_derived_members,
+)
 from ..ports import Store, StoryRepository, UserRepository
 
 __all__ = ["Reindexed", "bring_up_to_date", "reindex"]

@@ -36,20 +36,20 @@ from typing import Any, Final, Literal, overload
 
 import orjson
 
-from ._import_records import _ID as IMPORTED_ID  # the rule of every imported id
-from ._import_records import ProfileCheck
+from ..errors import InvalidParameter
+from ..input.fields import Members
 from ..model.derived import user_search_tokens, with_derived_members
 from ..model.drafts import parse_story
 from ..model.elements import normalize_elements
-from ..errors import InvalidParameter
-from ..input.fields import Members
-from ..rules.ids import new_id
-from ..rules.numbers import STORE_INT_MAX
-from ..ports import UserRepository
 from ..model.records import CreatedWith, Element, StoryRecord, UserRecord
 from ..model.resolvers import ElementResolver
-from ..settings import Limits
+from ..ports import UserRepository
+from ..rules.ids import new_id
+from ..rules.numbers import STORE_INT_MAX
 from ..rules.usernames import username_key, validate_username
+from ..settings import Limits
+from ._import_records import _ID as IMPORTED_ID  # the rule of every imported id
+from ._import_records import ProfileCheck
 
 __all__ = ["CheckedRecord", "StorifyReader"]
 

@@ -10,7 +10,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ..errors import Conflict, DuplicateKey, InvalidParameter, Missing, NotFound, SlugTaken, StaleVersion, StorageError, StorycoreError, VersionConflict
+from ..errors import (
+    Conflict,
+    DuplicateKey,
+    InvalidParameter,
+    Missing,
+    NotFound,
+    SlugTaken,
+    StaleVersion,
+    StorageError,
+    StorycoreError,
+    VersionConflict,
+)
 
 __all__ = ["worded", "wording"]
 

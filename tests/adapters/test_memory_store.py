@@ -11,8 +11,14 @@ import pytest
 
 from storycore.adapters import open_store
 from storycore.model.records import Quoted
-
-from tests.contract._factories import add_story, add_user, make_element, make_story, make_user, read_elements
+from tests.contract._factories import (
+    add_story,
+    add_user,
+    make_element,
+    make_story,
+    make_user,
+    read_elements,
+)
 
 pytestmark = pytest.mark.memory
 

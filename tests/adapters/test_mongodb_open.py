@@ -20,7 +20,6 @@ from storycore.adapters.mongodb._mock import mock_database
 from storycore.adapters.mongodb._schema import INDEXES
 from storycore.contrib.cli import main
 from storycore.errors import ConfigurationError
-
 from tests._missing_driver import opening_without
 from tests.contract._factories import add_story, add_user
 

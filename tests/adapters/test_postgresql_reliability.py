@@ -30,7 +30,6 @@ from storycore.adapters.postgresql import drop_schema
 from storycore.contrib.cli import main
 from storycore.http import HttpApp, HttpRequest
 from storycore.model.records import StoryRecord
-
 from tests import _postgresql
 from tests.contract._factories import add_user, changed, make_story
 from tests.reliability import _workers

@@ -23,12 +23,11 @@ import pytest
 
 from storycore import Service
 from storycore.adapters import open_store
-from storycore.adapters.postgresql._schema import MIGRATIONS
 from storycore.adapters.postgresql import drop_schema, empty_schema
+from storycore.adapters.postgresql._schema import MIGRATIONS
 from storycore.contrib.cli import main
 from storycore.errors import ConfigurationError, Unavailable
 from storycore.testing.stores import fresh_store
-
 from tests import _postgresql
 from tests._missing_driver import opening_without
 from tests.conftest import TEST_SETTINGS

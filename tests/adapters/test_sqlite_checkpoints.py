@@ -11,7 +11,6 @@ from pathlib import Path
 
 from storycore.adapters import open_store
 from storycore.adapters.sqlite._checkpoints import Checkpoints
-
 from tests.contract._factories import add_user
 
 WAIT_SECONDS = 3.0

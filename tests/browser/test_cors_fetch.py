@@ -24,7 +24,6 @@ from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.listen import listening_socket
 from storycore.errors import NotFound
-
 from tests.browser.conftest import HostPages
 
 # Chromium and the servers start once, on one worker

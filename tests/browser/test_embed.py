@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 from storycore.contrib.demo import load_demo
-
 from tests.browser.conftest import HostPages, StoryServer
 
 # Chromium and the servers start once, on one worker

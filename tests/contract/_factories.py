@@ -15,12 +15,21 @@ from typing import Any
 from storycore.model.derived import story_words, with_derived_members
 from storycore.model.element_kinds import ELEMENT_CLASSES
 from storycore.model.heads import StoryHead
-from storycore.rules.ids import new_id
+from storycore.model.records import (
+    AppRecord,
+    Element,
+    ElementType,
+    Status,
+    StoryRecord,
+    TokenRecord,
+    UserRecord,
+    element_of,
+)
 from storycore.ports import Store
-from storycore.model.records import AppRecord, Element, ElementType, Status, StoryRecord, TokenRecord, UserRecord, element_of
+from storycore.rules.ids import new_id
 from storycore.rules.searchtext import tokens
-from storycore.settings import EMBED_PAGES
 from storycore.rules.timestamps import format_timestamp
+from storycore.settings import EMBED_PAGES
 
 _EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 _UNSET: Any = object()

@@ -3,9 +3,8 @@ make and stop them. A story that left the slug it was asked at has another ``slu
 
 from __future__ import annotations
 
-from storycore.ports import Store
 from storycore.model.records import StoryRecord, UserRecord
-
+from storycore.ports import Store
 from tests.contract._factories import add_story, changed
 
 

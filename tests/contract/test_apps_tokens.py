@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from storycore.errors import DuplicateKey, Missing
-from storycore.ports import Store, whole_record
 from storycore.model.records import AppRecord, UserRecord
-
+from storycore.ports import Store, whole_record
 from tests.contract._factories import at, make_app, make_token
 
 # -- applications --------------------------------------------------------------------------

@@ -5,9 +5,8 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 from storycore.model.derived import story_words
-from storycore.ports import Store
 from storycore.model.records import AuthorStats, EmbedCount, StoryRecord, UserRecord
-
+from storycore.ports import Store
 from tests.contract._factories import add_story, add_user, at, changed, count_view, make_story
 
 THREADS = 4

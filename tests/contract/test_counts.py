@@ -7,11 +7,10 @@ from typing import Any
 
 import pytest
 
-from storycore.ports import Store
 from storycore.model.queries import Audience, StoryQuery
 from storycore.model.records import UserRecord
+from storycore.ports import Store
 from storycore.rules.searchtext import tokens
-
 from tests.contract._factories import add_story, add_user, at, make_element
 
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from storycore.ports import Store
 from storycore.model.records import UserRecord
-
+from storycore.ports import Store
 from tests.contract._factories import add_story
 
 

@@ -6,7 +6,6 @@ import pytest
 
 from storycore.errors import DuplicateKey
 from storycore.ports import Store
-
 from tests.contract._factories import add_user, make_user
 
 

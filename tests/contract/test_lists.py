@@ -6,10 +6,9 @@ from typing import Any
 
 import pytest
 
-from storycore.ports import Store
 from storycore.model.queries import SORT_KEYS, Audience, SortField, StoryQuery
 from storycore.model.records import Status, UserRecord
-
+from storycore.ports import Store
 from tests.contract._factories import add_story, at, changed, count_view, heads, make_element
 
 SORTS: list[SortField] = [*SORT_KEYS.values(), "featured_at"]

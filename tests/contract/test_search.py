@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 
 from storycore.model.derived import story_words
-from storycore.ports import Store
 from storycore.model.records import UserRecord
+from storycore.ports import Store
 from storycore.rules.searchtext import tokens
-
 from tests.contract._factories import add_story, at, changed, count_view, make_element
 
 

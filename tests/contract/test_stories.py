@@ -6,11 +6,19 @@ import orjson
 import pytest
 
 from storycore.errors import DuplicateKey, Missing, StaleVersion
-from storycore.ports import Store
 from storycore.model.queries import StoryQuery
 from storycore.model.records import UserRecord, element_document
-
-from tests.contract._factories import add_story, at, changed, count_view, heads, make_element, make_story, read_elements
+from storycore.ports import Store
+from tests.contract._factories import (
+    add_story,
+    at,
+    changed,
+    count_view,
+    heads,
+    make_element,
+    make_story,
+    read_elements,
+)
 
 
 def _everything(author_id: str) -> StoryQuery:

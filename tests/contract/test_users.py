@@ -6,10 +6,9 @@ import pytest
 
 from storycore.errors import DuplicateKey, Missing
 from storycore.model.heads import ProfileFields
-from storycore.ports import Store, whole_record
 from storycore.model.records import UserRecord
+from storycore.ports import Store, whole_record
 from storycore.rules.searchtext import tokens
-
 from tests.contract._factories import add_story, add_user, at, make_user, renamed
 
 

@@ -16,7 +16,6 @@ import pytest
 
 from storycore.contrib import _progress
 from storycore.contrib.cli import main
-
 from tests._exports import edited, line_of
 
 # -- the command line -------------------------------------------------------------------------

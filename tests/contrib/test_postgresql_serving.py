@@ -35,7 +35,6 @@ import pytest
 from storycore import Service
 from storycore.adapters import open_store
 from storycore.adapters.postgresql import drop_schema
-
 from tests import _postgresql
 from tests.conftest import TEST_SETTINGS
 

@@ -24,7 +24,6 @@ import pytest
 
 from storycore import Service
 from storycore.adapters import open_store
-
 from tests.conftest import TEST_SETTINGS
 
 pytestmark = pytest.mark.xdist_group("serve-cors")  # the servers start once, on one worker

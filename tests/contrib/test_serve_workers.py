@@ -34,7 +34,6 @@ import pytest
 
 from storycore import Service
 from storycore.adapters import open_store
-
 from tests.conftest import TEST_SETTINGS
 
 pytestmark = [

@@ -25,10 +25,9 @@ import pytest
 
 from storycore import Service
 from storycore.adapters import open_store
-from storycore.usecases.identity import NoAnswer, ProviderAnswer
 from storycore.testing import ManualClock
+from storycore.usecases.identity import NoAnswer, ProviderAnswer
 from tests.conftest import TEST_SETTINGS
-
 from tests.http._clients import BINDINGS, AppClient, Client
 
 PROVIDER = "https://id.example/1.1/account/verify_credentials.json"

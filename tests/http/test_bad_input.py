@@ -13,7 +13,6 @@ import pytest
 from storycore.http.api import ROUTES
 from storycore.http.app import HttpApp
 from storycore.http.messages import HttpRequest
-
 from tests.http._clients import FORM, JSON, Client
 from tests.http._shapes import content_of, error_of
 from tests.http.conftest import World

@@ -39,8 +39,18 @@ from storycore.http import HttpApp, HttpRequest, HttpResponse
 from storycore.http.api import ROUTES
 from storycore.testing.client import asgi_client
 from tests.conftest import TEST_SETTINGS
-
-from tests.http._clients import BINDINGS, FORM, JSON, Answer, AppClient, Body, Client, form_fields, from_httpx, joined_headers
+from tests.http._clients import (
+    BINDINGS,
+    FORM,
+    JSON,
+    Answer,
+    AppClient,
+    Body,
+    Client,
+    form_fields,
+    from_httpx,
+    joined_headers,
+)
 from tests.http._shapes import content_of, error_of
 from tests.http.conftest import PREFIX, World
 from tests.http.test_endpoints import DELEGATION, VALID_REQUESTS

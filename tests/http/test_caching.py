@@ -10,7 +10,6 @@ import pytest
 
 from storycore.http import HttpApp
 from storycore.http.api import ROUTES
-
 from tests.http._clients import AppClient, Client
 from tests.http._shapes import content_of
 from tests.http.conftest import World

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from storycore import Service
-
 from tests.http._clients import Answer, AppClient, Client
 from tests.http._shapes import error_of
 from tests.http.conftest import World

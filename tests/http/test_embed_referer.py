@@ -5,7 +5,6 @@ sections 6 and 23), through ``HttpApp``.
 from __future__ import annotations
 
 from storycore.model.records import EmbedCount
-
 from tests.http._clients import Client
 from tests.http.conftest import World
 

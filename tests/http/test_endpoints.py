@@ -10,9 +10,25 @@ import pytest
 
 from storycore.http.api import ROUTES
 from storycore.http.routing import Route
-
 from tests.http._clients import HOST, Client
-from tests.http._shapes import AUTHOR_DATE, AUTHOR_FULL, AUTHOR_SETTINGS, AUTHOR_STATS, COVER_PHOTO, CREATED, DETAIL, ELEMENT, NOTIFICATIONS, PROFILE, SEARCH_ITEM, SLUG_CHANGED, SUMMARY, TIMESTAMP, content_of, full_story_members_are_complete
+from tests.http._shapes import (
+    AUTHOR_DATE,
+    AUTHOR_FULL,
+    AUTHOR_SETTINGS,
+    AUTHOR_STATS,
+    COVER_PHOTO,
+    CREATED,
+    DETAIL,
+    ELEMENT,
+    NOTIFICATIONS,
+    PROFILE,
+    SEARCH_ITEM,
+    SLUG_CHANGED,
+    SUMMARY,
+    TIMESTAMP,
+    content_of,
+    full_story_members_are_complete,
+)
 from tests.http.conftest import World
 
 # -- lists of stories ------------------------------------------------------------------------

@@ -10,7 +10,6 @@ import logging
 import pytest
 
 from storycore.usecases.identity import NoAnswer, ProviderAnswer
-
 from tests.http._clients import JSON, Answer, Client
 from tests.http._shapes import ERROR_KEYS, ERROR_KEYS_WITH_FIELD, content_of, error_of
 from tests.http.conftest import PROVIDER, World

@@ -16,7 +16,6 @@ from storycore import Service
 from storycore.errors import InvalidParameter, InvalidSlug
 from storycore.http.feeds import EMPTY_FEED_UPDATED, FEED_SIZE
 from storycore.rules.slugs import validate_slug
-
 from tests.http._clients import HOST, Answer, AppClient, Client
 from tests.http.conftest import PREFIX, World
 

@@ -14,13 +14,12 @@ from openapi_spec_validator import OpenAPIV31SpecValidator
 
 from storycore import Service
 from storycore.adapters import open_store
-from storycore.model.element_kinds import ELEMENT_TYPES
 from storycore.http import HttpApp, HttpRequest
 from storycore.http.api import ROUTES
 from storycore.http.openapi import openapi_document
 from storycore.http.routing import Credentials, Route
+from storycore.model.element_kinds import ELEMENT_TYPES
 from tests.conftest import TEST_SETTINGS
-
 from tests.http._clients import AppClient
 from tests.http._shapes import JSON_TYPE
 

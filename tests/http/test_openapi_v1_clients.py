@@ -16,7 +16,6 @@ import pytest
 from storycore import Service, StorycoreError
 from storycore.adapters import open_store
 from tests.conftest import TEST_SETTINGS
-
 from tests.http._clients import AppClient
 
 TRAFFIC = Path(__file__).parents[2] / ".." / "shared" / "storify-v1-traffic" / "interactions"

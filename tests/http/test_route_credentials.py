@@ -16,7 +16,6 @@ import orjson
 import pytest
 
 from storycore import Service
-from storycore.usecases.accounts import Accounts
 from storycore.adapters import open_store
 from storycore.http import HttpApp, HttpRequest
 from storycore.http.api import ROUTES
@@ -24,8 +23,8 @@ from storycore.http.call import Call
 from storycore.http.messages import HttpResponse
 from storycore.http.routing import Credentials, Route
 from storycore.model.visibility import Viewer
+from storycore.usecases.accounts import Accounts
 from tests.conftest import TEST_SETTINGS
-
 from tests.http._clients import Answer, Client
 from tests.http._shapes import error_of
 from tests.http.conftest import World

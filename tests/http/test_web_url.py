@@ -9,7 +9,6 @@ import pytest
 
 from storycore import Service
 from storycore.settings import DEFAULT_WEB_URL
-
 from tests.http._clients import AppClient, Client
 from tests.http._shapes import content_of, error_of
 from tests.http.conftest import PREFIX, World

@@ -7,7 +7,17 @@ from __future__ import annotations
 from typing import Any
 
 from storycore.model.derived import element_words, story_words, with_derived_members
-from storycore.model.element_kinds import Attribution, Element, ImageElement, LinkElement, OtherElement, QuoteElement, Source, TextElement, VideoElement
+from storycore.model.element_kinds import (
+    Attribution,
+    Element,
+    ImageElement,
+    LinkElement,
+    OtherElement,
+    QuoteElement,
+    Source,
+    TextElement,
+    VideoElement,
+)
 from storycore.model.records import StoryRecord
 from storycore.rules.searchtext import fold
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from storycore.model.drafts import StoryDraft, parse_story
 from storycore.errors import InvalidParameter, InvalidSlug
+from storycore.model.drafts import StoryDraft, parse_story
 from storycore.settings import Limits
 
 LIMITS = Limits()

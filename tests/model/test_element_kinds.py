@@ -1,6 +1,7 @@
-"""The kinds of element (decisions section 7), each written once in ``storycore.model.element_kinds``:
-one class per ``type``, told apart by it; what each kind's ``data`` holds and requires; the JSON
-of an element, stored and answered, unchanged from what stores already hold."""
+"""The kinds of element (decisions section 7), each written once in
+``storycore.model.element_kinds``: one class per ``type``, told apart by it; what each kind's
+``data`` holds and requires; the JSON of an element, stored and answered, unchanged from what
+stores already hold."""
 
 from __future__ import annotations
 
@@ -11,7 +12,18 @@ import pytest
 from hypothesis import Phase, find, settings
 from pydantic import TypeAdapter, ValidationError
 
-from storycore.model.element_kinds import ELEMENT_CLASSES, ELEMENT_TYPES, Element, ImageElement, LinkElement, OtherElement, QuoteElement, Source, TextElement, VideoElement
+from storycore.model.element_kinds import (
+    ELEMENT_CLASSES,
+    ELEMENT_TYPES,
+    Element,
+    ImageElement,
+    LinkElement,
+    OtherElement,
+    QuoteElement,
+    Source,
+    TextElement,
+    VideoElement,
+)
 from storycore.model.records import element_document, element_of, trusted_element
 from storycore.testing.strategies import element_objects
 

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
+from storycore.errors import InvalidParameter
 from storycore.model.element_kinds import Element, OtherElement
 from storycore.model.elements import normalize_elements
-from storycore.errors import InvalidParameter
 from storycore.model.resolvers import OfflineResolver
 from storycore.settings import Limits, Settings
 from storycore.testing.strategies import elements as element_lists

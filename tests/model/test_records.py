@@ -10,7 +10,17 @@ import pydantic
 import pytest
 
 from storycore.model.element_kinds import QuoteElement
-from storycore.model.records import ELEMENT_TYPES, Attribution, Quoted, Source, StoryRecord, UserRecord, trusted_element, trusted_story, trusted_user
+from storycore.model.records import (
+    ELEMENT_TYPES,
+    Attribution,
+    Quoted,
+    Source,
+    StoryRecord,
+    UserRecord,
+    trusted_element,
+    trusted_story,
+    trusted_user,
+)
 
 NOW = "2026-11-22T10:15:30.123Z"
 

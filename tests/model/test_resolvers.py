@@ -7,9 +7,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from storycore.rules.addresses import is_http_url
 from storycore.model.records import ELEMENT_TYPES
 from storycore.model.resolvers import ElementResolver, OfflineResolver
+from storycore.rules.addresses import is_http_url
 from storycore.settings import Network, Settings
 
 BOUNDED = settings(max_examples=100, deadline=None, database=None)

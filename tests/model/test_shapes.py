@@ -11,7 +11,23 @@ import pytest
 
 from storycore.model.element_kinds import TextElement
 from storycore.model.records import CoverPhoto, CreatedWith, EmbedCount, Quoted, UserSettings
-from storycore.model.shapes import AuthorDates, AuthorFull, AuthorStatsShape, Page, SearchItem, SlugChanged, StoryCreated, StoryDates, StoryDetail, StoryFull, StoryMeta, StoryStats, StorySummary, TokenGrant, UserProfile
+from storycore.model.shapes import (
+    AuthorDates,
+    AuthorFull,
+    AuthorStatsShape,
+    Page,
+    SearchItem,
+    SlugChanged,
+    StoryCreated,
+    StoryDates,
+    StoryDetail,
+    StoryFull,
+    StoryMeta,
+    StoryStats,
+    StorySummary,
+    TokenGrant,
+    UserProfile,
+)
 
 NOW = "2026-11-22T10:15:30.123Z"
 PROFILE: dict[str, Any] = {

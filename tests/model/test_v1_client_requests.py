@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from storycore.rules.addresses import validate_url
+from storycore.errors import InvalidParameter
 from storycore.model.drafts import parse_story
 from storycore.model.element_kinds import Element
 from storycore.model.elements import normalize_elements
-from storycore.errors import InvalidParameter
 from storycore.model.resolvers import OfflineResolver
+from storycore.rules.addresses import validate_url
 from storycore.rules.sanitize import sanitize_html
 from storycore.settings import Settings
 

@@ -7,7 +7,16 @@ from __future__ import annotations
 import pytest
 
 from storycore.model.records import AppRecord, StoryRecord, UserRecord
-from storycore.model.visibility import ANONYMOUS, Viewer, can_act_for, can_edit, can_feature, can_see, can_see_hidden_stories_of, counts_as_view
+from storycore.model.visibility import (
+    ANONYMOUS,
+    Viewer,
+    can_act_for,
+    can_edit,
+    can_feature,
+    can_see,
+    can_see_hidden_stories_of,
+    counts_as_view,
+)
 
 NOW = "2026-11-22T10:15:30.123Z"
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from storycore.presentation.presenters import Presenter
 from storycore.model.records import AuthorStats, EmbedCount, StoryRecord, UserRecord
+from storycore.presentation.presenters import Presenter
 
 NOW = "2026-11-22T10:15:30.123Z"
 WEB = Presenter("https://stories.example/")

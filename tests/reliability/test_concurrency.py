@@ -14,7 +14,6 @@ import pytest
 
 from storycore import Service
 from storycore.adapters import open_store
-
 from tests.reliability import _workers
 
 # the process pool starts once, on one worker

@@ -13,7 +13,6 @@ import pytest
 
 from storycore import Service
 from storycore.adapters import open_store
-
 from tests.reliability import _workers
 
 ROUNDS = 6

@@ -20,7 +20,6 @@ import pytest
 from storycore import Service
 from storycore.adapters import open_store
 from tests._serve import serving
-
 from tests.reliability import _workers
 
 SECONDS = float(os.environ.get("STORYCORE_SOAK_SECONDS", "10"))

@@ -25,8 +25,8 @@ from storycore.adapters import open_store
 from storycore.clocks import Clock
 from storycore.contrib.fetch import HttpFetcher, NameLookup
 from storycore.resolving.fetching import HTML_CAP, Fetched
-from storycore.rules.oembed_providers import OEmbedProvider
 from storycore.resolving.online_resolver import OnlineResolver
+from storycore.rules.oembed_providers import OEmbedProvider
 from tests.conftest import TEST_SETTINGS
 
 #: The longest a handler waits for a site that never answers (the site's stop ends it sooner).

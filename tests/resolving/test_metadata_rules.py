@@ -7,12 +7,12 @@ from __future__ import annotations
 import orjson
 import pytest
 
+from storycore.model.element_kinds import Element
+from storycore.model.resolvers import OfflineResolver
 from storycore.resolving._found import Found
 from storycore.resolving._page_metadata import read_oembed, read_page
 from storycore.resolving._resolved import filled
-from storycore.model.element_kinds import Element
 from storycore.resolving.fetching import Fetched
-from storycore.model.resolvers import OfflineResolver
 from storycore.settings import Limits, Settings
 
 NOW = "2026-11-22T10:15:30.123Z"

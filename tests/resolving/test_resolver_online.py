@@ -7,10 +7,10 @@ from __future__ import annotations
 import time
 
 from storycore.model.element_kinds import Element
-from storycore.resolving.fetching import JSON_CAP
-from storycore.rules.oembed_providers import OEmbedProvider
-from storycore.resolving.online_resolver import KEPT_FOR, OnlineResolver
 from storycore.model.resolvers import ContentResolver
+from storycore.resolving.fetching import JSON_CAP
+from storycore.resolving.online_resolver import KEPT_FOR, OnlineResolver
+from storycore.rules.oembed_providers import OEmbedProvider
 from storycore.settings import Network
 from storycore.testing import ManualClock
 from tests.resolving.conftest import FakeSite, Reply, online_resolver, online_settings

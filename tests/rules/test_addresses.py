@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from storycore.rules.addresses import is_http_url, validate_url
 from storycore.errors import InvalidParameter
+from storycore.rules.addresses import is_http_url, validate_url
 from storycore.settings import Limits
 
 BOUNDED = settings(max_examples=100, deadline=None, database=None)

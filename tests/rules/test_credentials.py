@@ -14,7 +14,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from storycore.rules.credentials import digest, hash_password, new_secret, same_digest, verify_password
+from storycore.rules.credentials import (
+    digest,
+    hash_password,
+    new_secret,
+    same_digest,
+    verify_password,
+)
 
 BOUNDED = settings(max_examples=30, deadline=None, database=None)
 COST = 2**4  # scrypt's n, kept low so the tests are fast; the format and checks are the same

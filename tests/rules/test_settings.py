@@ -10,8 +10,8 @@ import pydantic
 import pytest
 
 from storycore.errors import InvalidParameter
-from storycore.settings import Limits, Settings
 from storycore.rules.slugs import derive_slug, is_valid_slug, next_free_slug
+from storycore.settings import Limits, Settings
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from storycore.errors import InvalidParameter, InvalidSlug
-from storycore.rules.slugs import ROUTE_WORDS, SLUG_PATTERN, derive_slug, is_valid_slug, next_free_slug, slug_candidates, validate_slug
+from storycore.rules.slugs import (
+    ROUTE_WORDS,
+    SLUG_PATTERN,
+    derive_slug,
+    is_valid_slug,
+    next_free_slug,
+    slug_candidates,
+    validate_slug,
+)
 
 BOUNDED = settings(max_examples=100, deadline=None, database=None)
 

@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 from hypothesis import given, settings
 
-from storycore.testing.strategies import moments
 from storycore.rules.timestamps import format_timestamp, parse_timestamp
+from storycore.testing.strategies import moments
 
 BOUNDED = settings(max_examples=100, deadline=None, database=None)
 SHAPE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z")

@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from storycore import Service, Unauthorized, Viewer
-from storycore.rules.credentials import digest
 from storycore.model.records import StoryRecord
+from storycore.rules.credentials import digest
 from storycore.testing import ManualClock
 
 # behaviour, tested once on the fastest store; storage is the contract suite's

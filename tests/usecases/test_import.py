@@ -14,15 +14,14 @@ import orjson
 import pytest
 
 from storycore import Conflict, InvalidParameter, Service, Settings, SlugTaken, Viewer
-from storycore.usecases import imports as imports_module
 from storycore.adapters import open_store
 from storycore.contrib.demo import load_demo
 from storycore.contrib.transfer import export_lines
 from storycore.errors import DuplicateKey
-from storycore.ports import Store
 from storycore.model.records import StoryRecord, UserRecord
+from storycore.ports import Store
 from storycore.rules.sanitize import sanitize_html
-
+from storycore.usecases import imports as imports_module
 from tests._exports import Lines, edited, line_of
 
 

@@ -7,7 +7,6 @@ import orjson
 
 from storycore import Service, Viewer
 from storycore.contrib.transfer import export_lines
-
 from tests._exports import Lines, line_of
 
 

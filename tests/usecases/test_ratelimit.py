@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 
 from storycore.errors import RateLimited
-from storycore.usecases.ratelimit import RateLimiter
 from storycore.testing import ManualClock
+from storycore.usecases.ratelimit import RateLimiter
 
 
 def test_hits_up_to_the_limit_are_allowed() -> None:

@@ -16,10 +16,10 @@ from storycore import Service
 from storycore.adapters import open_store
 from storycore.contrib.cli import main
 from storycore.model.derived import DERIVATION_VERSION, with_derived_members
-from storycore.ports import Store, StoryRepository
 from storycore.model.records import Element, StoryRecord, UserRecord
-from storycore.usecases.reindex import Reindexed, reindex
+from storycore.ports import Store, StoryRepository
 from storycore.rules.searchtext import tokens
+from storycore.usecases.reindex import Reindexed, reindex
 from tests.conftest import TEST_SETTINGS
 from tests.contract._factories import at, make_element, make_story, make_user, read_elements
 

@@ -42,8 +42,8 @@ from storycore import (
     VersionConflict,
     Viewer,
 )
-from storycore.ports import Store
 from storycore.model.shapes import Page
+from storycore.ports import Store
 from storycore.testing.rules import (
     ANONYMOUS,
     derive_slug,

@@ -15,8 +15,8 @@ from typing import Any
 
 import orjson
 
-from ...rules.addresses import is_http_url
 from ...model.records import Element
+from ...rules.addresses import is_http_url
 from ...rules.sanitize import sanitize_html
 
 __all__ = ["EmbedStory", "embed_script", "not_found_script", "script_literal"]

@@ -11,12 +11,18 @@ import pytest
 from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.identity import HttpProviderClient
-from storycore.usecases.delegation import username_from_screen_name
 from storycore.http import HttpApp
 from storycore.testing import ManualClock
+from storycore.usecases.delegation import username_from_screen_name
 from tests.conftest import TEST_SETTINGS
-
-from tests.usecases.delegation.conftest import PATIENT_TIMEOUT, SECRET, Delegating, FakeProvider, Reply, Trickle
+from tests.usecases.delegation.conftest import (
+    PATIENT_TIMEOUT,
+    SECRET,
+    Delegating,
+    FakeProvider,
+    Reply,
+    Trickle,
+)
 
 
 def _json(response: object) -> dict:
@@ -238,7 +244,6 @@ def test_applications_are_rate_limited_with_retry_after(provider: FakeProvider) 
     from storycore.adapters import open_store
     from storycore.contrib.identity import HttpProviderClient
     from storycore.http import HttpApp
-
     from tests.usecases.delegation.conftest import Delegating
 
     settings = Settings(

@@ -7,7 +7,6 @@ from pathlib import Path
 import httpx
 
 from tests._serve import serving, storycore
-
 from tests.usecases.delegation.conftest import SECRET, FakeProvider
 
 

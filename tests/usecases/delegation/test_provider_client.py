@@ -7,7 +7,6 @@ import socket
 
 from storycore.contrib.identity import HttpProviderClient
 from storycore.usecases.identity import ANSWER_CAP, NoAnswer, ProviderAnswer
-
 from tests.usecases.delegation.conftest import SECRET, FakeProvider
 
 
