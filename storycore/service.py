@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from types import TracebackType
 
+from .clocks import Clock, SystemClock
 from .errors import ConfigurationError
 from .model.resolvers import ElementResolver, OfflineResolver
 from .ports import Store
@@ -46,6 +47,12 @@ class Service:
 
     ``at(web_url)`` is the same service answering with addresses under another web host: what
     an HTTP answer uses when ``Settings.web_url`` is not set (decisions section 15).
+
+    ``clock`` says what time it is (``storycore.clocks``): every timestamp the service writes,
+    token expiry, the delegation rate limit and the view-count writer read it. The default is
+    the system's; a test passes ``storycore.testing.ManualClock`` to move time by hand. It is
+    an argument beside ``resolver`` and ``provider_client``, not a setting: settings are
+    values read from the environment, a clock is a collaborator.
     """
 
     #: the services ``at`` keeps for other addresses (a ``Host`` header is the caller's choice)
@@ -58,8 +65,10 @@ class Service:
         *,
         resolver: ElementResolver | None = None,
         provider_client: ProviderClient | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.settings = settings or Settings()
+        self.clock: Clock = clock if clock is not None else SystemClock()
         if resolver is None and self.settings.resolver == "online":
             raise ConfigurationError(
                 "Settings.resolver 'online' fetches through a PageFetcher: pass"
@@ -71,8 +80,10 @@ class Service:
         self.store = store
         self.resolver = resolver or OfflineResolver(self.settings)
         self._provider_client = provider_client
-        self._views = ViewCounts(store.stories, max_embed_pages=self.settings.limits.embed_pages)
-        self._limiter = RateLimiter(self.settings.delegation_rate_limit)
+        self._views = ViewCounts(
+            store.stories, max_embed_pages=self.settings.limits.embed_pages, clock=self.clock
+        )
+        self._limiter = RateLimiter(self.settings.delegation_rate_limit, self.clock)
         self._elsewhere: dict[str, Service] = {}
         self._build(self.settings.web_url or DEFAULT_WEB_URL)
 
@@ -86,6 +97,7 @@ class Service:
             resolver=self.resolver,
             presenter=presenter,
             views=self._views,
+            clock=self.clock,
         )
         self._context = context
         self.accounts = Accounts(context)
@@ -110,7 +122,7 @@ class Service:
 
     def at(self, web_url: str) -> Service:
         """This service with the addresses of its answers under ``web_url``: the same store,
-        settings, view counts and rate limits. Closing either closes the store.
+        settings, clock, view counts and rate limits. Closing either closes the store.
         """
         web_url = web_url.rstrip("/")
         if web_url == self.web_url:

@@ -30,6 +30,7 @@ from typing import Final
 
 from cachetools import TTLCache
 
+from ..clocks import Clock, SystemClock
 from ..model.element_kinds import Element
 from ..model.resolvers import ContentResolver, OfflineResolver
 from ..rules.addresses import is_http_url
@@ -55,13 +56,21 @@ _JSON: Final = "application/json"
 
 
 class OnlineResolver(ContentResolver):
-    """Types permalinks as the offline resolver does, and fills them in through ``fetcher``."""
+    """Types permalinks as the offline resolver does, and fills them in through ``fetcher``.
+    What it found is kept for ``KEPT_FOR`` seconds of ``clock`` (by default the system's; pass
+    the service's clock so that a test moves both)."""
 
-    def __init__(self, settings: Settings, fetcher: PageFetcher) -> None:
+    def __init__(
+        self, settings: Settings, fetcher: PageFetcher, *, clock: Clock | None = None
+    ) -> None:
         self.settings = settings
         self._offline = OfflineResolver(settings)
         self._fetcher = fetcher
-        self._kept: TTLCache[str, Found] = TTLCache(KEPT_BYTES, KEPT_FOR, getsizeof=_size)
+        # how long a result is kept is a rule, counted on the clock (the service's, when given)
+        timer = (clock if clock is not None else SystemClock()).monotonic
+        self._kept: TTLCache[str, Found] = TTLCache(
+            KEPT_BYTES, KEPT_FOR, timer=timer, getsizeof=_size
+        )
         self._lock = threading.Lock()
 
     def resolve(self, permalink: str, *, element_id: str, added_at: str) -> Element:

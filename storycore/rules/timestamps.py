@@ -1,6 +1,7 @@
 """Timestamps as the interface writes them: ISO 8601 UTC with milliseconds and ``Z``.
 
-Stored timestamps use the same fixed-width text, so sorting the text sorts the times.
+Stored timestamps use the same fixed-width text, so sorting the text sorts the times. What time
+it is now is the service's clock's to say (``storycore.clocks``; ``Context.now`` formats it).
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-__all__ = ["format_timestamp", "now", "parse_timestamp"]
+__all__ = ["format_timestamp", "parse_timestamp"]
 
 # ASCII digits only, matched whole (``$`` would also take a final newline)
 _SHAPE = re.compile(
@@ -26,11 +27,6 @@ def format_timestamp(moment: datetime) -> str:
         moment = moment.replace(tzinfo=UTC)
     moment = moment.astimezone(UTC)
     return f"{moment.year:04d}-{moment:%m-%dT%H:%M:%S}.{moment.microsecond // 1000:03d}Z"
-
-
-def now() -> str:
-    """The current time, formatted."""
-    return format_timestamp(datetime.now(UTC))
 
 
 def parse_timestamp(text: str) -> str | None:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..clocks import Clock
 from ..errors import Forbidden, NotFound, StoryMoved, Unauthorized
 from ..model.records import StoryRecord, UserRecord
 from ..model.resolvers import ElementResolver
 from ..model.visibility import Viewer, can_edit, can_see
 from ..ports import Store
 from ..presentation.presenters import Presenter
+from ..rules.timestamps import format_timestamp
 from ..settings import Settings
 from .viewcounts import ViewCounts
 
@@ -18,13 +20,19 @@ __all__ = ["Context"]
 
 @dataclass(frozen=True, slots=True)
 class Context:
-    """The store, settings, resolver and presenter of one service, and its view counts."""
+    """The store, settings, resolver, presenter and clock of one service, and its view
+    counts."""
 
     store: Store
     settings: Settings
     resolver: ElementResolver
     presenter: Presenter
     views: ViewCounts
+    clock: Clock
+
+    def now(self) -> str:
+        """The current time on the service's clock, as the service writes timestamps."""
+        return format_timestamp(self.clock.now())
 
     def user_named(self, username: str) -> UserRecord:
         """The user with this username (any case), or ``NotFound``."""

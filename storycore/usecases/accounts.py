@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any, cast
 
 from ..errors import Forbidden, InvalidParameter, NotFound, Unauthorized
@@ -32,7 +31,7 @@ from ..rules.credentials import (
     verify_password,
 )
 from ..rules.ids import new_id
-from ..rules.timestamps import format_timestamp, now
+from ..rules.timestamps import format_timestamp
 from ..rules.usernames import username_key, validate_username
 from ._context import Context
 from .wording import wording
@@ -80,7 +79,7 @@ class Accounts:
             {"name": name, "bio": bio, "location": location, "website": website, "avatar": avatar},
             path="",
         )
-        created = now()
+        created = self._ctx.now()
         user = UserRecord(
             id=new_id(),
             username=username,
@@ -113,7 +112,7 @@ class Accounts:
             href=href,
             key_digest=digest(api_key),
             delegation=delegation,
-            created=now(),
+            created=self._ctx.now(),
         )
         with wording(name=name):
             self._ctx.store.apps.add(app)
@@ -142,7 +141,7 @@ class Accounts:
         password_hash = hash_password(
             check_password(password), cost=self._ctx.settings.password_cost
         )
-        self._users.update(user.id, {"password_hash": password_hash, "updated": now()})
+        self._users.update(user.id, {"password_hash": password_hash, "updated": self._ctx.now()})
 
     def application(self, api_key: str | None) -> AppRecord:
         """The application of ``api_key``, or ``Unauthorized``."""
@@ -184,7 +183,7 @@ class Accounts:
             raise Unauthorized("wrong username or password")
         assert user is not None  # verify_password is False without a stored hash
         token = new_secret()
-        issued = datetime.now(UTC)
+        issued = self._ctx.clock.now()
         # tokens are refused once expired; issuing one clears those, so they never pile up
         self._ctx.store.tokens.remove_expired(format_timestamp(issued))
         self._ctx.store.tokens.add(
@@ -225,7 +224,7 @@ class Accounts:
             or not same_digest(record.app_id, app.id)
         ):
             raise Unauthorized("the token does not belong to this username and api_key")
-        _refuse_expired(record)
+        self._refuse_expired(record)
         return Viewer(user=user, app=app)
 
     def bearer(
@@ -257,7 +256,7 @@ class Accounts:
         record = self._ctx.store.tokens.get(digest(token)) if token else None
         if record is None:
             raise Unauthorized("the token is not valid", field="_token")
-        _refuse_expired(record)
+        self._refuse_expired(record)
         return record
 
     def as_user(self, username: str) -> Viewer:
@@ -305,7 +304,10 @@ class Accounts:
             raise InvalidParameter(
                 "user.username must be the username of the path", field="user.username"
             )
-        changes: dict[str, Any] = {**self._profile_members(data, path="user"), "updated": now()}
+        changes: dict[str, Any] = {
+            **self._profile_members(data, path="user"),
+            "updated": self._ctx.now(),
+        }
         if "name" in changes:
             changes["search_tokens"] = user_search_tokens(target.model_copy(update=changes))
         with wording(name=username):
@@ -334,7 +336,7 @@ class Accounts:
             page, per_page, default_per_page=limits.per_page_default, max_per_page=limits.per_page
         )
 
-
-def _refuse_expired(token: TokenRecord) -> None:
-    if token.expires <= now():
-        raise Unauthorized("the token has expired; authenticate again", field="_token")
+    def _refuse_expired(self, token: TokenRecord) -> None:
+        """``Unauthorized`` for a token whose ``expires`` has come, on the service's clock."""
+        if token.expires <= self._ctx.now():
+            raise Unauthorized("the token has expired; authenticate again", field="_token")

@@ -28,7 +28,6 @@ from ..model.records import UserRecord
 from ..model.shapes import DelegatedCreated
 from ..model.visibility import Viewer
 from ..rules.ids import new_id
-from ..rules.timestamps import now
 from ..rules.usernames import RESERVED_USERNAMES, username_key
 from ._context import Context
 from .accounts import Accounts
@@ -69,7 +68,9 @@ class Delegation:
         self._accounts = accounts
         self._stories = stories
         self._client = client
-        self._limiter = limiter or RateLimiter(context.settings.delegation_rate_limit)
+        self._limiter = limiter or RateLimiter(
+            context.settings.delegation_rate_limit, context.clock
+        )
 
     def create(
         self,
@@ -127,7 +128,7 @@ class Delegation:
             limits=limits,
             resolver=self._ctx.resolver,
             previous=[],
-            now=now(),
+            now=self._ctx.now(),
         )
 
     def _user_for(self, provider: str, identity: ProviderIdentity) -> UserRecord:
@@ -142,7 +143,7 @@ class Delegation:
                 if user is None:  # pragma: no cover - links are deleted with their user
                     raise Conflict("the linked user no longer exists")
                 return self._refreshed(user, identity)
-            created = now()
+            created = self._ctx.now()
             user = UserRecord(
                 id=new_id(),
                 username=username_from_screen_name(identity.screen_name, number),
@@ -163,7 +164,7 @@ class Delegation:
         if (user.name, user.avatar) == (identity.name, identity.avatar):
             return user
         changes: dict[str, Any] = {"name": identity.name, "avatar": identity.avatar}
-        changes["updated"] = now()
+        changes["updated"] = self._ctx.now()
         changes["search_tokens"] = user_search_tokens(user.model_copy(update=changes))
         with wording(name=user.username):
             self._ctx.store.users.update(user.id, changes)

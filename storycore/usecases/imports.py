@@ -98,7 +98,11 @@ class Imports:
         records. Faults and ``replace`` as ``load``'s, a fault naming the document and item.
         """
         reader = StorifyReader(
-            self._store.users, self._ctx.settings.limits, self._ctx.resolver, self._profile
+            self._store.users,
+            self._ctx.settings.limits,
+            self._ctx.resolver,
+            self._profile,
+            self._ctx.now,
         )
         return self.load_checked(reader.records(documents), replace=replace, progress=progress)
 

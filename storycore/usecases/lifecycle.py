@@ -25,7 +25,6 @@ from ..model.visibility import ANONYMOUS, Viewer, can_act_for, can_feature, coun
 from ..rules.ids import new_id
 from ..rules.numbers import whole_number
 from ..rules.slugs import derive_slug, slug_candidates, validate_slug
-from ..rules.timestamps import now
 from ._context import Context
 from .wording import worded, wording
 
@@ -132,7 +131,7 @@ class Stories:
         if not can_act_for(viewer, author.id):
             raise Forbidden(f"only {author.username} or an editor may create stories here")
         draft = parse_story(story, self._ctx.settings.limits)
-        created = now()
+        created = self._ctx.now()
         elements = self._elements(draft, previous=[], at=created) or []
         record = new_story_record(
             author.id,
@@ -187,7 +186,7 @@ class Stories:
         if story.slug != new_slug:
             story = self._replace(
                 story,
-                story.model_copy(update={"slug": new_slug, "updated": now()}),
+                story.model_copy(update={"slug": new_slug, "updated": self._ctx.now()}),
                 None,
                 slug_field="slug",
             )
@@ -218,7 +217,7 @@ class Stories:
         if not can_feature(viewer):
             raise Forbidden("featuring stories needs canFeatureStories")
         if featured != (story.featured_at is not None):
-            stamp = now() if featured else None
+            stamp = self._ctx.now() if featured else None
             self._stories.set_featured(story.id, stamp)
             story = story.model_copy(update={"featured_at": stamp})
         return self._ctx.presenter.summary(story, author)
@@ -250,7 +249,7 @@ class Stories:
                 raise VersionConflict(
                     f"the story is at version {current.version}, not {version}", field="version"
                 )
-            at = now()
+            at = self._ctx.now()
             request = self._page(None, None)
             status_changes = transition(current, at)
             if _has_members(draft):

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import math
 import threading
-import time
 from collections import deque
-from collections.abc import Callable
 
+from ..clocks import Clock
 from ..errors import RateLimited
 
 __all__ = ["RateLimiter"]
@@ -20,9 +19,10 @@ WINDOW_SECONDS = 60.0
 
 
 class RateLimiter:
-    """At most ``per_minute`` hits for each key in any 60 seconds."""
+    """At most ``per_minute`` hits for each key in any 60 seconds of ``clock``'s monotonic
+    time (the service's clock: a wall clock set back or forward moves no window)."""
 
-    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, per_minute: int, clock: Clock) -> None:
         self.per_minute = per_minute
         self._clock = clock
         self._hits: dict[str, deque[float]] = {}
@@ -31,7 +31,7 @@ class RateLimiter:
     def hit(self, key: str) -> None:
         """Count one hit, or raise ``RateLimited`` (with ``Retry-After``) when over the limit."""
         with self._lock:
-            now = self._clock()
+            now = self._clock.monotonic()
             hits = self._hits.setdefault(key, deque())
             while hits and hits[0] <= now - WINDOW_SECONDS:
                 hits.popleft()

@@ -30,7 +30,7 @@ item N``, then the dotted field: ``story.elements.3.data.image.src``); nothing i
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, overload
 
@@ -46,7 +46,6 @@ from ..model.resolvers import ElementResolver
 from ..ports import UserRepository
 from ..rules.ids import new_id
 from ..rules.numbers import STORE_INT_MAX
-from ..rules.timestamps import now
 from ..rules.usernames import username_key, validate_username
 from ..settings import Limits
 from ._import_records import _ID as IMPORTED_ID  # the rule of every imported id
@@ -101,7 +100,8 @@ class _Story:
 
 
 class StorifyReader:
-    """Turns Storify documents into checked records; ``users`` finds the authors who exist."""
+    """Turns Storify documents into checked records; ``users`` finds the authors who exist,
+    ``now`` says when a new author is made (the service's clock)."""
 
     def __init__(
         self,
@@ -109,11 +109,13 @@ class StorifyReader:
         limits: Limits,
         resolver: ElementResolver,
         profile: ProfileCheck,
+        now: Callable[[], str],
     ) -> None:
         self._users = users
         self._limits = limits
         self._resolver = resolver
         self._profile = profile
+        self._now = now
         self._authors: dict[str, str] = {}  # the id of each author, by username key
 
     def records(
@@ -232,7 +234,7 @@ class StorifyReader:
         profile = self._profile(
             {name: author.data[name] for name in _PROFILE if name in author.data}, author.path
         )
-        made = now()
+        made = self._now()
         user = UserRecord(id=new_id(), username=username, created=made, updated=made, **profile)
         user.search_tokens = user_search_tokens(user)
         records.append(user)

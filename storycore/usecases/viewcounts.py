@@ -8,6 +8,9 @@ most the last second of counts. A write that fails because the store is busy or 
 (``Unavailable``) keeps its counts for the next one, and nothing written is counted twice: the
 store adds them in one transaction, or story by story where it has none
 (``StoryRepository.add_views``).
+
+The interval is counted on the service's clock (``storycore.clocks``): on a test's manual clock
+the writer writes when the test moves the clock past it, never on its own.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import logging
 import threading
 from collections import Counter
 
+from ..clocks import Clock
 from ..errors import Unavailable
 from ..ports import StoryRepository
 
@@ -31,15 +35,21 @@ class ViewCounts:
     """The views and embed loads one process has counted and not yet written."""
 
     def __init__(
-        self, stories: StoryRepository, *, max_embed_pages: int, interval: float = INTERVAL
+        self,
+        stories: StoryRepository,
+        *,
+        max_embed_pages: int,
+        clock: Clock,
+        interval: float = INTERVAL,
     ) -> None:
         self._stories = stories
         self._max_embed_pages = max_embed_pages
+        self._clock = clock
         self._interval = interval
         self._lock = threading.Lock()
         self._views: Counter[str] = Counter()
         self._embeds: Counter[tuple[str, str]] = Counter()
-        self._stop = threading.Event()
+        self._stop = clock.event()
         self._writer: threading.Thread | None = None
 
     def add(self, story_id: str, embed_page: str | None = None) -> None:
@@ -49,8 +59,9 @@ class ViewCounts:
             if embed_page is not None:
                 self._embeds[story_id, embed_page] += 1
             if self._writer is None and not self._stop.is_set():
+                due = self._clock.monotonic() + self._interval
                 self._writer = threading.Thread(
-                    target=self._run, name="storycore-views", daemon=True
+                    target=self._run, args=(due,), name="storycore-views", daemon=True
                 )
                 self._writer.start()
 
@@ -79,11 +90,15 @@ class ViewCounts:
             writer.join()
         self.flush()
 
-    def _run(self) -> None:
-        """Write every ``interval`` until closed, or until a write finds nothing to write (the
-        next count starts the writer again), so an idle service holds no thread.
+    def _run(self, due: float) -> None:
+        """Write every ``interval`` from ``due`` (on the clock's monotonic time) until closed,
+        or until a write finds nothing to write (the next count starts the writer again), so
+        an idle service holds no thread. Each round is due when the last was due, plus the
+        interval, or at once when that has passed: when a round comes does not depend on when
+        this thread got to wait for it.
         """
-        while not self._stop.wait(self._interval):
+        while not self._stop.wait(max(0.0, due - self._clock.monotonic())):
+            due = max(due + self._interval, self._clock.monotonic())
             with self._lock:
                 if not self._views:
                     self._writer = None

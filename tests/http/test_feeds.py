@@ -7,7 +7,6 @@ warning, answers ``application/atom+xml`` and honours ``If-None-Match``.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import feedparser
@@ -78,9 +77,9 @@ def test_an_entry_holds_title_permalink_dates_author_and_summary(
 ) -> None:
     stories, bob = world.service.stories, world.service.accounts.as_user("bob")
     stories.create("bob", {"title": "Tide", "slug": "tide", "description": "Low"}, viewer=bob)
-    time.sleep(0.002)
+    world.clock.advance(1)
     published = stories.publish("bob", "tide", viewer=bob).updated
-    time.sleep(0.002)
+    world.clock.advance(1)
     detail = stories.save("bob", "tide", {"title": "Tide tables"}, viewer=bob)
     assert len({detail.created, published, detail.updated}) == 3
     (entry,) = parsed(client.get("/bob/feed.atom")).entries
@@ -146,7 +145,7 @@ def test_each_feed_s_title_names_the_site(world: World, path: str, title: str) -
 
 def test_a_feed_is_updated_when_its_latest_updated_entry_is(client: Client, world: World) -> None:
     world.publish("Later")
-    time.sleep(0.002)
+    world.clock.advance(1)
     alice = world.service.accounts.as_user("alice")
     world.service.stories.save("alice", "open", {"description": "Revised"}, viewer=alice)
     later, revised = parsed(client.get("/feed.atom")).entries

@@ -12,7 +12,7 @@ import pytest
 
 import storycore
 import storycore.testing
-from storycore.testing import client, plugin, rules, stores, strategies
+from storycore.testing import client, clocks, plugin, rules, stores, strategies
 
 EXPECTED = {
     "ANONYMOUS",
@@ -58,7 +58,7 @@ def _names(words: str) -> set[str]:
     return set(words.split())
 
 
-TESTING = {"client", "plugin", "rules", "stores", "strategies"}
+TESTING = {"ManualClock", "client", "clocks", "plugin", "rules", "stores", "strategies"}
 STRATEGIES = _names(
     """
     ABSENT ELEMENT_KINDS HOSTILE_FRAGMENTS PERMALINK_KINDS ZONES Absent DataSet ElementKind
@@ -80,12 +80,13 @@ RULES = _names(
 FIXTURES = _names(
     """
     fresh_service service store store_factory storycore_app storycore_asgi_app
-    storycore_client storycore_settings storycore_store_url storycore_users
+    storycore_client storycore_clock storycore_settings storycore_store_url storycore_users
     """
 )
 PLUGIN = FIXTURES | _names("DEFAULT_STORE_URLS AppKeys FreshService Users store_id store_urls")
 STORES = {"fresh_service", "fresh_store"}
 CLIENT = {"ASGIApp", "SyncASGITransport", "asgi_client"}
+CLOCKS = {"DEFAULT_START", "ManualClock"}
 
 
 @pytest.mark.parametrize(
@@ -97,6 +98,7 @@ CLIENT = {"ASGIApp", "SyncASGITransport", "asgi_client"}
         pytest.param(plugin, PLUGIN, id="plugin"),
         pytest.param(client, CLIENT, id="client"),
         pytest.param(stores, STORES, id="stores"),
+        pytest.param(clocks, CLOCKS, id="clocks"),
     ],
 )
 def test_the_testing_kit_exports_exactly_its_public_names(

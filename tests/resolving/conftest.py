@@ -22,6 +22,7 @@ import pytest
 
 from storycore import Service, Settings
 from storycore.adapters import open_store
+from storycore.clocks import Clock
 from storycore.contrib.fetch import HttpFetcher, NameLookup
 from storycore.resolving.fetching import HTML_CAP, Fetched
 from storycore.resolving.online_resolver import OnlineResolver
@@ -203,9 +204,13 @@ def online_settings(*providers: OEmbedProvider, **changes: Any) -> Settings:
     )
 
 
-def online_resolver(settings: Settings, fetcher: HttpFetcher | None = None) -> OnlineResolver:
+def online_resolver(
+    settings: Settings, fetcher: HttpFetcher | None = None, *, clock: Clock | None = None
+) -> OnlineResolver:
     return OnlineResolver(
-        settings, fetcher or HttpFetcher(allowed_hosts=settings.resolver_allowed_hosts)
+        settings,
+        fetcher or HttpFetcher(allowed_hosts=settings.resolver_allowed_hosts),
+        clock=clock,
     )
 
 

@@ -9,9 +9,10 @@ import time
 from storycore.model.element_kinds import Element
 from storycore.model.resolvers import ContentResolver
 from storycore.resolving.fetching import JSON_CAP
-from storycore.resolving.online_resolver import OnlineResolver
+from storycore.resolving.online_resolver import KEPT_FOR, OnlineResolver
 from storycore.rules.oembed_providers import OEmbedProvider
 from storycore.settings import Network
+from storycore.testing import ManualClock
 from tests.resolving.conftest import FakeSite, Reply, online_resolver, online_settings
 
 NOW = "2026-11-22T10:15:30.123Z"
@@ -186,11 +187,15 @@ def test_what_is_found_is_kept_and_not_fetched_again(site: FakeSite) -> None:
 
 def test_what_is_kept_expires_after_an_hour(site: FakeSite) -> None:
     site.page("/article", '<meta property="og:title" content="Old">')
-    resolver = _resolver(site)
+    clock = ManualClock()
+    resolver = online_resolver(
+        online_settings(_provider(site), networks=(_network(),)), clock=clock
+    )
     _one(resolver, site.url("/article"))
-    clock = resolver._kept.timer  # cachetools' timer: a later time expires the entry
-    resolver._kept.expire(clock() + 3601)
     site.page("/article", '<meta property="og:title" content="New">')
+    clock.advance(KEPT_FOR - 0.001)
+    assert _one(resolver, site.url("/article")).model_dump()["data"]["link"]["title"] == "Old"
+    clock.advance(0.001)
     assert _one(resolver, site.url("/article")).model_dump()["data"]["link"]["title"] == "New"
 
 

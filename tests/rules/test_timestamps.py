@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 from hypothesis import given, settings
 
-from storycore.rules.timestamps import format_timestamp, now, parse_timestamp
+from storycore.rules.timestamps import format_timestamp, parse_timestamp
 from storycore.testing.strategies import moments
 
 BOUNDED = settings(max_examples=100, deadline=None, database=None)
@@ -38,10 +38,6 @@ def test_another_zone_is_converted_to_utc() -> None:
 
 def test_a_naive_time_is_taken_as_utc() -> None:
     assert format_timestamp(datetime(2026, 1, 1, 12)) == "2026-01-01T12:00:00.000Z"
-
-
-def test_now_has_the_timestamp_shape() -> None:
-    assert SHAPE.fullmatch(now())
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,13 @@ pytestmark = pytest.mark.xdist_group("testing-docs")
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "testing.md"
 BLOCK = re.compile(r"```(\w+)\n# (\S+)\n(.*?)```", flags=re.DOTALL)
-EXAMPLES = ("test_visibility.py", "test_publishing.py", "test_mount.py", "test_front_page.py")
+EXAMPLES = (
+    "test_visibility.py",
+    "test_publishing.py",
+    "test_mount.py",
+    "test_front_page.py",
+    "test_time.py",
+)
 
 
 def _files() -> dict[str, str]:

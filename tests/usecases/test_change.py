@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from storycore import (
@@ -20,9 +18,17 @@ from storycore import (
     Viewer,
 )
 from storycore.model.shapes import SearchItem
+from storycore.testing import ManualClock
+from tests._clocks import later
 
 # behaviour, tested once on the fastest store; storage is the contract suite's
 pytestmark = pytest.mark.storycore_store_urls("memory://")
+
+
+@pytest.fixture
+def storycore_clock() -> ManualClock:
+    """The service's time, moved by hand (``later``)."""
+    return ManualClock()
 
 
 def _create(service: Service, viewer: Viewer, slug: str = "tale", **members: object) -> str:
@@ -246,7 +252,7 @@ def test_featured_stories_are_listed_newest_feature_first(
         _create(service, alice, slug=slug)
         service.stories.publish("alice", slug, viewer=alice)
     service.stories.feature("alice", "two", viewer=curator)
-    time.sleep(0.002)  # timestamps have millisecond resolution
+    later(service)
     service.stories.feature("alice", "one", viewer=curator)
     assert [s.slug for s in service.catalog.featured().items] == ["one", "two"]
     service.stories.unfeature("alice", "one", viewer=curator)

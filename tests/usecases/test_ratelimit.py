@@ -3,33 +3,26 @@ section 10), answered as 429 ``rate_limited`` with ``Retry-After`` (storycore.er
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from storycore.errors import RateLimited
+from storycore.testing import ManualClock
 from storycore.usecases.ratelimit import RateLimiter
 
 
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_hits_up_to_the_limit_are_allowed() -> None:
-    limiter = RateLimiter(3, clock=Clock())
+    limiter = RateLimiter(3, clock=ManualClock())
     for _ in range(3):
         limiter.hit("app")
 
 
 def test_a_hit_over_the_limit_is_rate_limited_with_retry_after() -> None:
-    clock = Clock()
+    clock = ManualClock()
     limiter = RateLimiter(2, clock=clock)
     limiter.hit("app")
-    clock.now += 10
+    clock.advance(10)
     limiter.hit("app")
     with pytest.raises(RateLimited) as caught:
         limiter.hit("app")
@@ -39,40 +32,53 @@ def test_a_hit_over_the_limit_is_rate_limited_with_retry_after() -> None:
 
 
 def test_a_refused_hit_does_not_count() -> None:
-    clock = Clock()
+    clock = ManualClock()
     limiter = RateLimiter(1, clock=clock)
     limiter.hit("app")
     for _ in range(5):
         with pytest.raises(RateLimited):
             limiter.hit("app")
-    clock.now += 60
+    clock.advance(60)
     limiter.hit("app")
 
 
 def test_hits_older_than_a_minute_leave_the_window() -> None:
-    clock = Clock()
+    clock = ManualClock()
     limiter = RateLimiter(1, clock=clock)
     limiter.hit("app")
-    clock.now += 59.9
+    clock.advance(59.9)
     with pytest.raises(RateLimited):
         limiter.hit("app")
-    clock.now += 0.1
+    clock.advance(0.1)
     limiter.hit("app")
 
 
 def test_retry_after_is_at_least_one_second() -> None:
-    clock = Clock()
+    clock = ManualClock()
     limiter = RateLimiter(1, clock=clock)
     limiter.hit("app")
-    clock.now += 59.99
+    clock.advance(59.99)
     with pytest.raises(RateLimited) as caught:
         limiter.hit("app")
     assert caught.value.retry_after == 1
 
 
 def test_each_key_has_its_own_limit() -> None:
-    limiter = RateLimiter(1, clock=Clock())
+    limiter = RateLimiter(1, clock=ManualClock())
     limiter.hit("app-1")
     limiter.hit("app-2")
     with pytest.raises(RateLimited):
         limiter.hit("app-1")
+
+
+def test_a_wall_clock_set_back_or_forward_moves_no_window() -> None:
+    clock = ManualClock()
+    limiter = RateLimiter(1, clock=clock)
+    limiter.hit("app")
+    clock.set(clock.now() + timedelta(hours=1))
+    with pytest.raises(RateLimited):
+        limiter.hit("app")
+    clock.set(clock.now() - timedelta(hours=2))
+    with pytest.raises(RateLimited) as caught:
+        limiter.hit("app")
+    assert caught.value.retry_after == 60

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from storycore import InvalidParameter, Service, Viewer
+from storycore.testing import ManualClock
+from tests._clocks import later
 
 # behaviour, tested once on the fastest store; storage is the contract suite's
 pytestmark = pytest.mark.storycore_store_urls("memory://")
 
 
+@pytest.fixture
+def storycore_clock() -> ManualClock:
+    """The service's time, moved by hand: each story is published a second after the last."""
+    return ManualClock()
+
+
 def _publish(service: Service, viewer: Viewer, **story: object) -> str:
     slug = service.stories.create("alice", story, viewer=viewer, publish=True).slug
-    time.sleep(0.002)
+    later(service)  # the next publication is a second later
     return slug
 
 

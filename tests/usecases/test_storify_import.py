@@ -9,13 +9,24 @@ service (``../shared/storify-v1-traffic/``) import too, skipped when that folder
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
 
-from storycore import Conflict, InvalidParameter, Service, SlugTaken, Unauthorized, Viewer
+from storycore import (
+    Conflict,
+    InvalidParameter,
+    Service,
+    Settings,
+    SlugTaken,
+    Unauthorized,
+    Viewer,
+)
+from storycore.ports import Store
+from storycore.testing import ManualClock
 
 TRAFFIC = Path(__file__).parents[2] / ".." / "shared" / "storify-v1-traffic" / "interactions"
 SID = "52a5534ab169adf57700b312"
@@ -206,6 +217,17 @@ def test_an_author_is_made_on_first_use_with_a_profile_and_no_password(service: 
     app = service.accounts.create_app("reader")
     with pytest.raises(Unauthorized):
         service.accounts.authenticate(app.api_key, "rtejpar", "")
+
+
+def test_an_author_made_on_first_use_is_made_at_the_services_clocks_time(
+    store: Store, storycore_settings: Settings
+) -> None:
+    clock = ManualClock(start=datetime(2026, 3, 1, 9, tzinfo=UTC))
+    with Service(store, storycore_settings, clock=clock) as service:
+        _import(service, ("story.json", _story()))
+        author = service.store.users.get_by_username("rtejpar")
+    assert author is not None
+    assert (author.created, author.updated) == ("2026-03-01T09:00:00.000Z",) * 2
 
 
 def test_an_author_is_made_once_for_all_their_stories(service: Service) -> None:

@@ -12,6 +12,7 @@ from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.identity import HttpProviderClient
 from storycore.http import HttpApp
+from storycore.testing import ManualClock
 from storycore.usecases.delegation import username_from_screen_name
 from tests.conftest import TEST_SETTINGS
 from tests.usecases.delegation.conftest import (
@@ -259,6 +260,26 @@ def test_applications_are_rate_limited_with_retry_after(provider: FakeProvider) 
     assert statuses == [200, 200, 429]
     assert int(dict(limited.headers)["Retry-After"]) >= 1
     assert len(provider.requests) == 2
+
+
+def test_the_rate_limits_minute_is_the_services_clocks(provider: FakeProvider) -> None:
+    settings = TEST_SETTINGS.model_copy(
+        update={"delegation_providers": (provider.verify_url,), "delegation_rate_limit": 1}
+    )
+    clock = ManualClock()
+    with Service(
+        open_store("memory://"), settings, provider_client=HttpProviderClient(), clock=clock
+    ) as service:
+        key = service.accounts.create_app("busy", delegation=True).api_key
+        delegating = Delegating(service, HttpApp(service), key)
+        provider.answer_user()
+        first = delegating.create(provider.verify_url).status
+        clock.advance(59)
+        limited = delegating.create(provider.verify_url)
+        clock.advance(1)
+        again = delegating.create(provider.verify_url, story={"title": "Again"}).status
+    assert (first, limited.status, again) == (200, 429, 200)
+    assert dict(limited.headers)["Retry-After"] == "1"
 
 
 def test_the_forwarded_authorization_is_never_echoed_logged_or_stored(
