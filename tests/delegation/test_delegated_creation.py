@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Any
 
 import orjson
 import pytest
@@ -12,14 +13,15 @@ from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.identity import HttpProviderClient
 from storycore.delegation import username_from_screen_name
-from storycore.http import HttpApp
+from storycore.http import HttpApp, HttpResponse
 from tests.conftest import TEST_SETTINGS
 
 from .conftest import PATIENT_TIMEOUT, SECRET, Delegating, FakeProvider, Reply, Trickle
 
 
-def _json(response: object) -> dict:
-    return orjson.loads(response.body)  # type: ignore[attr-defined]
+def _json(response: HttpResponse) -> dict[str, Any]:
+    content: dict[str, Any] = orjson.loads(response.body)
+    return content
 
 
 def test_a_verified_user_gets_a_story_and_its_short_link(
