@@ -15,12 +15,11 @@ from typing import Any, Protocol
 
 import orjson
 
-from storycore.adapters._sqlite_search import free_key
-from storycore.derived import story_words
-from storycore.records import Element, StoryRecord, UserRecord
-from storycore.searchtext import token_text
-
-from ._floor_json import Fragment, answer, full, new_stats, page, summary
+from benchmarks._floor_json import Fragment, answer, full, new_stats, page, summary
+from storycore.adapters.sqlite._search import free_key
+from storycore.model.derived import story_words
+from storycore.model.records import Element, StoryRecord, UserRecord
+from storycore.rules.searchtext import token_text
 
 __all__ = ["COUNTERS", "Floor", "SQLiteFloor"]
 

@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from .__main__ import prepare
+from benchmarks.__main__ import prepare
 
 __all__ = ["main"]
 

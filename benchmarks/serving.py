@@ -31,13 +31,12 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
+from benchmarks.data import DataSet
+from benchmarks.http_load import _record, _server, _wrk
+from benchmarks.load import load
 from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.http import HttpApp, HttpRequest
-
-from .data import DataSet
-from .http_load import _record, _server, _wrk
-from .load import load
 
 _SERVE = [sys.executable, "-m", "storycore.contrib.cli"]
 _FACTORY = "storycore.contrib.asgi:from_environment"

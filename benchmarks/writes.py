@@ -21,11 +21,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from benchmarks.data import DataSet
+from benchmarks.load import load
 from storycore import Service, Settings
 from storycore.adapters import open_store
-
-from .data import DataSet
-from .load import load
 
 __all__ = ["main"]
 

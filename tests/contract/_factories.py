@@ -12,12 +12,10 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from storycore.derived import story_words, with_derived_members
-from storycore.element_kinds import ELEMENT_CLASSES
-from storycore.heads import StoryHead
-from storycore.ids import new_id
-from storycore.ports import Store
-from storycore.records import (
+from storycore.model.derived import story_words, with_derived_members
+from storycore.model.element_kinds import ELEMENT_CLASSES
+from storycore.model.heads import StoryHead
+from storycore.model.records import (
     AppRecord,
     Element,
     ElementType,
@@ -27,9 +25,11 @@ from storycore.records import (
     UserRecord,
     element_of,
 )
-from storycore.searchtext import tokens
+from storycore.ports import Store
+from storycore.rules.ids import new_id
+from storycore.rules.searchtext import tokens
+from storycore.rules.timestamps import format_timestamp
 from storycore.settings import EMBED_PAGES
-from storycore.timestamps import format_timestamp
 
 _EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 _UNSET: Any = object()

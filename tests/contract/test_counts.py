@@ -8,12 +8,11 @@ from typing import Any
 
 import pytest
 
+from storycore.model.queries import Audience, SortField, StoryQuery
+from storycore.model.records import UserRecord
 from storycore.ports import Store
-from storycore.queries import Audience, SortField, StoryQuery
-from storycore.records import UserRecord
-from storycore.searchtext import tokens
-
-from ._factories import add_story, add_user, at, make_element
+from storycore.rules.searchtext import tokens
+from tests.contract._factories import add_story, add_user, at, make_element
 
 
 def _count_and_ids(store: Store, **query: Any) -> tuple[int, list[str]]:

@@ -6,11 +6,10 @@ from typing import Any
 
 import pytest
 
+from storycore.model.queries import SORT_KEYS, Audience, SortField, StoryQuery
+from storycore.model.records import Status, UserRecord
 from storycore.ports import Store
-from storycore.queries import SORT_KEYS, Audience, SortField, StoryQuery
-from storycore.records import Status, UserRecord
-
-from ._factories import add_story, at, changed, count_view, heads, make_element
+from tests.contract._factories import add_story, at, changed, count_view, heads, make_element
 
 SORTS: list[SortField] = [*SORT_KEYS.values(), "featured_at"]
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from storycore.element_kinds import ElementType
 from storycore.errors import DuplicateKey, Missing, StaleVersion
+from storycore.model.element_kinds import ElementType
+from storycore.model.queries import StoryQuery
+from storycore.model.records import UserRecord, element_document
 from storycore.ports import Store
-from storycore.queries import StoryQuery
-from storycore.records import UserRecord, element_document
-
-from ._factories import (
+from tests.contract._factories import (
     add_story,
     at,
     changed,

@@ -13,10 +13,9 @@ from typing import Any
 import pytest
 
 from storycore import Service
-
-from ._clients import Client
-from ._shapes import content_of, error_of
-from .conftest import World
+from tests.http._clients import Client
+from tests.http._shapes import content_of, error_of
+from tests.http.conftest import World
 
 _DRAFTS = {"filter": "working"}
 
