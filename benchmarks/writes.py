@@ -17,6 +17,7 @@ import multiprocessing
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +83,7 @@ def main() -> None:
         service.accounts.create_user("bench_editor", editor=True)
     print(f"{args.stories:,} stories of 20 elements loaded; {args.seconds:g} s a run\n")
     print("| writers | creates/s |\n|---|---:|")
-    runs = [
+    runs: list[tuple[str, Callable[[], int]]] = [
         ("one thread", lambda: _write(url, data, 1, args.seconds, "one")),
         ("8 threads, one process", lambda: _write(url, data, 8, args.seconds, "eight")),
         ("2 processes of 4 threads", lambda: _in_processes(url, data, 2, 4, args.seconds)),

@@ -56,9 +56,12 @@ def test_changing_a_story_after_adding_it_changes_nothing_stored() -> None:
     story.title = "changed"
     story.tags.append("changed")
     story.quoted[0].name = "changed"
+    assert element.type == "text"
     element.data["text"] = "changed"
     assert store.stories.get(story.id) == expected
-    assert read_elements(store, story.id)[0].data["text"] == "<p>kept</p>"
+    stored = read_elements(store, story.id)[0]
+    assert stored.type == "text"
+    assert stored.data["text"] == "<p>kept</p>"
 
 
 def test_changing_a_read_story_changes_nothing_stored() -> None:
@@ -74,9 +77,13 @@ def test_changing_a_read_story_changes_nothing_stored() -> None:
         assert read is not None
         read.tags.append("changed")
         read.views = 99
-    read_elements(store, story.id)[0].data["text"] = "changed"
+    changed = read_elements(store, story.id)[0]
+    assert changed.type == "text"
+    changed.data["text"] = "changed"
     assert store.stories.get(story.id) == expected
-    assert read_elements(store, story.id)[0].data["text"] == "<p>kept</p>"
+    stored = read_elements(store, story.id)[0]
+    assert stored.type == "text"
+    assert stored.data["text"] == "<p>kept</p>"
 
 
 def test_changing_a_user_after_storing_or_reading_it_changes_nothing_stored() -> None:

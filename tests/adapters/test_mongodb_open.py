@@ -10,7 +10,9 @@ import os
 import time
 import traceback
 import uuid
+from collections.abc import MutableMapping
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -112,7 +114,7 @@ def test_an_unreachable_server_never_shows_the_password(capsys: pytest.CaptureFi
 # -- indexes -------------------------------------------------------------------------------
 
 
-def _indexes(name: str) -> dict[str, dict[str, object]]:
+def _indexes(name: str) -> dict[str, MutableMapping[str, Any]]:
     database = mock_database(name)
     return {collection: database[collection].index_information() for collection in INDEXES}
 
@@ -145,7 +147,10 @@ def test_opening_a_server_database_twice_leaves_its_indexes_as_they_are() -> Non
 
     name = _fresh_name()
     url = urlunsplit(urlsplit(SERVER)._replace(path=f"/{name}"))
-    with pymongo.MongoClient(url, serverSelectionTimeoutMS=5000) as client:
+    client: pymongo.MongoClient[dict[str, Any]] = pymongo.MongoClient(
+        url, serverSelectionTimeoutMS=5000
+    )
+    with client:
         try:
             open_store(url).close()
             first = {c: client[name][c].index_information() for c in INDEXES}

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
+from psycopg.rows import TupleRow
 
 from storycore import Service
 from storycore.adapters import open_store
@@ -62,7 +63,7 @@ def url(schema: str) -> str:
     return _with_schema(_postgresql.server_uri(), schema)
 
 
-def _server() -> psycopg.Connection[tuple[object, ...]]:
+def _server() -> psycopg.Connection[TupleRow]:
     return psycopg.connect(_postgresql.server_uri(), autocommit=True)
 
 

@@ -123,9 +123,10 @@ def _run_rows(
     }
 
 
-def _public_stories(db: str) -> dict[str, tuple[set[str], set[str]]]:
-    """Every public story of the store: its id, with its hashtags and its elements' permalinks."""
-    found = {}
+def _public_stories(db: str) -> dict[str, tuple[set[str], set[str | None]]]:
+    """Every public story of the store: its id, with its hashtags and its elements' permalinks
+    (None for an element without one)."""
+    found: dict[str, tuple[set[str], set[str | None]]] = {}
     with Service(open_store(db)) as service:
         page = 1
         while items := service.catalog.latest(page=page, per_page=100).items:

@@ -19,9 +19,10 @@ from typing import TypeVar
 import orjson
 import pytest
 
-from storycore import Service
+from storycore import Service, Viewer
 from storycore.adapters import open_store
-from storycore.model.shapes import Page
+from storycore.model.shapes import Page, StorySummary
+from storycore.usecases.catalog import Catalog
 from tests._markdown import code_blocks
 
 # the demo store is made once, on one worker
@@ -72,6 +73,13 @@ def _all_pages(fetch: Callable[[int], Page[T]]) -> list[T]:
     return items
 
 
+def _user_pages(
+    catalog: Catalog, username: str, viewer: Viewer
+) -> Callable[[int], Page[StorySummary]]:
+    """The pages of a user's list as ``viewer`` sees them, by number."""
+    return lambda n: catalog.user(username, viewer=viewer, page=n, per_page=100)
+
+
 def _held(url: str) -> Held:
     with Service(open_store(url)) as service:
         accounts, catalog = service.accounts, service.catalog
@@ -80,9 +88,7 @@ def _held(url: str) -> Held:
         elements = 0
         for user in users:
             viewer = accounts.as_user(user.username)  # the author sees every story of theirs
-            listed = _all_pages(
-                lambda n, u=user.username, v=viewer: catalog.user(u, viewer=v, page=n, per_page=100)
-            )
+            listed = _all_pages(_user_pages(catalog, user.username, viewer))
             for story in listed:
                 stories.append((story.status, story.private))
                 for number in itertools.count(1):

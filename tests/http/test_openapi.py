@@ -125,7 +125,7 @@ def test_each_operation_asks_for_the_credentials_its_route_declares(
 ) -> None:
     operation = document["paths"][route.template][route.method.lower()]
     security = operation.get("security", document["security"])
-    a_user = [
+    a_user: list[dict[str, list[str]]] = [
         {"bearerToken": []},
         {"api_key": [], "username": [], "_token": []},  # the three v1 parameters together
         {"apiKeyHeader": [], "username": [], "_token": []},

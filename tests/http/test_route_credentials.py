@@ -31,9 +31,9 @@ from tests.http.conftest import World
 from tests.http.test_endpoints import DELEGATION, VALID_REQUESTS
 
 CREDENTIAL_NAMES = ("api_key", "username", "_token")
-BEARER = {"bearerToken": []}
-ALL_THREE = {"api_key": [], "username": [], "_token": []}
-KEY_IN_HEADER = {"apiKeyHeader": [], "username": [], "_token": []}
+BEARER: dict[str, list[str]] = {"bearerToken": []}
+ALL_THREE: dict[str, list[str]] = {"api_key": [], "username": [], "_token": []}
+KEY_IN_HEADER: dict[str, list[str]] = {"apiKeyHeader": [], "username": [], "_token": []}
 # the security requirement each declaration documents: alternatives, any one of which will do
 # (decisions section 15: a bearer token alone, or the v1 parameters with the key in either place)
 SECURITY = {

@@ -100,7 +100,7 @@ def _read(name: str, part: str) -> Any:
 
 def _names_story(match: re.Match[str] | None) -> bool:
     """Whether a path ``STORY_PATH`` matched names a story (not a list, not a create)."""
-    return bool(match) and match["username"] not in NOT_STORIES and match["slug"] != "create"
+    return match is not None and match["username"] not in NOT_STORIES and match["slug"] != "create"
 
 
 @functools.cache

@@ -5,7 +5,8 @@ stores already hold."""
 
 from __future__ import annotations
 
-from typing import Any, get_type_hints
+from collections.abc import Mapping
+from typing import get_type_hints
 
 import orjson
 import pytest
@@ -16,6 +17,7 @@ from storycore.model.element_kinds import (
     ELEMENT_CLASSES,
     ELEMENT_TYPES,
     Element,
+    ElementType,
     ImageElement,
     LinkElement,
     OtherElement,
@@ -129,20 +131,22 @@ def test_a_stored_element_validates_to_itself(document: str) -> None:
     ],
 )
 def test_an_element_built_in_code_takes_the_defaults_of_its_kind(
-    element: Element, data: dict[str, Any]
+    element: Element, data: Mapping[str, object]
 ) -> None:
     assert element.data == data
 
 
 @pytest.mark.parametrize("kind", [QuoteElement, LinkElement])
-def test_quotes_and_links_built_in_code_need_a_permalink(kind: type[Element]) -> None:
+def test_quotes_and_links_built_in_code_need_a_permalink(
+    kind: type[QuoteElement | LinkElement],
+) -> None:
     with pytest.raises(ValidationError):
-        kind(added_at=NOW)
+        kind(added_at=NOW)  # type: ignore[call-arg]  # on purpose: the permalink is left out
 
 
 @pytest.mark.parametrize(("kind", "type_"), [(ImageElement, "image"), (VideoElement, "video")])
 def test_images_and_videos_built_in_code_need_a_source_address(
-    kind: type[Element], type_: str
+    kind: type[ImageElement | VideoElement], type_: str
 ) -> None:
     with pytest.raises(ValidationError):
         kind(data={type_: {"caption": "no address"}}, added_at=NOW)
@@ -182,7 +186,7 @@ def _data_members(kind: str) -> set[str]:
 
 
 @pytest.mark.parametrize("kind", ["quote", "link", "image", "video"])
-def test_the_testing_kit_sends_every_data_member_of_each_kind(kind: str) -> None:
+def test_the_testing_kit_sends_every_data_member_of_each_kind(kind: ElementType) -> None:
     sent = find(
         element_objects(kind),
         lambda item: _data_members(kind) <= set(item["data"][kind]),

@@ -121,7 +121,9 @@ def test_images_and_videos_need_a_source_address(kind: str) -> None:
 
 def test_text_html_is_sanitized_on_write() -> None:
     html = '<p onclick="x()">Hi <a href="javascript:alert(1)">x</a></p><script>alert(1)</script>'
-    text = _one({"type": "text", "data": {"text": html}}).data["text"]
+    element = _one({"type": "text", "data": {"text": html}})
+    assert element.type == "text"
+    text = element.data["text"]
     assert "script" not in text
     assert "onclick" not in text
     assert "javascript" not in text
@@ -129,7 +131,9 @@ def test_text_html_is_sanitized_on_write() -> None:
 
 
 def test_a_text_element_of_20000_characters_is_accepted() -> None:
-    assert len(_one({"type": "text", "data": {"text": "x" * 20000}}).data["text"]) == 20000
+    element = _one({"type": "text", "data": {"text": "x" * 20000}})
+    assert element.type == "text"
+    assert len(element.data["text"]) == 20000
 
 
 def test_a_text_element_over_20000_characters_is_refused_naming_its_path() -> None:
@@ -180,7 +184,9 @@ def test_data_of_another_type_and_unknown_members_are_dropped() -> None:
         "permalink": POST,
         "data": {"link": {"title": "T", "extra": 1}, "image": {"src": "https://a.example/i"}},
     }
-    assert _one(item).data == {"link": {"title": "T", "description": "", "thumbnail": ""}}
+    element = _one(item)
+    assert element.type == "link"
+    assert element.data == {"link": {"title": "T", "description": "", "thumbnail": ""}}
 
 
 @pytest.mark.parametrize("width", [-1, 100_001, True, 1.5, "10"])
@@ -297,6 +303,7 @@ def test_members_sent_as_null_take_their_defaults() -> None:
     assert (element.permalink, element.source, element.posted_at) == (None, None, None)
     assert element.attribution is not None
     assert element.attribution.name == ""
+    assert element.type == "image"
     assert element.data == {
         "image": {"src": "https://a.example/i.png", "caption": "", "width": 0, "height": 0}
     }

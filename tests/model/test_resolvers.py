@@ -48,6 +48,7 @@ def test_a_quote_names_its_network_and_author() -> None:
     assert (element.source.name, element.source.username) == ("socialA", "alice")
     assert element.attribution.username == "alice"
     assert element.attribution.href == "https://sociala.example/alice"
+    assert element.type == "quote"
     assert element.data == {"quote": {"text": ""}}
 
 
@@ -74,6 +75,7 @@ def test_an_address_ending_in_an_image_extension_in_any_case_becomes_an_image(
 
 def test_an_image_element_shows_its_address() -> None:
     element = RESOLVER.resolve("https://cdn.example/a.png?w=2", element_id="e1", added_at=NOW)
+    assert element.type == "image"
     assert element.data == {
         "image": {"src": "https://cdn.example/a.png?w=2", "caption": "", "width": 0, "height": 0}
     }

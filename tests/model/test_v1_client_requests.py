@@ -104,7 +104,9 @@ def test_an_element_typed_by_its_permalink_keeps_what_else_it_says() -> None:
 
 def test_data_that_tells_no_type_leaves_the_type_to_the_permalink() -> None:
     element = _one({"permalink": PHOTO, "data": {"oembed": {"html": "<script>x</script>"}}})
-    assert (element.type, element.data) == ("image", {"image": _one(PHOTO).data["image"]})
+    photo = _one(PHOTO)
+    assert element.type == photo.type == "image"
+    assert element.data == {"image": photo.data["image"]}
 
 
 def test_an_element_without_type_data_or_permalink_is_still_refused() -> None:
@@ -183,6 +185,7 @@ def test_every_address_of_an_element_may_be_protocol_relative() -> None:
     assert element.source.href == "https://youtube.com"
     assert element.attribution is not None
     assert element.attribution.thumbnail == "https://i.ytimg.com/t.jpg"
+    assert element.type == "video"
     assert element.data == {
         "video": {
             "src": "https://www.youtube.com/embed/1",
@@ -245,6 +248,7 @@ def test_element_members_outside_section_7_are_ignored() -> None:
     assert set(element.model_dump()) == {
         "id", "type", "permalink", "source", "attribution", "data", "posted_at", "added_at",
     }  # fmt: skip
+    assert element.type == "link"
     assert element.data == {"link": {"title": "News", "description": "", "thumbnail": PHOTO}}
 
 

@@ -41,6 +41,7 @@ def test_opengraph_fills_a_links_title_description_and_thumbnail() -> None:
         '<meta property="og:image" content="/picture.png">'
     )
     element = filled(_offline(PAGE), found, LIMITS)
+    assert element.type == "link"
     assert element.data == {
         "link": {
             "title": "Title",
@@ -56,6 +57,7 @@ def test_a_twitter_card_fills_a_link_when_there_is_no_opengraph() -> None:
         '<meta name="twitter:image" content="https://cdn.example/c.jpg">'
     )
     element = filled(_offline(PAGE), found, LIMITS)
+    assert element.type == "link"
     assert element.data == {
         "link": {"title": "Card", "description": "C", "thumbnail": "https://cdn.example/c.jpg"}
     }
@@ -83,6 +85,7 @@ def test_a_posts_page_fills_its_text_author_and_time() -> None:
         url=POST,
     )
     element = filled(_offline(POST), found, LIMITS)
+    assert element.type == "quote"
     assert element.data == {"quote": {"text": "Hello world"}}
     assert element.attribution is not None
     assert element.attribution.model_dump() == {
@@ -108,6 +111,7 @@ def test_an_oembed_posts_words_come_from_its_html_which_is_not_kept() -> None:
     assert found is not None
     element = filled(_offline(POST), found, LIMITS)
     stored = element.model_dump_json()
+    assert element.type == "quote"
     assert element.data == {"quote": {"text": "Hi #there"}}
     assert "blockquote" not in stored
     assert "script" not in stored
@@ -162,6 +166,7 @@ def test_a_video_keeps_its_src_and_takes_a_title_and_thumbnail() -> None:
     found = _oembed({"type": "video", "title": "Film", "thumbnail_url": "https://i.example/f"})
     assert found is not None
     element = filled(_offline(permalink), found, LIMITS)
+    assert element.type == "video"
     assert element.data == {
         "video": {"src": permalink, "title": "Film", "thumbnail": "https://i.example/f"}
     }
@@ -179,20 +184,23 @@ def test_a_video_keeps_its_src_and_takes_a_title_and_thumbnail() -> None:
 )
 def test_provider_text_is_stored_as_plain_text(given: str, stored: str) -> None:
     element = filled(_offline(PAGE), Found(title=given), LIMITS)
+    assert element.type == "link"
     assert element.data == {"link": {"title": stored, "description": "", "thumbnail": ""}}
 
 
 def test_a_posts_text_keeps_its_line_breaks() -> None:
     element = filled(_offline(POST), Found(text="<p>one</p><p>two<br>three</p>"), LIMITS)
+    assert element.type == "quote"
     assert element.data == {"quote": {"text": "one\ntwo\nthree"}}
 
 
 def test_provider_text_is_cut_to_its_members_limit() -> None:
     limits = Limits(text_element=10)
-    assert filled(_offline(POST), Found(text="x" * 50), limits).data == {
-        "quote": {"text": "x" * 10}
-    }
+    quote = filled(_offline(POST), Found(text="x" * 50), limits)
+    assert quote.type == "quote"
+    assert quote.data == {"quote": {"text": "x" * 10}}
     link = filled(_offline(PAGE), Found(title="y" * 5000), LIMITS)
+    assert link.type == "link"
     assert link.data == {"link": {"title": "y" * 2000, "description": "", "thumbnail": ""}}
 
 
@@ -201,17 +209,20 @@ def test_provider_text_is_cut_to_its_members_limit() -> None:
 )
 def test_an_address_that_breaks_the_address_rule_is_left_out(address: str) -> None:
     element = filled(_offline(PAGE), Found(title="T", thumbnail=address), LIMITS)
+    assert element.type == "link"
     assert element.data == {"link": {"title": "T", "description": "", "thumbnail": ""}}
 
 
 def test_a_time_that_is_not_a_timestamp_is_left_out() -> None:
     element = filled(_offline(POST), Found(text="t", posted_at="yesterday"), LIMITS)
+    assert element.type == "quote"
     assert (element.posted_at, element.data) == (None, {"quote": {"text": "t"}})
 
 
 def test_a_photo_size_out_of_range_is_unknown() -> None:
     found = Found(kind="photo", media="https://p.example/a.png", width=10**9, height=-1)
     element = filled(_offline(PAGE), found, LIMITS)
+    assert element.type == "image"
     assert element.data == {
         "image": {"src": "https://p.example/a.png", "caption": "", "width": 0, "height": 0}
     }

@@ -58,6 +58,7 @@ def test_a_known_providers_post_is_filled_from_its_oembed_endpoint(site: FakeSit
         },
     )
     element = _one(_resolver(site), site.url("/alice/status/1"))
+    assert element.type == "quote"
     assert element.data == {"quote": {"text": "Hello world"}}
     assert element.attribution is not None
     assert (element.attribution.name, element.attribution.username) == ("Alice A.", "alice")
@@ -85,6 +86,7 @@ def test_a_provider_that_fails_is_followed_by_the_page(site: FakeSite) -> None:
     site.replies["/oembed"] = Reply(b"down", status=500)
     site.page("/alice/status/1", POST_PAGE)
     element = _one(_resolver(site), site.url("/alice/status/1"))
+    assert element.type == "quote"
     assert element.data == {"quote": {"text": "From the page"}}
 
 
@@ -115,6 +117,7 @@ def test_opengraph_fills_a_link(site: FakeSite) -> None:
         '<meta property="og:image" content="/cover.png">',
     )
     element = _one(_resolver(site), site.url("/article"))
+    assert element.type == "link"
     assert element.data == {
         "link": {
             "title": "An article",
@@ -131,6 +134,7 @@ def test_a_twitter_card_fills_a_link(site: FakeSite) -> None:
         '<meta name="twitter:image" content="/card.png">',
     )
     element = _one(_resolver(site), site.url("/card"))
+    assert element.type == "link"
     assert element.data == {
         "link": {"title": "A card", "description": "C", "thumbnail": site.url("/card.png")}
     }
@@ -142,6 +146,7 @@ def test_html_in_provider_text_becomes_text(site: FakeSite) -> None:
         '<meta property="og:title" content="&lt;script&gt;alert(1)&lt;/script&gt;Safe &lt;b&gt;t">',
     )
     element = _one(_resolver(site), site.url("/article"))
+    assert element.type == "link"
     assert element.data == {"link": {"title": "Safe t", "description": "", "thumbnail": ""}}
 
 
@@ -149,6 +154,7 @@ def test_an_oembed_answer_over_its_cap_is_not_used(site: FakeSite) -> None:
     site.json("/oembed", {"type": "rich", "html": "<p>big</p>", "pad": "x" * JSON_CAP})
     site.page("/alice/status/1", POST_PAGE)
     element = _one(_resolver(site), site.url("/alice/status/1"))
+    assert element.type == "quote"
     assert element.data == {"quote": {"text": "From the page"}}
 
 
@@ -216,6 +222,7 @@ def test_one_permalink_twice_in_a_write_is_fetched_once(site: FakeSite) -> None:
     ]
     first, second = resolver.fill(bases)
     assert (first.id, second.id) == ("e1", "e2")
+    assert first.type == second.type == "link"
     assert first.data == second.data == {"link": {"title": "Twice", "description": "",
                                                   "thumbnail": ""}}  # fmt: skip
     assert site.requests == ["/article"]

@@ -65,6 +65,7 @@ def test_an_element_sent_back_keeps_its_id_and_added_at(service: Service, alice:
     sent = {**first.model_dump(), "data": {"link": {"title": "now titled"}}}
     saved = service.stories.save("alice", "tale", {"elements": [sent]}, viewer=alice)
     assert (saved.elements[0].id, saved.elements[0].added_at) == (first.id, first.added_at)
+    assert saved.elements[0].type == "link"
     assert saved.elements[0].data["link"]["title"] == "now titled"
 
 

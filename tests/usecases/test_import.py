@@ -83,8 +83,9 @@ def _refused_line(service: Service, lines: Lines) -> str:
 
 
 def _stored_text(service: Service) -> str:
-    detail = service.stories.read("alice", "harbour-lights")
-    return str(detail.elements[0].data["text"])
+    element = service.stories.read("alice", "harbour-lights").elements[0]
+    assert element.type == "text"
+    return element.data["text"]
 
 
 # -- a bad line imports nothing and is named ------------------------------------------------

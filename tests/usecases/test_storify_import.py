@@ -156,11 +156,10 @@ def test_the_elements_keep_their_ids_and_times_with_section_17_applied(service: 
         "2013-10-01T12:59:53.000Z",
         "2013-12-09T05:30:00.000Z",
     )
+    assert video.type == "video"
     assert video.data["video"]["src"] == "https://www.youtube.com/embed/OPVWy1tFXuc"
-    assert (text.type, text.data) == (
-        "text",
-        {"text": "<h2>Day one</h2><p>Forty boats #harbour</p>"},
-    )
+    assert text.type == "text"
+    assert text.data == {"text": "<h2>Day one</h2><p>Forty boats #harbour</p>"}
 
 
 def test_an_element_that_says_no_time_is_added_when_the_story_was_created(

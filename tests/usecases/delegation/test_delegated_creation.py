@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Any
 
 import orjson
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.identity import HttpProviderClient
-from storycore.http import HttpApp
+from storycore.http import HttpApp, HttpResponse
 from storycore.testing import ManualClock
 from storycore.usecases.delegation import username_from_screen_name
 from tests.conftest import TEST_SETTINGS
@@ -25,8 +26,9 @@ from tests.usecases.delegation.conftest import (
 )
 
 
-def _json(response: object) -> dict:
-    return orjson.loads(response.body)  # type: ignore[attr-defined]
+def _json(response: HttpResponse) -> dict[str, Any]:
+    content: dict[str, Any] = orjson.loads(response.body)
+    return content
 
 
 def test_a_verified_user_gets_a_story_and_its_short_link(
