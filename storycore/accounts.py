@@ -24,11 +24,17 @@ from .credentials import (
     same_digest,
     verify_password,
 )
-from .derived import user_search_tokens
+from .derived import user_changes, with_search_tokens
 from .errors import Forbidden, InvalidParameter, NotFound, Unauthorized
 from .fields import Members, decode_object
 from .ids import new_id
-from .members import USER_MEMBERS, USER_WRITE_MEMBERS, refuse_unknown
+from .members import (
+    PROFILE_ADDRESSES,
+    PROFILE_TEXTS,
+    USER_MEMBERS,
+    USER_WRITE_MEMBERS,
+    refuse_unknown,
+)
 from .pagination import PageRequest, page_of
 from .records import AppRecord, Plan, TokenRecord, UserRecord
 from .shapes import Page, Revoked, TokenGrant, UserProfile
@@ -97,7 +103,7 @@ class Accounts:
             updated=created,
             **profile,
         )
-        user.search_tokens = user_search_tokens(user)
+        user = with_search_tokens(user)
         with wording(name=username):
             self._users.add(user)
         return self._ctx.presenter.profile(user)
@@ -305,9 +311,8 @@ class Accounts:
             raise InvalidParameter(
                 "user.username must be the username of the path", field="user.username"
             )
-        changes: dict[str, Any] = {**self._profile_members(data, path="user"), "updated": now()}
-        if "name" in changes:
-            changes["search_tokens"] = user_search_tokens(target.model_copy(update=changes))
+        profile = self._profile_members(data, path="user")
+        changes = user_changes(target, {**profile, "updated": now()})
         with wording(name=username):
             self._users.update(target.id, changes)
         return self._ctx.presenter.profile(self._ctx.user_named(username))
@@ -317,10 +322,9 @@ class Accounts:
         limits = self._ctx.settings.limits
         members = Members(data, path)
         changes: dict[str, str | None] = {
-            key: members.string(key, max_length=limits.profile_field)
-            for key in ("name", "bio", "location")
+            key: members.string(key, max_length=limits.profile_field) for key in PROFILE_TEXTS
         }
-        for key in ("website", "avatar"):
+        for key in PROFILE_ADDRESSES:
             value = data.get(key)
             if value is not None:
                 changes[key] = validate_url(

@@ -15,7 +15,7 @@ from typing import Any
 
 from ._context import Context
 from .accounts import Accounts
-from .derived import user_search_tokens
+from .derived import user_changes, with_search_tokens
 from .drafts import parse_story
 from .elements import normalize_elements
 from .errors import (
@@ -151,7 +151,7 @@ class Delegation:
                 created=created,
                 updated=created,
             )
-            user.search_tokens = user_search_tokens(user)
+            user = with_search_tokens(user)
             try:
                 self._ctx.store.identities.add_user(provider, identity.id, user)
             except DuplicateKey:
@@ -162,9 +162,9 @@ class Delegation:
     def _refreshed(self, user: UserRecord, identity: ProviderIdentity) -> UserRecord:
         if (user.name, user.avatar) == (identity.name, identity.avatar):
             return user
-        changes: dict[str, Any] = {"name": identity.name, "avatar": identity.avatar}
-        changes["updated"] = now()
-        changes["search_tokens"] = user_search_tokens(user.model_copy(update=changes))
+        changes = user_changes(
+            user, {"name": identity.name, "avatar": identity.avatar, "updated": now()}
+        )
         with wording(name=user.username):
             self._ctx.store.users.update(user.id, changes)
         return user.model_copy(update=changes)
