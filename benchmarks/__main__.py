@@ -23,13 +23,12 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from benchmarks.data import DataSet
+from benchmarks.floors import Floor, SQLiteFloor
+from benchmarks.load import load
+from benchmarks.operations import Operation, operations
 from storycore import Service, Settings
 from storycore.adapters import open_store
-
-from .data import DataSet
-from .floors import Floor, SQLiteFloor
-from .load import load
-from .operations import Operation, operations
 
 WEB_URL = "http://127.0.0.1:8000"
 
@@ -75,7 +74,7 @@ def prepare_at(url: str, stories: int, elements: int) -> tuple[Service, Floor, D
     service.accounts.create_user("bench_editor", editor=True)
     if url.startswith("sqlite:///"):
         return service, SQLiteFloor(url.removeprefix("sqlite:///"), WEB_URL), data, seconds
-    from .pg_floor import PostgreSQLFloor
+    from benchmarks.pg_floor import PostgreSQLFloor
 
     floor = PostgreSQLFloor(url, WEB_URL)
     floor.vacuum()
@@ -176,7 +175,7 @@ def main() -> None:
     with ExitStack() as run:
         db = args.db
         if db == "postgresql":
-            from .pg_cluster import throwaway_cluster
+            from benchmarks.pg_cluster import throwaway_cluster
 
             db = run.enter_context(throwaway_cluster())
         for count in counts:
@@ -198,12 +197,12 @@ def _run(url: str, count: int, args: argparse.Namespace) -> list[Row]:
     rows = measure(service, floor, data, args.repeat)
     print(_table(rows))
     if args.http:
-        from .http_load import http_table
+        from benchmarks.http_load import http_table
 
         story = _public_story(service)
         print("\n" + http_table(url, story, args.http_seconds))
     if args.memory:
-        from .memory import export_peak_rss
+        from benchmarks.memory import export_peak_rss
 
         peak = export_peak_rss(url)
         print(f"\npeak RSS of `storycore export` over {count:,} stories: {peak:.0f} MB")

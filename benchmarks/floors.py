@@ -15,12 +15,11 @@ from typing import Any, Protocol
 
 import orjson
 
-from storycore.adapters._sqlite_search import free_key
-from storycore.derived import story_words
-from storycore.records import Element, StoryRecord, UserRecord
-from storycore.searchtext import token_text
-
-from ._floor_json import Fragment, answer, full, new_stats, page, summary
+from benchmarks._floor_json import Fragment, answer, full, new_stats, page, summary
+from storycore.adapters.sqlite._search import free_key
+from storycore.model.derived import story_words
+from storycore.model.records import Element, StoryRecord, UserRecord
+from storycore.rules.searchtext import token_text
 
 __all__ = ["COUNTERS", "Floor", "SQLiteFloor"]
 
@@ -198,19 +197,20 @@ class SQLiteFloor:
             story,
         )
         rowid = cursor.lastrowid
+        assert rowid is not None  # an INSERT sets it
         self.db.executemany(
             "INSERT INTO elements (story_rowid, position, permalink, record) VALUES (?,?,?,?)",
             [(rowid, *element) for element in rows["elements"]],
         )
         public, published = story[5], story[9]
-        for table, column, key in (
+        for table, column, member in (
             ("story_tags", "tag", "tags"),
             ("story_topics", "topic", "topics"),
         ):
             self.db.executemany(
                 f"INSERT INTO {table} ({column}, story_rowid, public, published, story_id)"
                 " VALUES (?, ?, ?, ?, ?)",
-                [(label, rowid, public, published, story_id) for label in rows[key]],
+                [(label, rowid, public, published, story_id) for label in rows[member]],
             )
         key = -rowid  # the search row's place: a key in publication order when public
         if public:

@@ -10,16 +10,15 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
+from benchmarks.data import DataSet
 from storycore import Service
-from storycore.derived import story_words
-from storycore.drafts import parse_story
-from storycore.elements import normalize_elements
-from storycore.lifecycle import new_story_record
+from storycore.model.derived import story_words
+from storycore.model.drafts import parse_story
+from storycore.model.elements import normalize_elements
 from storycore.ports import NewStory
-from storycore.slugs import derive_slug, next_free_slug
-from storycore.timestamps import format_timestamp
-
-from .data import DataSet
+from storycore.rules.slugs import derive_slug, next_free_slug
+from storycore.rules.timestamps import format_timestamp
+from storycore.usecases.lifecycle import new_story_record
 
 __all__ = ["load"]
 

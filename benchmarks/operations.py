@@ -13,12 +13,11 @@ from typing import Any
 
 import orjson
 
+from benchmarks.data import DataSet
+from benchmarks.floors import Floor
 from storycore import Service
 from storycore.http.call import dump, reading_content
-from storycore.searchtext import query_tokens
-
-from .data import DataSet
-from .floors import Floor
+from storycore.rules.searchtext import query_tokens
 
 __all__ = ["Operation", "operations"]
 
@@ -132,9 +131,9 @@ def operations(service: Service, floor: Floor, data: DataSet) -> list[Operation]
 
 def _prepare(service: Service, floor: Floor, story: dict[str, Any]) -> Any:
     """The rows a hand-written create would write for ``story`` (computed before timing)."""
-    from storycore.drafts import parse_story
-    from storycore.elements import normalize_elements
-    from storycore.lifecycle import new_story_record
+    from storycore.model.drafts import parse_story
+    from storycore.model.elements import normalize_elements
+    from storycore.usecases.lifecycle import new_story_record
 
     author = service.store.users.get_by_username("author0000")
     assert author is not None

@@ -2,7 +2,7 @@
 
 Raw psycopg 3 queries on one connection in autocommit (psycopg prepares a statement on the
 server after its fifth run, as it does for storycore's pooled connections), over the tables
-and indexes the adapter made (``adapters/_pg_schema.py``). Each read is one statement where
+and indexes the adapter made (``adapters/postgresql/_schema.py``). Each read is one statement where
 SQL can say it in one (a story read: its author, its row and its first page of elements; a
 user's list: the author's id and the page), reads the columns it answers rather than whole
 records, and builds its answer with ``_floor_json``, shared with the SQLite floor, passing the
@@ -21,11 +21,10 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import orjson
 import psycopg
 
-from storycore.derived import story_words
-from storycore.records import Element, StoryRecord, UserRecord, element_document
-
-from ._floor_json import Fragment, answer, full, new_stats, page, summary
-from .floors import COUNTERS
+from benchmarks._floor_json import Fragment, answer, full, new_stats, page, summary
+from benchmarks.floors import COUNTERS
+from storycore.model.derived import story_words
+from storycore.model.records import Element, StoryRecord, UserRecord, element_document
 
 __all__ = ["PostgreSQLFloor"]
 

@@ -26,7 +26,7 @@ from typing import Any
 from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.fetch import HttpFetcher
-from storycore.online_resolver import OnlineResolver
+from storycore.resolving.online_resolver import OnlineResolver
 
 __all__ = ["main"]
 

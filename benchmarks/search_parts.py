@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from .__main__ import prepare
+from benchmarks.__main__ import prepare
 
 __all__ = ["main"]
 
@@ -23,6 +23,11 @@ _STEPS = {
         " ORDER BY rowid DESC LIMIT 21"
     ),
 }
+
+
+def _matching(db: sqlite3.Connection, sql: str) -> Callable[[str], object]:
+    """A run of ``sql`` matching one word, the word quoted as an FTS5 string."""
+    return lambda word: db.execute(sql, (f'"{word}"',)).fetchall()
 
 
 def _p50(call: Callable[[str], object], words: list[str]) -> float:
@@ -44,7 +49,7 @@ def main() -> None:
     print(f"{stories:,} stories; a word matches {statistics.median(hits):,.0f} (median)\n")
     print("| step | p50 ms |\n|---|---:|")
     for name, sql in _STEPS.items():
-        p50 = _p50(lambda word, sql=sql: db.execute(sql, (f'"{word}"',)).fetchall(), words)
+        p50 = _p50(_matching(db, sql), words)
         print(f"| {name} | {p50:.2f} |")
     store = service.store
     found = {word: store.search.search([word], 0, 21) for word in words}

@@ -28,16 +28,15 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
+from benchmarks.data import DataSet
+from benchmarks.http_load import _record, _server, _wrk
+from benchmarks.load import load
 from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.http import HttpApp, HttpRequest
-
-from .data import DataSet
-from .http_load import _record, _server, _wrk
-from .load import load
 
 _SERVE = [sys.executable, "-m", "storycore.contrib.cli"]
 _FACTORY = "storycore.contrib.asgi:from_environment"
@@ -51,6 +50,11 @@ def _per_request(call: Callable[[], object], repeat: int) -> float:
     for _ in range(repeat):
         call()
     return (time.perf_counter() - start) / repeat
+
+
+def _get(app: HttpApp, path: str) -> Callable[[], object]:
+    """A GET of ``path`` answered by ``app`` in process, a new request each call."""
+    return lambda: app.handle(HttpRequest("GET", path))
 
 
 def _free_port() -> int:
@@ -106,10 +110,7 @@ def main() -> None:
 
     # in process: the app alone, and a read with and without counting its view
     app = HttpApp(service)
-    inproc = {
-        name: _per_request(lambda p=path: app.handle(HttpRequest("GET", p)), args.repeat)
-        for name, path in paths.items()
-    }
+    inproc = {name: _per_request(_get(app, path), args.repeat) for name, path in paths.items()}
     author, slug = first.author.username, first.slug
     counted = _per_request(lambda: service.stories.open(author, slug), args.repeat)
     uncounted = _per_request(
@@ -140,10 +141,11 @@ def main() -> None:
             f"| {rate:,.0f} | {rate / ideal:.2f} |"
         )
 
-    for label, run in (
+    servers: list[tuple[str, Callable[[], AbstractContextManager[str]]]] = [
         ("storycore serve --workers 2", lambda: _server([*serve, "--workers", "2"])),
         ("uvicorn --factory ... --workers 2", lambda: _uvicorn(db, 2)),
-    ):
+    ]
+    for label, run in servers:
         with run() as address:
             for name, path in paths.items():
                 rate = _wrk(address + path, seconds, 8)[0]

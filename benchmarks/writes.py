@@ -17,14 +17,14 @@ import multiprocessing
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from benchmarks.data import DataSet
+from benchmarks.load import load
 from storycore import Service, Settings
 from storycore.adapters import open_store
-
-from .data import DataSet
-from .load import load
 
 __all__ = ["main"]
 
@@ -83,7 +83,7 @@ def main() -> None:
         service.accounts.create_user("bench_editor", editor=True)
     print(f"{args.stories:,} stories of 20 elements loaded; {args.seconds:g} s a run\n")
     print("| writers | creates/s |\n|---|---:|")
-    runs = [
+    runs: list[tuple[str, Callable[[], int]]] = [
         ("one thread", lambda: _write(url, data, 1, args.seconds, "one")),
         ("8 threads, one process", lambda: _write(url, data, 8, args.seconds, "eight")),
         ("2 processes of 4 threads", lambda: _in_processes(url, data, 2, 4, args.seconds)),

@@ -10,7 +10,7 @@ standard output and all else on standard error, where uvicorn has them. A JSON l
 ``http_version`` and ``status`` besides.
 
 No line holds a secret (decisions section 24): every handler, uvicorn's and the root logger's,
-has the filter ``storycore.redaction.RedactSecrets``, so uvicorn's access line writes
+has the filter ``storycore.rules.redaction.RedactSecrets``, so uvicorn's access line writes
 ``api_key=***``; being part of ``log_config``, it is installed again in each worker.
 """
 
@@ -24,7 +24,7 @@ from typing import Any
 from pythonjsonlogger.core import RESERVED_ATTRS
 from pythonjsonlogger.json import JsonFormatter
 
-from storycore.redaction import RedactSecrets
+from storycore.rules.redaction import RedactSecrets
 
 __all__ = [
     "AccessJsonFormatter",

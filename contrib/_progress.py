@@ -10,7 +10,7 @@ from typing import IO, Never
 
 from tqdm import tqdm
 
-from storycore.imports import ImportProgress
+from storycore.usecases.imports import ImportProgress
 
 __all__ = ["Meter", "import_progress"]
 

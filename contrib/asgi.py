@@ -151,7 +151,7 @@ def from_environment() -> StorycoreASGI:
     (``STORYCORE_DB`` and the other ``STORYCORE_*`` of ``storycore.contrib.compose``), which the
     app closes when its lifespan shuts down. It serves on its own, so it compresses, as
     ``storycore serve`` does, and it keeps secrets out of uvicorn's log as ``serve`` does
-    (``storycore.redaction``; uvicorn has set up its logging when it calls the factory)::
+    (``storycore.rules.redaction``; uvicorn has set up its logging when it calls the factory)::
 
         STORYCORE_DB=sqlite:///stories.db \\
             uvicorn --factory storycore.contrib.asgi:from_environment --workers 2

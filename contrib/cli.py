@@ -46,10 +46,10 @@ from storycore.errors import (
     MissingDependencyError,
     StorycoreError,
 )
-from storycore.origins import origin_of
-from storycore.reindex import reindex
+from storycore.rules.origins import origin_of
+from storycore.rules.sites import checked_site_name, checked_web_url
 from storycore.service import Service
-from storycore.sites import checked_site_name, checked_web_url
+from storycore.usecases.reindex import reindex
 
 from ._progress import Meter, import_progress
 from .compose import DEFAULT_DB
@@ -94,7 +94,8 @@ class _Command(_Parser):
 _LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 #: ``serve --log-format``: uvicorn's text lines, or one JSON object a line (``_logs``).
 _LOG_FORMATS = ("text", "json")
-#: ``import --format``: an export of storycore, or Storify v1 story JSON (``storycore.storify``).
+#: ``import --format``: an export of storycore, or Storify v1 story JSON
+#: (``storycore.usecases.storify``).
 _IMPORT_FORMATS = ("export", "storify")
 #: ``serve --resolve``: ``Settings.resolver`` (decisions section 18).
 _RESOLVERS = ("offline", "online")
@@ -277,7 +278,8 @@ def _host(text: str) -> str:
 
 
 def _web_url(text: str) -> str:
-    """``--web-url``: an absolute http(s) address (``storycore.sites``); else a usage error."""
+    """``--web-url``: an absolute http(s) address (``storycore.rules.sites``); else a usage
+    error."""
     try:
         return checked_web_url(text)
     except InvalidParameter as exc:

@@ -50,7 +50,7 @@ def compose(
     resolver_used = None
     if settings.resolver == "online":
         # imported here: httpx and the page parser add a tenth of a second to every command
-        from storycore.online_resolver import OnlineResolver
+        from storycore.resolving.online_resolver import OnlineResolver
 
         from .fetch import HttpFetcher
 

@@ -14,9 +14,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from storycore.http.static import demo_file, demo_url
+from storycore.rules.slugs import derive_slug, next_free_slug
+from storycore.rules.timestamps import format_timestamp
 from storycore.service import Service
-from storycore.slugs import derive_slug, next_free_slug
-from storycore.timestamps import format_timestamp
 
 __all__ = ["load_demo"]
 

@@ -4,7 +4,7 @@ construction.
 - Only http and https; at most 3 redirects.
 - Every request, the first and each redirect, passes through ``_Guard``, a transport that looks
   the host's name up itself, refuses the host unless every address it has is public unicast
-  (``storycore.public_addresses``), and sends the request to the address it checked, with
+  (``storycore.rules.public_addresses``), and sends the request to the address it checked, with
   ``Host`` and the TLS server name (SNI, and the certificate check) still the name. The address
   checked is the address connected to, so a name that answers differently the second time it
   is looked up (DNS rebinding) gains nothing.
@@ -30,8 +30,8 @@ from typing import Final
 
 import httpx
 
-from storycore.fetching import Fetched, PageFetcher
-from storycore.public_addresses import is_public_address
+from storycore.resolving.fetching import Fetched, PageFetcher
+from storycore.rules.public_addresses import is_public_address
 
 __all__ = ["MAX_REDIRECTS", "HttpFetcher", "NameLookup", "system_lookup"]
 

@@ -17,8 +17,8 @@ import asyncio
 import socket
 import ssl
 
-from storycore.coroutines import run_to_end
-from storycore.identity import NoAnswer, ProviderAnswer, ProviderClient
+from storycore.resolving.coroutines import run_to_end
+from storycore.usecases.identity import NoAnswer, ProviderAnswer, ProviderClient
 
 __all__ = ["HttpProviderClient"]
 

@@ -3,7 +3,7 @@
 One record a line, streamed: memory stays flat however large the store. Secrets are never
 exported: password hashes and api-key digests are (they let a moved store keep working), the
 passwords, api keys and user tokens themselves are not, and tokens are not exported at all.
-Importing is the core's (``storycore.imports``); this module only moves the lines.
+Importing is the core's (``storycore.usecases.imports``); this module only moves the lines.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import IO, Any
 
 import orjson
 
-from storycore.imports import ImportProgress
 from storycore.ports import Store
 from storycore.service import Service
+from storycore.usecases.imports import ImportProgress
 
 __all__ = ["export_lines", "import_lines", "write_export"]
 

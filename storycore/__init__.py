@@ -24,9 +24,9 @@ from .errors import (
     Unavailable,
     VersionConflict,
 )
+from .model.visibility import ANONYMOUS, Viewer
 from .service import Service
 from .settings import Limits, Network, Settings
-from .visibility import ANONYMOUS, Viewer
 
 __all__ = [
     "ANONYMOUS",

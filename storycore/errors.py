@@ -26,8 +26,8 @@ error body, so no binding holds a rule::
         └── Missing             the record to change is not stored
 
 Adapters raise ``StorageError``s and ``Unavailable`` only: they state what the storage
-refused, and ``storycore.wording`` turns that into the error a caller sees, with its field and
-message. A ``StorageError`` that escapes unworded renders as a 500, as a bug does.
+refused, and ``storycore.usecases.wording`` turns that into the error a caller sees, with its
+field and message. A ``StorageError`` that escapes unworded renders as a 500, as a bug does.
 
     ConfigurationError          a bad storage URL or setting, raised at start-up
     MissingDependencyError      an optional extra is not installed (an ``ImportError``)

@@ -3,7 +3,7 @@
 Every adapter implements all of them and passes the one contract suite in ``tests/contract``.
 Adapters raise storage errors only (``storycore.errors``): ``DuplicateKey`` naming the key,
 ``StaleVersion``, ``Missing`` and ``Unavailable``, each translated once from the driver's own;
-the service words what a caller is told (``storycore.wording``).
+the service words what a caller is told (``storycore.usecases.wording``).
 "Atomic" below means: either every change of the call is stored, or none is, also across
 processes that share the storage, and a reader never sees half of it.
 """
@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
-from .heads import ProfileFields, StoryHead
-from .queries import StoryQuery
-from .records import (
+from .model.heads import ProfileFields, StoryHead
+from .model.queries import StoryQuery
+from .model.records import (
     AppRecord,
     AuthorStats,
     Element,
@@ -66,7 +66,7 @@ class StoryRepository(Protocol):
         ``add_many([(story, elements, words)])``.
 
         ``words`` are the story's search tokens as the core derived them
-        (``storycore.derived.story_words``); ``SearchIndex.search`` matches them. Each story is
+        (``storycore.model.derived.story_words``); ``SearchIndex.search`` matches them. Each story is
         stored atomically. Raises ``DuplicateKey("story.slug")`` when ``story.author_id``
         already has a story at ``story.slug`` (an earlier one of ``stories`` included),
         ``DuplicateKey("story.id")`` for a stored id, and ``Missing("user")`` where the store
@@ -138,8 +138,8 @@ class StoryRepository(Protocol):
 
     def element_documents(self, story_id: str, offset: int, limit: int) -> list[str]:
         """A slice of the story's elements, in story order, each as its JSON document
-        (``storycore.records.element_document``, the form answers show): answers serialized
-        anyway need no models, and ``storycore.records.element_of`` makes one where needed.
+        (``storycore.model.records.element_document``, the form answers show): answers serialized
+        anyway need no models, and ``storycore.model.records.element_of`` makes one where needed.
         """
         ...
 
@@ -163,14 +163,14 @@ class StoryRepository(Protocol):
         max_embed_pages: int,
     ) -> None:
         """Add ``views[story_id]`` views to each story, with the popularity the core says they
-        make (``storycore.counters.popularity(n)``), and ``embeds[(story_id, page)]`` loads to
+        make (``storycore.model.counters.popularity(n)``), and ``embeds[(story_id, page)]`` loads to
         each page of a story's embed, without reading the stories first: counts are added
         (``views = views + n``), never written over, so processes counting the same story lose
         nothing. Stories that are gone are skipped.
 
         A story keeps at most ``max_embed_pages`` embed pages (decisions section 23), in
         ``embeds`` order: a page already kept is counted; a new page is kept, with its loads,
-        once the pages ``storycore.counters.pages_dropped`` names are dropped (the store calls
+        once the pages ``storycore.model.counters.pages_dropped`` names are dropped (the store calls
         it in its transaction, over the story's kept pages). The story's view count keeps
         every load; ``author_stats`` counts the loads of the kept pages only.
 
@@ -192,7 +192,7 @@ class StoryRepository(Protocol):
         """Per author, over their public stories only: how many, their total views and embed
         loads, the newest one's creation time, the newest feature time and the featured story
         ids (newest feature first). Every asked author is in the answer. What each figure is,
-        is ``storycore.counters.author_stats`` over the stored stories and their kept pages; a
+        is ``storycore.model.counters.author_stats`` over the stored stories and their kept pages; a
         store may keep the figures as counters, which must equal it.
         """
         ...
@@ -209,7 +209,7 @@ class SearchIndex(Protocol):
     def search(self, words: Sequence[str], offset: int, limit: int) -> list[StoryRecord]:
         """Public stories (published, not private) holding every one of ``words``.
 
-        ``words`` are normalized tokens (``storycore.searchtext.tokens``). A word matches
+        ``words`` are normalized tokens (``storycore.rules.searchtext.tokens``). A word matches
         when it is one of the story's search words or of its author's ``search_tokens``;
         different words may match in different places. Order: ``published`` descending, then
         id descending. Kept in step with every story and user write, in the same transaction.
@@ -400,7 +400,7 @@ class Store(Protocol):
         return StoryRead(author, story, documents)
 
     def derivation(self) -> int | None:
-        """The derivation version (``storycore.derived.DERIVATION_VERSION``) the core last
+        """The derivation version (``storycore.model.derived.DERIVATION_VERSION``) the core last
         recorded with ``set_derivation``, or None when none is recorded: a new store, one
         written before stores kept it, or one a migration marked for recomputing. None means
         "unknown": the core recomputes the derived data of a store that holds any record. One

@@ -12,22 +12,23 @@ from __future__ import annotations
 import copy
 from types import TracebackType
 
-from ._context import Context
-from .accounts import Accounts
-from .catalog import Catalog
-from .delegation import Delegation
-from .embedding import Embeds
+from .clocks import Clock, SystemClock
 from .errors import ConfigurationError
-from .identity import ProviderClient
-from .imports import Imports
-from .lifecycle import Stories
+from .model.resolvers import ElementResolver, OfflineResolver
 from .ports import Store
-from .presenters import Presenter
-from .ratelimit import RateLimiter
-from .reindex import bring_up_to_date
-from .resolvers import ElementResolver, OfflineResolver
+from .presentation.presenters import Presenter
 from .settings import DEFAULT_WEB_URL, Settings
-from .viewcounts import ViewCounts
+from .usecases._context import Context
+from .usecases.accounts import Accounts
+from .usecases.catalog import Catalog
+from .usecases.delegation import Delegation
+from .usecases.embedding import Embeds
+from .usecases.identity import ProviderClient
+from .usecases.imports import Imports
+from .usecases.lifecycle import Stories
+from .usecases.ratelimit import RateLimiter
+from .usecases.reindex import bring_up_to_date
+from .usecases.viewcounts import ViewCounts
 
 __all__ = ["Service"]
 
@@ -42,10 +43,16 @@ class Service:
     ``imports`` reads an export back, checked and derived as writes would make it.
 
     Opening a store written by an older derivation version (or an unknown one) recomputes its
-    derived data first (``storycore.reindex``); a store that is current costs one read.
+    derived data first (``storycore.usecases.reindex``); a store that is current costs one read.
 
     ``at(web_url)`` is the same service answering with addresses under another web host: what
     an HTTP answer uses when ``Settings.web_url`` is not set (decisions section 15).
+
+    ``clock`` says what time it is (``storycore.clocks``): every timestamp the service writes,
+    token expiry, the delegation rate limit and the view-count writer read it. The default is
+    the system's; a test passes ``storycore.testing.ManualClock`` to move time by hand. It is
+    an argument beside ``resolver`` and ``provider_client``, not a setting: settings are
+    values read from the environment, a clock is a collaborator.
     """
 
     #: the services ``at`` keeps for other addresses (a ``Host`` header is the caller's choice)
@@ -58,20 +65,25 @@ class Service:
         *,
         resolver: ElementResolver | None = None,
         provider_client: ProviderClient | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.settings = settings or Settings()
+        self.clock: Clock = clock if clock is not None else SystemClock()
         if resolver is None and self.settings.resolver == "online":
             raise ConfigurationError(
                 "Settings.resolver 'online' fetches through a PageFetcher: pass"
-                " resolver=OnlineResolver(settings, HttpFetcher(...)) (storycore.online_resolver,"
-                " storycore.contrib.fetch), as storycore.contrib.compose does"
+                " resolver=OnlineResolver(settings, HttpFetcher(...))"
+                " (storycore.resolving.online_resolver, storycore.contrib.fetch), as"
+                " storycore.contrib.compose does"
             )
         bring_up_to_date(store)
         self.store = store
         self.resolver = resolver or OfflineResolver(self.settings)
         self._provider_client = provider_client
-        self._views = ViewCounts(store.stories, max_embed_pages=self.settings.limits.embed_pages)
-        self._limiter = RateLimiter(self.settings.delegation_rate_limit)
+        self._views = ViewCounts(
+            store.stories, max_embed_pages=self.settings.limits.embed_pages, clock=self.clock
+        )
+        self._limiter = RateLimiter(self.settings.delegation_rate_limit, self.clock)
         self._elsewhere: dict[str, Service] = {}
         self._build(self.settings.web_url or DEFAULT_WEB_URL)
 
@@ -85,6 +97,7 @@ class Service:
             resolver=self.resolver,
             presenter=presenter,
             views=self._views,
+            clock=self.clock,
         )
         self._context = context
         self.accounts = Accounts(context)
@@ -109,7 +122,7 @@ class Service:
 
     def at(self, web_url: str) -> Service:
         """This service with the addresses of its answers under ``web_url``: the same store,
-        settings, view counts and rate limits. Closing either closes the store.
+        settings, clock, view counts and rate limits. Closing either closes the store.
         """
         web_url = web_url.rstrip("/")
         if web_url == self.web_url:

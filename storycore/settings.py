@@ -10,9 +10,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from .oembed_providers import DEFAULT_OEMBED_PROVIDERS, OEmbedProvider
-from .origins import origin_of
-from .sites import checked_site_name, checked_web_url
+from .rules.oembed_providers import DEFAULT_OEMBED_PROVIDERS, OEmbedProvider
+from .rules.origins import origin_of
+from .rules.sites import checked_site_name, checked_web_url
 
 __all__ = ["DEFAULT_WEB_URL", "EMBED_PAGES", "Limits", "Network", "Settings"]
 
@@ -96,7 +96,7 @@ class Settings(BaseModel):
     ``web_url`` is the public web host's address (permalinks, shortlinks, embed scripts,
     oEmbed): an absolute http(s) address with a host, without query, fragment or credentials,
     kept without a trailing slash; anything else is ``InvalidParameter`` (field ``web_url``)
-    when the settings are built (decisions section 24, ``storycore.sites``). Left unset, each
+    when the settings are built (decisions section 24, ``storycore.rules.sites``). Left unset, each
     HTTP answer takes it from its request: scheme, ``Host`` and the prefix the app is mounted
     under (decisions section 15); answers made outside a request (Python calls, the command
     line) use ``DEFAULT_WEB_URL``. A configured ``web_url`` always wins. ``site_name`` names

@@ -14,8 +14,8 @@ from ._stories import NewStory, stories
 from ._text import plain_text
 
 if TYPE_CHECKING:
+    from storycore.model.shapes import StoryCreated
     from storycore.service import Service
-    from storycore.shapes import StoryCreated
 
 __all__ = ["DataSet", "UserSpec", "data_sets"]
 

@@ -9,7 +9,7 @@ from typing import Any, Final, Literal
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from storycore.element_kinds import ELEMENT_TYPES, ElementType
+from storycore.model.element_kinds import ELEMENT_TYPES, ElementType
 from storycore.settings import (
     DEFAULT_IMAGE_EXTENSIONS,
     DEFAULT_NETWORKS,

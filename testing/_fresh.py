@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from storycore.errors import ConfigurationError
 
 if TYPE_CHECKING:
+    from storycore.clocks import Clock
     from storycore.ports import Store
     from storycore.service import Service
     from storycore.settings import Settings
@@ -97,12 +98,18 @@ class FreshStores:
             yield store
 
     @contextmanager
-    def service(self, url: str, settings: Settings | None = None) -> Iterator[Service]:
+    def service(
+        self, url: str, settings: Settings | None = None, *, clock: Clock | None = None
+    ) -> Iterator[Service]:
         """A ``Service`` on a fresh, empty store on ``url`` (with ``settings``, by default
-        ``kit_settings()``), closed and cleaned up on exit."""
+        ``kit_settings()``, and ``clock``, by default the system's), closed and cleaned up on
+        exit."""
         from storycore.service import Service
 
-        with self.store(url) as store, Service(store, settings or kit_settings()) as made:
+        with (
+            self.store(url) as store,
+            Service(store, settings or kit_settings(), clock=clock) as made,
+        ):
             yield made
 
     def close(self) -> None:

@@ -7,8 +7,8 @@ import string
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from storycore.slugs import MAX_SLUG_LENGTH, derive_slug, is_valid_slug
-from storycore.usernames import RESERVED_USERNAMES
+from storycore.rules.slugs import MAX_SLUG_LENGTH, derive_slug, is_valid_slug
+from storycore.rules.usernames import RESERVED_USERNAMES
 
 from ._text import titles
 from .rules import is_valid_username

@@ -7,7 +7,7 @@ from typing import Final
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from storycore.numbers import STORE_INT_MAX
+from storycore.rules.numbers import STORE_INT_MAX
 from storycore.settings import Limits
 
 from ._elements import permalinks

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from storycore.records import Status, StoryRecord
+from storycore.model.records import Status, StoryRecord
 
 from ._elements import elements as _element_lists
 from ._elements import permalinks
@@ -20,8 +20,8 @@ from ._text import plain_text, titles
 from .rules import Viewer, story_for, viewer_for
 
 if TYPE_CHECKING:
+    from storycore.model.shapes import StoryCreated
     from storycore.service import Service
-    from storycore.shapes import StoryCreated
 
 __all__ = ["NewStory", "StoryNarrowing", "stories", "story_members", "story_records", "viewers"]
 

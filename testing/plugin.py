@@ -44,7 +44,9 @@ it. ``fresh_service`` is session-scoped and hands out a new store per ``with``, 
 ``store_factory``             opens fresh, empty stores on that URL; closes them after the test
 ``store``                     a fresh, empty store
 ``storycore_settings``        the ``Settings`` of ``service`` (scrypt at a low cost, for speed)
-``service``                   a ``Service`` on ``store``
+``storycore_clock``           the clock of ``service``: the system's; override it with a
+                              ``ManualClock`` to move the service's time by hand
+``service``                   a ``Service`` on ``store``, with those settings and that clock
 ``storycore_users``           ``Users``: alice, bob, an editor (ed), a curator (cora)
 ``storycore_app``             ``AppKeys``: an application's api key, and credentials per user
 ``storycore_asgi_app``        the ASGI application under test: ``StorycoreASGI(service)``;
@@ -72,10 +74,11 @@ from ._fresh import FreshStores, check_fresh, kit_settings
 if TYPE_CHECKING:
     import httpx
 
+    from storycore.clocks import Clock
+    from storycore.model.visibility import Viewer
     from storycore.ports import Store
     from storycore.service import Service
     from storycore.settings import Settings
-    from storycore.visibility import Viewer
 
     from .client import ASGIApp
 
@@ -93,6 +96,7 @@ __all__ = [
     "storycore_app",
     "storycore_asgi_app",
     "storycore_client",
+    "storycore_clock",
     "storycore_settings",
     "storycore_store_url",
     "storycore_users",
@@ -237,16 +241,19 @@ class FreshService:
     yielding a new ``Service`` on a new, empty store on ``url``, the storage URL of this run of
     the test; the service and its store close, and the store's file, database or schema goes,
     at the end of the ``with``. ``fresh_service(settings)`` runs it with other ``Settings``
-    than the kit's (those of ``storycore_settings`` as the kit defines it).
+    than the kit's (those of ``storycore_settings`` as the kit defines it);
+    ``fresh_service(clock=ManualClock())`` with a clock moved by hand.
     """
 
     def __init__(self, url: str, stores: FreshStores) -> None:
         self.url = url
         self._stores = stores
 
-    def __call__(self, settings: Settings | None = None) -> AbstractContextManager[Service]:
+    def __call__(
+        self, settings: Settings | None = None, *, clock: Clock | None = None
+    ) -> AbstractContextManager[Service]:
         """A context manager yielding a new ``Service`` on a new, empty store on ``url``."""
-        return self._stores.service(self.url, settings)
+        return self._stores.service(self.url, settings, clock=clock)
 
     def __repr__(self) -> str:
         return f"FreshService({self.url!r})"
@@ -287,11 +294,28 @@ def storycore_settings() -> Settings:
 
 
 @pytest.fixture
-def service(store: Store, storycore_settings: Settings) -> Iterator[Service]:
-    """A ``Service`` on a fresh ``store``, closed after the test (which writes its views)."""
+def storycore_clock() -> Clock:
+    """The clock of ``service``: the system's. A test module (or a ``conftest.py``) that moves
+    time by hand overrides it with a ``storycore.testing.ManualClock``::
+
+        @pytest.fixture
+        def storycore_clock():
+            return ManualClock()
+    """
+    from storycore.clocks import SystemClock
+
+    return SystemClock()
+
+
+@pytest.fixture
+def service(
+    store: Store, storycore_settings: Settings, storycore_clock: Clock
+) -> Iterator[Service]:
+    """A ``Service`` on a fresh ``store`` with ``storycore_settings`` and ``storycore_clock``,
+    closed after the test (which writes its views)."""
     from storycore.service import Service
 
-    with Service(store, storycore_settings) as made:
+    with Service(store, storycore_settings, clock=storycore_clock) as made:
         yield made
 
 

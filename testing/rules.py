@@ -15,25 +15,25 @@ users and stories::
 
 from __future__ import annotations
 
-from storycore import visibility
-from storycore.addresses import is_http_url
 from storycore.errors import InvalidParameter
-from storycore.hashtags import normalize_tag
-from storycore.records import Status, StoryRecord, UserRecord
-from storycore.slugs import (
+from storycore.model import visibility
+from storycore.model.records import Status, StoryRecord, UserRecord
+from storycore.model.visibility import ANONYMOUS, Viewer, counts_as_view
+from storycore.rules.addresses import is_http_url
+from storycore.rules.hashtags import normalize_tag
+from storycore.rules.slugs import (
     MAX_SLUG_LENGTH,
     SLUG_PATTERN,
     derive_slug,
     is_valid_slug,
     next_free_slug,
 )
-from storycore.usernames import (
+from storycore.rules.usernames import (
     RESERVED_USERNAMES,
     USERNAME_PATTERN,
     username_key,
     validate_username,
 )
-from storycore.visibility import ANONYMOUS, Viewer, counts_as_view
 
 __all__ = [
     "ANONYMOUS",

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from ._fresh import FreshStores, check_fresh
 
 if TYPE_CHECKING:
+    from storycore.clocks import Clock
     from storycore.ports import Store
     from storycore.service import Service
     from storycore.settings import Settings
@@ -35,9 +36,13 @@ def fresh_store(url: str) -> AbstractContextManager[Store]:
     return FreshStores(keep_schemas=False, copy_sqlite=False).store(check_fresh(url))
 
 
-def fresh_service(url: str, settings: Settings | None = None) -> AbstractContextManager[Service]:
+def fresh_service(
+    url: str, settings: Settings | None = None, *, clock: Clock | None = None
+) -> AbstractContextManager[Service]:
     """A context manager yielding a new ``Service`` on a new, empty store on ``url``, closed
     and removed on exit. ``settings`` default to the kit's: storycore's defaults, with scrypt
     at a low cost so that creating users and authenticating stay fast (as the plugin's
-    ``storycore_settings``)."""
-    return FreshStores(keep_schemas=False, copy_sqlite=False).service(check_fresh(url), settings)
+    ``storycore_settings``); ``clock`` to the system's (a ``ManualClock`` moves by hand)."""
+    return FreshStores(keep_schemas=False, copy_sqlite=False).service(
+        check_fresh(url), settings, clock=clock
+    )

@@ -1,7 +1,7 @@
 """An example of every operation of the OpenAPI document: the request a client sends and the
 content of the answer (decisions section 16).
 
-Answers are built as the shapes the service answers with (``storycore.shapes``), so an example
+Answers are built as the shapes the service answers with (``storycore.model.shapes``), so an example
 cannot hold a member the shape does not have; ``tests/http/test_openapi.py`` checks each
 example against its operation's schemas.
 """
@@ -14,9 +14,9 @@ from typing import Any
 
 import orjson
 
-from ..element_kinds import ImageElement, QuoteElement, TextElement
-from ..records import CreatedWith, Quoted, UserSettings
-from ..shapes import (
+from ..model.element_kinds import ImageElement, QuoteElement, TextElement
+from ..model.records import CreatedWith, Quoted, UserSettings
+from ..model.shapes import (
     AuthorDates,
     AuthorFull,
     AuthorStatsShape,

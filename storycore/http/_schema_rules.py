@@ -3,10 +3,10 @@ for the OpenAPI document: what a schema allows, the service accepts; what it for
 service refuses (decisions section 16).
 
 Each rule is read from the module that applies it where that module states it as a pattern or
-a limit (control characters from ``storycore.text``, slugs and usernames from their modules,
-timestamps from ``storycore.timestamps``, lengths from ``Limits``); the address rule, which
-``storycore.addresses`` applies through ``urllib.parse``, is written here as the pattern of the
-addresses ``urlsplit`` reads as http(s) with a host and a valid port, and of the
+a limit (control characters from ``storycore.rules.text``, slugs and usernames from their modules,
+timestamps from ``storycore.rules.timestamps``, lengths from ``Limits``); the address rule, which
+``storycore.rules.addresses`` applies through ``urllib.parse``, is written here as the pattern of
+the addresses ``urlsplit`` reads as http(s) with a host and a valid port, and of the
 protocol-relative ones (``//host/path``) it takes as https (decisions section 17), whose limit
 counts the ``https:`` it adds.
 
@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import re
 
-from ..addresses import MAX_HOST_LENGTH
-from ..numbers import STORE_INT_MAX
-from ..slugs import ROUTE_WORDS, SLUG_PATTERN
-from ..text import _CONTROL  # the control characters no text may hold
-from ..timestamps import _SHAPE  # the timestamp shape the service parses
-from ..usernames import USERNAME_PATTERN
+from ..rules.addresses import MAX_HOST_LENGTH
+from ..rules.numbers import STORE_INT_MAX
+from ..rules.slugs import ROUTE_WORDS, SLUG_PATTERN
+from ..rules.text import _CONTROL  # the control characters no text may hold
+from ..rules.timestamps import _SHAPE  # the timestamp shape the service parses
+from ..rules.usernames import USERNAME_PATTERN
 from .routing import Schema
 
 __all__ = [
@@ -103,7 +103,7 @@ def words(*, max_length: int | None = None) -> Schema:
 
 def tag() -> Schema:
     """A ``tag`` filter: text that holds something once the white space around it and its
-    leading ``#`` are taken off (``storycore.hashtags.normalize_tag``)."""
+    leading ``#`` are taken off (``storycore.rules.hashtags.normalize_tag``)."""
     # what is left is empty only when the trimmed text is ``#`` signs alone: it needs a
     # character that is neither space nor ``#``, or space between two ``#``
     inner = f"(?:[^\\s#{CONTROL}]|#{_SPACE}+#)"
@@ -180,8 +180,9 @@ _IN_RANGE = (
 
 
 def timestamp(*, nullable: bool = False) -> Schema:
-    """An ISO 8601 timestamp with a zone, as ``storycore.timestamps.parse_timestamp`` reads it:
-    a real date and time, with ``T``, optional fractions of a second and ``Z`` or an offset."""
+    """An ISO 8601 timestamp with a zone, as ``storycore.rules.timestamps.parse_timestamp``
+    reads it: a real date and time, with ``T``, optional fractions of a second and ``Z`` or an
+    offset."""
     return {
         "type": ["string", "null"] if nullable else "string",
         "format": "date-time",
@@ -196,7 +197,7 @@ def boolean_text() -> Schema:
 
 
 def positive_integer_text() -> Schema:
-    """A whole number from 1 as text (``storycore.numbers``), or ``""`` for none: the digits
+    """A whole number from 1 as text (``storycore.rules.numbers``), or ``""`` for none: the digits
     of an integer the stores hold (up to 18 here, the largest count that always fits)."""
     digits = len(str(STORE_INT_MAX)) - 1
     return {"type": "string", "pattern": f"^(?:\\s*[1-9][0-9]{{0,{digits - 1}}}\\s*)?$"}

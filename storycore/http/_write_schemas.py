@@ -20,15 +20,10 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from .. import _member_types as members
-from ..drafts import (
-    _MAX_LABEL_LENGTH,  # the bounds of topics and hashtags
-    _MAX_LABELS,
-    STORY_MEMBERS,
-    STORY_WRITE_MEMBERS,
-)
-from ..element_kinds import DATA_TYPES, ELEMENT_CLASSES
-from ..members import (
+from ..input import _member_types as members
+from ..model.drafts import _MAX_LABEL_LENGTH, _MAX_LABELS, STORY_MEMBERS, STORY_WRITE_MEMBERS
+from ..model.element_kinds import DATA_TYPES, ELEMENT_CLASSES
+from ..model.members import (
     ELEMENT_MEMBERS,
     PROFILE_ADDRESSES,
     PROFILE_TEXTS,
@@ -181,7 +176,7 @@ def _untyped(walker: _Walker) -> Schema:
     """Element objects without ``type`` (or with a null one), by what tells their type: the
     first of ``DATA_TYPES`` their ``data`` holds (not null), read as that kind's element; else
     a permalink, read as a permalink string with the element's own members laid over it
-    (``storycore._typeless``). The branches exclude each other."""
+    (``storycore.model._typeless``). The branches exclude each other."""
     components = walker.components
     absent: Schema = {"type": "null"}  # a member left out, or sent as null
     branches: list[Schema] = []

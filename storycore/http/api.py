@@ -1,15 +1,17 @@
 """The route table of API v1 (interface section 4, decisions sections 1 to 8).
 
 Limits and enums are read from the core (``SORT_KEYS``) and from the service's ``Settings``
-(page size, query length) when the document is made, so they are never copied here.
+(page size, query length) when the document is made, so they are never copied here. Each
+parameter says how it is read and under which keyword its operation takes it (``Parameter``):
+the handlers take their arguments from here, and the OpenAPI document describes the same.
 """
 
 from __future__ import annotations
 
-from ..numbers import STORE_INT_MAX
-from ..queries import SORT_KEYS, parse_sort
-from ..settings import Settings
-from ..shapes import (
+from dataclasses import replace
+
+from ..model.queries import SORT_KEYS, parse_sort
+from ..model.shapes import (
     DelegatedCreated,
     Revoked,
     SearchItem,
@@ -21,9 +23,12 @@ from ..shapes import (
     TokenGrant,
     UserProfile,
 )
+from ..rules.numbers import STORE_INT_MAX
+from ..settings import Settings
 from . import _schema_rules as rules
 from . import endpoints as e
 from ._write_schemas import STORY, USER
+from .params import Read
 from .routing import Credentials, Parameter, Route, Schema
 
 __all__ = ["ROUTES"]
@@ -67,13 +72,18 @@ def _object(name: str) -> Schema:
 
 
 _PAGES = (
-    Parameter("page", _page_number, "page number"),
-    Parameter("per_page", _page_size, "page size"),
+    Parameter("page", _page_number, "page number", read=Read.PAGE),
+    Parameter("per_page", _page_size, "page size", read=Read.PAGE),
 )
 #: a list's pages, and on request the number of its items on every page (decisions section 24)
 _LIST_PAGES = (
     *_PAGES,
-    Parameter("total", rules.boolean_text(), "true: the answer's `total` counts every page"),
+    Parameter(
+        "total",
+        rules.boolean_text(),
+        "true: the answer's `total` counts every page",
+        read=Read.BOOLEAN,
+    ),
 )
 _SORT = (
     Parameter(
@@ -93,11 +103,13 @@ _STORY = Parameter(
     "the story members as an object or serialized JSON: title, slug, description, thumbnail, "
     "elements, private, topics, hashtags",
     required=True,
+    read=Read.OBJECT,
 )
 _VERSION = Parameter(
     "version",
     {"oneOf": [_WHOLE, rules.positive_integer_text()]},
     "the version the change is based on (409 when it is not the current one)",
+    read=Read.INTEGER,
 )
 _STORY_PATH = "/v1/stories/{username}/{slug}"
 # the statuses of the operations' own faults; a route that reads credentials adds their 400
@@ -124,11 +136,13 @@ def _story_write(action: str, handler: object, summary: str, **extra: object) ->
 
 ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/stories/search", e.search, "Search public stories",
-          (Parameter("q", _query, "the words to find (not blank)", required=True), *_LIST_PAGES),
+          (Parameter("q", _query, "the words to find (not blank)", required=True,
+                     absent_to_operation=True), *_LIST_PAGES),
           SearchItem, "stories", _LIST_ERRORS, tags=("stories",), credentials=_ANYONE),
     Route("GET", "/v1/stories", e.list_stories, "List public stories",
           (*_SORT, *_FILTERS, Parameter("containingElement", _address,
-           "only stories holding an element with this permalink"), *_LIST_PAGES),
+           "only stories holding an element with this permalink",
+           keyword="containing_element"), *_LIST_PAGES),
           StorySummary, "stories", _LIST_ERRORS, tags=("stories",), credentials=_ANYONE),
     Route("GET", "/v1/stories/browse/latest", e.latest, "List public stories, latest first",
           (*_FILTERS, *_LIST_PAGES), StorySummary, "stories", _LIST_ERRORS, tags=("stories",),
@@ -148,7 +162,8 @@ ROUTES: tuple[Route, ...] = (
            *_SORT, *_FILTERS, *_LIST_PAGES),
           StorySummary, "stories", _LIST_ERRORS, tags=("stories",), credentials=_ANYONE),
     Route("POST", "/v1/stories/{username}/create", e.create_story, "Create a story",
-          (_STORY, Parameter("publish", _BOOLEAN, "publish now (default false)")),
+          (_STORY, Parameter("publish", _BOOLEAN, "publish now (default false)",
+                             read=Read.BOOLEAN)),
           StoryCreated, None, _WRITE_ERRORS, tags=("stories",), credentials=_USER,
           resolves=True),
     Route("GET", _STORY_PATH, e.read_story, "Read a story with a page of its elements",
@@ -156,7 +171,7 @@ ROUTES: tuple[Route, ...] = (
     _story_write("save", e.save_story, "Save a story", parameters=(_STORY, _VERSION),
                  content=StoryDetail, resolves=True),
     _story_write("publish", e.publish_story, "Publish a story",
-                 parameters=(Parameter("story", _STORY.schema, _STORY.description), _VERSION),
+                 parameters=(replace(_STORY, required=False), _VERSION),
                  content=StoryDetail, resolves=True),
     _story_write("unpublish", e.unpublish_story, "Take a story back to working",
                  content=StoryDetail),
@@ -165,7 +180,7 @@ ROUTES: tuple[Route, ...] = (
     _story_write("unfeature", e.unfeature_story, "Stop featuring a story", content=StorySummary),
     _story_write("editslug", e.edit_slug, "Change a story's slug",
                  parameters=(Parameter("slug", lambda s: rules.slug(s.limits.slug),
-                                       "the new slug", required=True),),
+                                       "the new slug", required=True, keyword="new_slug"),),
                  content=SlugChanged),
     Route("GET", "/v1/users", e.list_users, "List users", _LIST_PAGES, UserProfile, "users",
           (400,), tags=("users",), credentials=_ANYONE),
@@ -173,20 +188,24 @@ ROUTES: tuple[Route, ...] = (
           (404,), tags=("users",), credentials=_ANYONE),
     Route("POST", "/v1/users/{username}/update", e.update_user, "Update a profile",
           (Parameter("user", _object(USER), "name, bio, location, website, avatar",
-                     required=True),),
+                     required=True, read=Read.OBJECT),),
           UserProfile, None, (400, 403, 404), tags=("users",), credentials=_USER),
     # oEmbed clients send no credentials; any sent are ignored
     Route("GET", "/v1/oembed", e.oembed, "oEmbed 1.0 answer for a story's permalink",
-          (Parameter("url", {**_TEXT, "minLength": 1}, "the story's permalink", required=True),
+          (Parameter("url", {**_TEXT, "minLength": 1}, "the story's permalink", required=True,
+                     absent_to_operation=True),
            Parameter("format", rules.empty_or(rules.one_of_words("json", "xml")),
-                     "json (the default) or xml"),
-           Parameter("maxwidth", rules.empty_or(_WHOLE), "largest width"),
-           Parameter("maxheight", rules.empty_or(_WHOLE), "largest height")),
+                     "json (the default) or xml", keyword=None),
+           Parameter("maxwidth", rules.empty_or(_WHOLE), "largest width", read=Read.INTEGER),
+           Parameter("maxheight", rules.empty_or(_WHOLE), "largest height",
+                     read=Read.INTEGER)),
           None, None, (400, 404), bare=True, tags=("embed",), credentials=_IGNORED),
     # the caller is proven by the identity provider (OAuth Echo), the application by api_key
     Route("POST", "/v1/delegated/create", e.delegated_create,
           "Create a story for an identity-provider user (OAuth Echo; experimental)",
-          (_STORY, Parameter("publish", _BOOLEAN, "publish now (default true)"),
+          (replace(_STORY, absent_to_operation=True),
+           Parameter("publish", _BOOLEAN, "publish now (default true)", read=Read.BOOLEAN,
+                     default=True),
            Parameter("api_key", _TEXT, "key of an application with a delegation grant "
                      "(or the X-Api-Key header)")),
           DelegatedCreated, None, (400, 401, 403, 429, 502), tags=("delegation",),

@@ -18,9 +18,9 @@ from ..errors import (
     StorycoreError,
     StoryMoved,
 )
-from ..resolvers import ContentResolver
+from ..model.resolvers import ContentResolver
+from ..model.visibility import Viewer
 from ..service import Service
-from ..visibility import Viewer
 from .api import ROUTES
 from .call import Call
 from .callers import caller, with_header_key
@@ -150,7 +150,9 @@ class HttpApp:
         route, arguments = resolve(self.routes, request.method, request.path)
         params = with_header_key(request, Params.of(request))
         viewer = self._caller(service, route, request, params)
-        response: HttpResponse = route.handler(Call(service, request, params, arguments, viewer))
+        response: HttpResponse = route.handler(
+            Call(service, request, route, params, arguments, viewer)
+        )
         sent = viewer is not None and (viewer.user is not None or viewer.app is not None)
         return cached(request, response, private=sent)
 

@@ -1,4 +1,5 @@
-"""One request in the hands of an endpoint: the service, parameters, caller and answers."""
+"""One request in the hands of an endpoint: the service, its route, parameters, caller and
+answers."""
 
 from __future__ import annotations
 
@@ -11,12 +12,13 @@ from urllib.parse import parse_qsl, quote, urlencode
 import orjson
 from pydantic import BaseModel, TypeAdapter
 
-from ..lifecycle import StoryReading
+from ..model.shapes import Page
+from ..model.visibility import Viewer
 from ..service import Service
-from ..shapes import Page
-from ..visibility import Viewer
+from ..usecases.lifecycle import StoryReading
 from .messages import HttpRequest, HttpResponse, json_response
 from .params import Params
+from .routing import Route
 
 __all__ = ["Call", "dump", "reading_content"]
 
@@ -56,12 +58,14 @@ def reading_content(reading: StoryReading) -> Any:
 
 @dataclass(frozen=True)
 class Call:
-    """What an endpoint works with. ``caller`` is the viewer ``HttpApp`` resolved from the
-    credentials before the endpoint ran, or None when its route ignores them.
+    """What an endpoint works with. ``args`` are the path's arguments; ``caller`` is the viewer
+    ``HttpApp`` resolved from the credentials before the endpoint ran, or None when its route
+    ignores them.
     """
 
     service: Service
     request: HttpRequest
+    route: Route
     params: Params
     args: dict[str, str]
     caller: Viewer | None = field(default=None, repr=False)
@@ -97,19 +101,26 @@ class Call:
         path = quote(f"{self.request.root_path}{self.request.path}", safe="/!$&'()*+,;=:@")
         return f"{path}?{urlencode(pairs)}"
 
-    def pages(self) -> dict[str, Any]:
-        """What a list takes of the page it is asked for: ``page``, ``per_page`` and whether
-        to count its ``total`` (decisions sections 3 and 24)."""
+    def arguments(self) -> dict[str, Any]:
+        """The operation's arguments as the route declares them: the path's, then each
+        parameter it passes on, read as declared (the first fault found is the answer), under
+        its keyword."""
         params = self.params
-        return {
-            "page": params.page("page"),
-            "per_page": params.page("per_page"),
-            "total": params.boolean("total", False),
-        }
+        arguments: dict[str, Any] = dict(self.args)
+        for keyword, read in self.route.passed:
+            arguments[keyword] = read(params)
+        return arguments
 
-    def listing(self, page: Page[Any], key: str) -> HttpResponse:
+    def read(self, name: str) -> Any:
+        """The declared parameter ``name``, read as declared: for one the handler uses itself."""
+        return self.route.readers[name](self.params)
+
+    def listing(self, page: Page[Any]) -> HttpResponse:
         """A list answer: ``page``, ``per_page``, ``total`` when counted, and the items under
-        ``key``, with ``Link``."""
+        the route's ``list_key``, with ``Link``."""
+        key = self.route.list_key
+        if key is None:
+            raise RuntimeError("this route answers no list: it declares no list_key")
         content: dict[str, Any] = {"page": page.page, "per_page": page.per_page}
         if page.total is not None:
             content["total"] = page.total

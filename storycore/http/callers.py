@@ -9,8 +9,8 @@ tokens out of the addresses that access logs record.
 from __future__ import annotations
 
 from ..errors import Unauthorized
+from ..model.visibility import Viewer
 from ..service import Service
-from ..visibility import Viewer
 from .messages import HttpRequest
 from .params import Params
 from .routing import CREDENTIALS

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..origins import origin_of
+from ..rules.origins import origin_of
 from .messages import HttpRequest, HttpResponse
 
 __all__ = ["Cors"]

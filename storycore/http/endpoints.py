@@ -1,15 +1,16 @@
 """The endpoints of API v1: each turns a call into one service operation and its answer.
 
-The caller (``call.viewer``) was resolved from the credentials before the endpoint runs, as
-its route declares (``Credentials``); an endpoint never reads them itself.
+An endpoint takes the operation's arguments from its route's declaration (``Call.arguments``:
+the path's, then each parameter read as declared, under its keyword), so no parameter's name
+or reading is written here. The caller (``call.viewer``) was resolved from the credentials
+before the endpoint runs, as its route declares (``Credentials``); an endpoint never reads them
+itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from ..embed.oembed import oembed_xml
 from ..errors import InvalidParameter
+from ..presentation.embed.oembed import oembed_xml
 from .call import Call, reading_content
 from .callers import sent_token
 from .messages import XML_TYPE, HttpResponse, json_response
@@ -17,195 +18,96 @@ from .messages import XML_TYPE, HttpResponse, json_response
 __all__: list[str] = []  # the route table (``api.py``) is the public face of these
 
 
-def _story_param(call: Call, *, required: bool) -> object:
-    story = call.params.raw("story")
-    if story is None and required:
-        raise InvalidParameter("story is required", field="story")
-    return story
-
-
 # -- stories: lists --------------------------------------------------------------------------
 
 
 def search(call: Call) -> HttpResponse:
-    page = call.service.catalog.search(
-        call.params.text("q"),
-        viewer=call.viewer,
-        **call.pages(),
-    )
-    return call.listing(page, "stories")
+    return call.listing(call.service.catalog.search(**call.arguments(), viewer=call.viewer))
 
 
 def list_stories(call: Call) -> HttpResponse:
-    page = call.service.catalog.stories(
-        containing_element=call.params.text("containingElement"),
-        sort=call.params.text("sort"),
-        order=call.params.text("order"),
-        permalink=call.params.text("permalink"),
-        tag=call.params.text("tag"),
-        **call.pages(),
-    )
-    return call.listing(page, "stories")
+    return call.listing(call.service.catalog.stories(**call.arguments()))
 
 
 def latest(call: Call) -> HttpResponse:
-    return call.listing(
-        call.service.catalog.latest(
-            permalink=call.params.text("permalink"),
-            tag=call.params.text("tag"),
-            **call.pages(),
-        ),
-        "stories",
-    )
+    return call.listing(call.service.catalog.latest(**call.arguments()))
 
 
 def featured(call: Call) -> HttpResponse:
-    page = call.service.catalog.featured(
-        permalink=call.params.text("permalink"),
-        tag=call.params.text("tag"),
-        **call.pages(),
-    )
-    return call.listing(page, "stories")
+    return call.listing(call.service.catalog.featured(**call.arguments()))
 
 
 def popular(call: Call) -> HttpResponse:
-    page = call.service.catalog.popular(
-        permalink=call.params.text("permalink"),
-        tag=call.params.text("tag"),
-        **call.pages(),
-    )
-    return call.listing(page, "stories")
+    return call.listing(call.service.catalog.popular(**call.arguments()))
 
 
 def topic(call: Call) -> HttpResponse:
-    page = call.service.catalog.topic(
-        call.args["topic"],
-        sort=call.params.text("sort"),
-        order=call.params.text("order"),
-        permalink=call.params.text("permalink"),
-        tag=call.params.text("tag"),
-        **call.pages(),
-    )
-    return call.listing(page, "stories")
+    return call.listing(call.service.catalog.topic(**call.arguments()))
 
 
 def user_stories(call: Call) -> HttpResponse:
-    page = call.service.catalog.user(
-        call.args["username"],
-        viewer=call.viewer,
-        filter=call.params.text("filter"),
-        sort=call.params.text("sort"),
-        order=call.params.text("order"),
-        permalink=call.params.text("permalink"),
-        tag=call.params.text("tag"),
-        **call.pages(),
-    )
-    return call.listing(page, "stories")
+    return call.listing(call.service.catalog.user(**call.arguments(), viewer=call.viewer))
 
 
 # -- stories: one story ----------------------------------------------------------------------
 
 
 def read_story(call: Call) -> HttpResponse:
-    reading = call.service.stories.open(
-        call.args["username"],
-        call.args["slug"],
-        viewer=call.viewer,
-        page=call.params.page("page"),
-        per_page=call.params.page("per_page"),
-        as_documents=True,
-    )
+    reading = call.service.stories.open(**call.arguments(), viewer=call.viewer, as_documents=True)
     # the read's own tag costs no digest of the answer (``conditional`` answers the 304)
     headers = [("ETag", reading.etag), *call.link_headers(reading.detail.page, reading.has_next)]
     return call.ok(reading_content(reading), headers)
 
 
 def create_story(call: Call) -> HttpResponse:
-    created = call.service.stories.create(
-        call.args["username"],
-        _story_param(call, required=True),  # type: ignore[arg-type]
-        viewer=call.viewer,
-        publish=call.params.boolean("publish", False),
-    )
-    return call.ok(created)
+    return call.ok(call.service.stories.create(**call.arguments(), viewer=call.viewer))
 
 
 def save_story(call: Call) -> HttpResponse:
-    saved = call.service.stories.save(
-        call.args["username"],
-        call.args["slug"],
-        _story_param(call, required=True),  # type: ignore[arg-type]
-        viewer=call.viewer,
-        version=call.params.integer("version"),
-    )
-    return call.ok(saved)
+    return call.ok(call.service.stories.save(**call.arguments(), viewer=call.viewer))
 
 
 def publish_story(call: Call) -> HttpResponse:
-    published = call.service.stories.publish(
-        call.args["username"],
-        call.args["slug"],
-        _story_param(call, required=False),  # type: ignore[arg-type]
-        viewer=call.viewer,
-        version=call.params.integer("version"),
-    )
-    return call.ok(published)
+    return call.ok(call.service.stories.publish(**call.arguments(), viewer=call.viewer))
 
 
-def _story_action(action: str) -> Callable[[Call], HttpResponse]:
-    """The endpoint of a story operation that takes no parameter but the caller."""
-
-    def endpoint(call: Call) -> HttpResponse:
-        operation = getattr(call.service.stories, action)
-        return call.ok(operation(call.args["username"], call.args["slug"], viewer=call.viewer))
-
-    endpoint.__name__ = f"{action}_story"
-    return endpoint
+def unpublish_story(call: Call) -> HttpResponse:
+    return call.ok(call.service.stories.unpublish(**call.arguments(), viewer=call.viewer))
 
 
-unpublish_story = _story_action("unpublish")
-delete_story = _story_action("delete")
-feature_story = _story_action("feature")
-unfeature_story = _story_action("unfeature")
+def delete_story(call: Call) -> HttpResponse:
+    return call.ok(call.service.stories.delete(**call.arguments(), viewer=call.viewer))
+
+
+def feature_story(call: Call) -> HttpResponse:
+    return call.ok(call.service.stories.feature(**call.arguments(), viewer=call.viewer))
+
+
+def unfeature_story(call: Call) -> HttpResponse:
+    return call.ok(call.service.stories.unfeature(**call.arguments(), viewer=call.viewer))
 
 
 def edit_slug(call: Call) -> HttpResponse:
-    new_slug = call.params.text("slug", required=True)
-    assert new_slug is not None
-    changed = call.service.stories.change_slug(
-        call.args["username"], call.args["slug"], new_slug, viewer=call.viewer
-    )
-    return call.ok(changed)
+    return call.ok(call.service.stories.change_slug(**call.arguments(), viewer=call.viewer))
 
 
 # -- users and authentication ----------------------------------------------------------------
 
 
 def list_users(call: Call) -> HttpResponse:
-    return call.listing(
-        call.service.accounts.list(**call.pages()),
-        "users",
-    )
+    return call.listing(call.service.accounts.list(**call.arguments()))
 
 
 def read_user(call: Call) -> HttpResponse:
-    return call.ok(call.service.accounts.get(call.args["username"]))
+    return call.ok(call.service.accounts.get(**call.arguments()))
 
 
 def update_user(call: Call) -> HttpResponse:
-    user = call.params.raw("user")
-    if user is None:
-        raise InvalidParameter("user is required", field="user")
-    return call.ok(call.service.accounts.update(call.args["username"], user, viewer=call.viewer))
+    return call.ok(call.service.accounts.update(**call.arguments(), viewer=call.viewer))
 
 
 def authenticate(call: Call) -> HttpResponse:
-    grant = call.service.accounts.authenticate(
-        call.params.text("api_key"),
-        call.params.text("username", required=True) or "",
-        call.params.text("password", required=True) or "",
-    )
-    return call.ok(grant)
+    return call.ok(call.service.accounts.authenticate(**call.arguments()))
 
 
 def revoke(call: Call) -> HttpResponse:
@@ -218,26 +120,22 @@ def revoke(call: Call) -> HttpResponse:
 
 def oembed(call: Call) -> HttpResponse:
     """oEmbed answers a bare object, as oEmbed clients expect (decisions section 13), in
-    JSON or in oEmbed's XML."""
-    form = (call.params.text("format") or "json").lower()
+    JSON or in oEmbed's XML (``format``, read before the operation's own parameters)."""
+    form = (call.read("format") or "json").lower()
     if form not in ("json", "xml"):
         raise InvalidParameter("format must be json or xml", field="format")
-    answer = call.service.embeds.oembed(
-        call.params.text("url"),
-        maxwidth=call.params.integer("maxwidth"),
-        maxheight=call.params.integer("maxheight"),
-    )
+    answer = call.service.embeds.oembed(**call.arguments())
     if form == "xml":
         return HttpResponse(200, [("Content-Type", XML_TYPE)], oembed_xml(answer))
     return json_response(answer)
 
 
 def delegated_create(call: Call) -> HttpResponse:
+    """The identity provider and the user's authorization for it come in headers of their
+    own (decisions section 10)."""
     created = call.service.delegation.create(
-        api_key=call.params.text("api_key"),
+        **call.arguments(),
         provider=call.request.header("x-auth-service-provider"),
         authorization=call.request.header("x-verify-credentials-authorization"),
-        story=call.params.raw("story"),
-        publish=call.params.boolean("publish", True),
     )
     return call.ok(created)

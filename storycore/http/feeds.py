@@ -21,11 +21,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from ..catalog import FEED_SIZE, FeedEntry
 from ..errors import NotFound
-from ..hashtags import normalize_tag
-from ..permalinks import Permalinks
+from ..rules.hashtags import normalize_tag
+from ..rules.permalinks import Permalinks
 from ..service import Service
+from ..usecases.catalog import FEED_SIZE, FeedEntry
 from .messages import HttpResponse
 from .pages import not_found_page
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from ..errors import InvalidParameter
-from ..sites import HOST
+from ..rules.sites import HOST
 from .messages import HttpRequest
 
 __all__ = ["request_web_url"]

@@ -20,10 +20,10 @@ from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from .. import errors
-from ..delegation import PROVIDER_HEADER
-from ..embed.oembed import oembed
+from ..presentation.embed.oembed import oembed
+from ..rules.usernames import RESERVED_USERNAMES
 from ..settings import Settings
-from ..usernames import RESERVED_USERNAMES
+from ..usecases.delegation import PROVIDER_HEADER
 from . import _schema_rules as rules
 from ._openapi_examples import EXAMPLES, OperationExample
 from ._write_schemas import write_schemas

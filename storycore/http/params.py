@@ -3,22 +3,26 @@
 Bodies may be ``application/x-www-form-urlencoded`` or ``application/json``; parameters are also
 read from the query string, and the body wins on a conflict. Booleans are
 ``true/false/1/0/yes/no`` in any case; anything else is a 400.
+
+A route declares how each of its parameters is read (``Read``); ``reader`` turns that
+declaration into the function that reads it, once per route, not on every request.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import enum
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import parse_qsl
 
 import orjson
 
 from ..errors import InvalidParameter
-from ..numbers import whole_number
-from ..text import check_text
+from ..rules.numbers import whole_number
+from ..rules.text import check_text
 from .messages import HttpRequest
 
-__all__ = ["Params"]
+__all__ = ["Params", "Read", "Reader", "reader"]
 
 _TRUE = frozenset({"true", "1", "yes"})
 _FALSE = frozenset({"false", "0", "no"})
@@ -72,9 +76,12 @@ class Params:
                 )
         return cls(values)
 
-    def raw(self, name: str) -> Any:
+    def raw(self, name: str, *, required: bool = False) -> Any:
         """The value as received (a string, or any JSON value from a JSON body), or None."""
-        return self.values.get(name)
+        value = self.values.get(name)
+        if value is None and required:
+            raise InvalidParameter(f"{name} is required", field=name)
+        return value
 
     def text(self, name: str, *, required: bool = False) -> str | None:
         """A string parameter; numbers and booleans of a JSON body are refused."""
@@ -119,8 +126,42 @@ class Params:
         raise InvalidParameter(f"{name} must be true, false, 1, 0, yes or no", field=name)
 
     def integer(self, name: str, *, minimum: int = 1) -> int | None:
-        """A whole-number parameter (``storycore.numbers``), or None when absent."""
+        """A whole-number parameter (``storycore.rules.numbers``), or None when absent."""
         value = self.values.get(name)
         if value is None or value == "":
             return None
         return whole_number(value, name, minimum=minimum)
+
+
+class Read(enum.Enum):
+    """How a declared parameter is read, and so what its operation receives."""
+
+    #: a string (``Params.text``), or None
+    TEXT = "text"
+    #: a page number or size as received, for the pagination rule (``Params.page``)
+    PAGE = "page"
+    #: ``true/false/1/0/yes/no`` or a JSON boolean (``Params.boolean``), else its default
+    BOOLEAN = "boolean"
+    #: a whole number (``Params.integer``), or None
+    INTEGER = "integer"
+    #: as received (``Params.raw``): a JSON object, or its serialized JSON, for the operation
+    OBJECT = "object"
+
+
+#: reads one declared parameter of a request
+Reader = Callable[[Params], Any]
+
+
+def reader(read: Read, name: str, *, required: bool, default: bool) -> Reader:
+    """The function that reads the parameter ``name`` as ``read`` says, made once for its
+    route. A ``required`` one sent absent is refused naming it; ``default`` is a boolean's
+    value when it is absent."""
+    if read is Read.TEXT:
+        return lambda params: params.text(name, required=required)
+    if read is Read.PAGE:
+        return lambda params: params.page(name)
+    if read is Read.BOOLEAN:
+        return lambda params: params.boolean(name, default)
+    if read is Read.INTEGER:
+        return lambda params: params.integer(name)
+    return lambda params: params.raw(name, required=required)

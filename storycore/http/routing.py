@@ -7,7 +7,10 @@ create route alone (never the story ``create``, and no slug is a route word: ``s
 method: a path that the winning routes take with another method is a 405 naming their methods.
 
 Every route declares its use of the credentials (``Credentials``); ``HttpApp`` resolves them
-by that declaration and the OpenAPI document reads the same one.
+by that declaration and the OpenAPI document reads the same one. So with its parameters: each
+``Parameter`` says how it is read and under which keyword it reaches the operation, and a
+handler takes its arguments from that declaration (``Call.arguments``), which the OpenAPI
+document also describes.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 
 from ..errors import MethodNotAllowed, NotFound
 from ..settings import Settings
+from .params import Read, Reader, reader
 
 __all__ = [
     "CREDENTIALS",
@@ -47,14 +51,35 @@ class Credentials(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Parameter:
-    """A documented request parameter (for the OpenAPI document). ``schema`` is a JSON schema,
-    or a function of the service's settings for one that holds a configured limit.
+    """A request parameter: how it is documented, read, and passed to its operation.
+
+    ``schema`` is a JSON schema, or a function of the service's settings for one that holds a
+    configured limit. ``read`` says how the parameter is read (``default`` is a boolean's value
+    when it is not sent), and ``keyword`` under which keyword it reaches the operation: its
+    ``name`` when empty (``containingElement`` is ``containing_element``), and None for one its
+    handler reads itself (``Call.read``) and does not pass on.
+
+    A ``required`` parameter sent absent is refused on reading, naming it (text and objects),
+    unless ``absent_to_operation``: then the operation receives None and refuses it itself,
+    after checks of its own and the reading of the route's other parameters (``q``'s refusal
+    says it must not be blank; delegated creation proves the application first).
     """
 
     name: str
     schema: Schema | Callable[[Settings], Schema]
     description: str = ""
     required: bool = False
+    read: Read = Read.TEXT
+    keyword: str | None = ""
+    default: bool = False
+    absent_to_operation: bool = False
+    #: reads the parameter from a request, as ``read`` says: made once, with the declaration
+    reader: Reader = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        refused_absent = self.required and not self.absent_to_operation
+        read = reader(self.read, self.name, required=refused_absent, default=self.default)
+        object.__setattr__(self, "reader", read)
 
     def schema_for(self, settings: Settings) -> Schema:
         """The parameter's JSON schema under ``settings``."""
@@ -97,11 +122,24 @@ class Route:
     segments: tuple[str, ...] = field(init=False, repr=False, compare=False)
     #: which segments are fixed (True) rather than parameters: the larger wins an overlap
     fixed: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    #: the parameters the operation takes, each as its keyword and its reader, in order
+    passed: tuple[tuple[str, Reader], ...] = field(init=False, repr=False, compare=False)
+    #: every parameter's reader, by the parameter's name
+    readers: dict[str, Reader] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         segments = tuple(self.template.strip("/").split("/"))
         object.__setattr__(self, "segments", segments)
         object.__setattr__(self, "fixed", tuple(segment[0] != "{" for segment in segments))
+        passed = tuple(
+            (p.keyword or p.name, p.reader) for p in self.parameters if p.keyword is not None
+        )
+        keywords = [segment[1:-1] for segment in segments if segment[0] == "{"]
+        keywords += [keyword for keyword, _ in passed]
+        if len(set(keywords)) != len(keywords):
+            raise ValueError(f"{self.method} {self.template} passes a keyword twice: {keywords}")
+        object.__setattr__(self, "passed", passed)
+        object.__setattr__(self, "readers", {p.name: p.reader for p in self.parameters})
 
     def match(self, parts: Sequence[str]) -> dict[str, str] | None:
         """The path arguments when ``parts`` fit this template, else None."""

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from urllib.parse import parse_qsl
 
-from ..embed import not_found_script
 from ..errors import MethodNotAllowed, NotFound, StoryMoved
+from ..presentation.embed import not_found_script
 from ..service import Service
 from .feeds import feed_handler
 from .messages import HttpRequest, HttpResponse

@@ -24,8 +24,7 @@ from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.listen import listening_socket
 from storycore.errors import NotFound
-
-from .conftest import HostPages
+from tests.browser.conftest import HostPages
 
 # Chromium and the servers start once, on one worker
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-cors")]

@@ -7,8 +7,7 @@ from typing import Any
 import pytest
 
 from storycore.contrib.demo import load_demo
-
-from .conftest import HostPages, StoryServer
+from tests.browser.conftest import HostPages, StoryServer
 
 # Chromium and the servers start once, on one worker
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-embed")]

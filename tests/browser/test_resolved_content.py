@@ -12,10 +12,9 @@ from typing import Any
 import pytest
 
 from storycore import Service
-from tests.resolver.conftest import FakeSite, online_resolver, online_settings
-
-from .conftest import HostPages, StoryServer
-from .test_embed import HOSTILE, _host, _open
+from tests.browser.conftest import HostPages, StoryServer
+from tests.browser.test_embed import HOSTILE, _host, _open
+from tests.resolving.conftest import FakeSite, online_resolver, online_settings
 
 pytestmark = pytest.mark.browser
 

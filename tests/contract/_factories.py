@@ -12,12 +12,15 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from storycore.derived import story_words, user_changes, with_derived_members, with_search_tokens
-from storycore.element_kinds import ELEMENT_CLASSES
-from storycore.heads import StoryHead
-from storycore.ids import new_id
-from storycore.ports import Store
-from storycore.records import (
+from storycore.model.derived import (
+    story_words,
+    user_changes,
+    with_derived_members,
+    with_search_tokens,
+)
+from storycore.model.element_kinds import ELEMENT_CLASSES
+from storycore.model.heads import StoryHead
+from storycore.model.records import (
     AppRecord,
     Element,
     ElementType,
@@ -27,8 +30,10 @@ from storycore.records import (
     UserRecord,
     element_of,
 )
+from storycore.ports import Store
+from storycore.rules.ids import new_id
+from storycore.rules.timestamps import format_timestamp
 from storycore.settings import EMBED_PAGES
-from storycore.timestamps import format_timestamp
 
 _EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 _UNSET: Any = object()

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from storycore.model.records import UserRecord
 from storycore.ports import Store
-from storycore.records import UserRecord
-
-from ._factories import add_user
+from tests.contract._factories import add_user
 
 
 @pytest.fixture

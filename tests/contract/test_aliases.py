@@ -3,10 +3,9 @@ make and stop them. A story that left the slug it was asked at has another ``slu
 
 from __future__ import annotations
 
+from storycore.model.records import StoryRecord, UserRecord
 from storycore.ports import Store
-from storycore.records import StoryRecord, UserRecord
-
-from ._factories import add_story, changed
+from tests.contract._factories import add_story, changed
 
 
 def _move(store: Store, story: StoryRecord, slug: str) -> StoryRecord:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 
 from storycore.errors import DuplicateKey, Missing
+from storycore.model.records import AppRecord, UserRecord
 from storycore.ports import Store, whole_record
-from storycore.records import AppRecord, UserRecord
-
-from ._factories import at, make_app, make_token
+from tests.contract._factories import at, make_app, make_token
 
 # -- applications --------------------------------------------------------------------------
 

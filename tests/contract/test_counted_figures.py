@@ -1,4 +1,4 @@
-"""What a store counts equals what the core defines (``storycore.counters``): after a sequence of
+"""What a store counts equals what the core defines (``storycore.model.counters``): after a sequence of
 writes through the ports, each backend's popularity and popular order, the embed pages it kept
 and its author stats are those the core's functions give for the same writes.
 
@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from storycore.counters import author_stats, by_loads, pages_after, popularity
+from storycore.model.counters import author_stats, by_loads, pages_after, popularity
+from storycore.model.queries import StoryQuery
+from storycore.model.records import AuthorStats, EmbedCount, StoryRecord, UserRecord
 from storycore.ports import Store
-from storycore.queries import StoryQuery
-from storycore.records import AuthorStats, EmbedCount, StoryRecord, UserRecord
-
-from ._factories import add_story, add_user, at, changed
+from tests.contract._factories import add_story, add_user, at, changed
 
 Loads = dict[tuple[str, str], int]
 Pages = dict[str, dict[str, int]]  # per story, the loads of each page kept

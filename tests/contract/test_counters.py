@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from storycore.derived import story_words
+from storycore.model.derived import story_words
+from storycore.model.records import AuthorStats, EmbedCount, StoryRecord, UserRecord
 from storycore.ports import Store
-from storycore.records import AuthorStats, EmbedCount, StoryRecord, UserRecord
-
-from ._factories import add_story, add_user, at, changed, count_view, make_story
+from tests.contract._factories import add_story, add_user, at, changed, count_view, make_story
 
 THREADS = 4
 VIEWS_PER_THREAD = 50

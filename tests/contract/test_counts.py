@@ -3,16 +3,16 @@ query holds (decisions section 24, ``total=true``), whatever its offset, limit o
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
+from storycore.model.queries import Audience, SortField, StoryQuery
+from storycore.model.records import UserRecord
 from storycore.ports import Store
-from storycore.queries import Audience, StoryQuery
-from storycore.records import UserRecord
-from storycore.searchtext import tokens
-
-from ._factories import add_story, add_user, at, make_element
+from storycore.rules.searchtext import tokens
+from tests.contract._factories import add_story, add_user, at, make_element
 
 
 def _count_and_ids(store: Store, **query: Any) -> tuple[int, list[str]]:
@@ -67,10 +67,11 @@ def test_a_list_counts_the_stories_its_pages_hold(
 def test_a_count_follows_sort_and_order_in_nothing(
     store: Store, author: UserRecord, shelf: None, audience: Audience
 ) -> None:
-    base = {"offset": 0, "limit": 1, "audience": audience, "author_id": author.id}
+    base = StoryQuery(offset=0, limit=1, audience=audience, author_id=author.id)
+    sorts: tuple[SortField, ...] = ("published", "created", "title_key", "views")
     counts = {
-        store.stories.count(StoryQuery(**base, sort=sort, descending=descending))
-        for sort in ("published", "created", "title_key", "views")
+        store.stories.count(replace(base, sort=sort, descending=descending))
+        for sort in sorts
         for descending in (True, False)
     }
     assert len(counts) == 1

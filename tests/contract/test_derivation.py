@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from storycore.model.records import UserRecord
 from storycore.ports import Store
-from storycore.records import UserRecord
-
-from ._factories import add_story
+from tests.contract._factories import add_story
 
 
 def test_a_new_store_knows_no_derivation(store: Store) -> None:

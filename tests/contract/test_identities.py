@@ -6,8 +6,7 @@ import pytest
 
 from storycore.errors import DuplicateKey
 from storycore.ports import Store
-
-from ._factories import add_user, make_user
+from tests.contract._factories import add_user, make_user
 
 
 def test_add_user_stores_the_user(store: Store) -> None:

@@ -6,11 +6,10 @@ from typing import Any
 
 import pytest
 
+from storycore.model.queries import SORT_KEYS, Audience, SortField, StoryQuery
+from storycore.model.records import Status, UserRecord
 from storycore.ports import Store
-from storycore.queries import SORT_KEYS, Audience, SortField, StoryQuery
-from storycore.records import Status, UserRecord
-
-from ._factories import add_story, at, changed, count_view, heads, make_element
+from tests.contract._factories import add_story, at, changed, count_view, heads, make_element
 
 SORTS: list[SortField] = [*SORT_KEYS.values(), "featured_at"]
 
@@ -258,7 +257,7 @@ _WITH_NULLS = [("a", 1), ("b", None), ("c", 2), ("d", None)]
 
 def _add_with_nulls(store: Store, author_id: str, field: SortField) -> None:
     for story_id, rank in _WITH_NULLS:
-        members = _sorted_by(field, rank) if rank is not None else {field: None}
+        members: dict[str, Any] = _sorted_by(field, rank) if rank is not None else {field: None}
         status = "published" if field != "published" or rank is not None else "working"
         add_story(store, author_id, f"s-{story_id}", story_id=story_id, status=status, **members)
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from storycore.derived import story_words
+from storycore.model.derived import story_words
+from storycore.model.records import UserRecord
 from storycore.ports import Store
-from storycore.records import UserRecord
-from storycore.searchtext import tokens
-
-from ._factories import add_story, at, changed, count_view, make_element
+from storycore.rules.searchtext import tokens
+from tests.contract._factories import add_story, at, changed, count_view, make_element
 
 
 def _found(store: Store, query: str, offset: int = 0, limit: int = 100) -> list[str]:

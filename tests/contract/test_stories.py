@@ -6,11 +6,11 @@ import orjson
 import pytest
 
 from storycore.errors import DuplicateKey, Missing, StaleVersion
+from storycore.model.element_kinds import ElementType
+from storycore.model.queries import StoryQuery
+from storycore.model.records import UserRecord, element_document
 from storycore.ports import Store
-from storycore.queries import StoryQuery
-from storycore.records import UserRecord, element_document
-
-from ._factories import (
+from tests.contract._factories import (
     add_story,
     at,
     changed,
@@ -74,9 +74,10 @@ def test_elements_are_sliced_by_offset_and_limit(store: Store, author: UserRecor
 def test_element_documents_are_the_elements_as_json_sliced_alike(
     store: Store, author: UserRecord
 ) -> None:
+    kinds: tuple[ElementType, ...] = ("text", "quote", "link", "video")
     elements = [
         make_element(f"\u00e9l\u00e9ment {n} \u2028 </script>", kind=kind)
-        for n, kind in enumerate(("text", "quote", "link", "video"))
+        for n, kind in enumerate(kinds)
     ]
     story = add_story(store, author.id, elements=elements)
     documents = store.stories.element_documents(story.id, 1, 2)

@@ -5,12 +5,11 @@ from __future__ import annotations
 import pytest
 
 from storycore.errors import DuplicateKey, Missing
-from storycore.heads import ProfileFields
+from storycore.model.heads import ProfileFields
+from storycore.model.records import UserRecord
 from storycore.ports import Store, whole_record
-from storycore.records import UserRecord
-from storycore.searchtext import tokens
-
-from ._factories import add_story, add_user, at, make_user, renamed
+from storycore.rules.searchtext import tokens
+from tests.contract._factories import add_story, add_user, at, make_user, renamed
 
 
 def _found(store: Store, query: str) -> list[str]:

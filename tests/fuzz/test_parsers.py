@@ -13,13 +13,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from storycore import InvalidParameter, InvalidSlug, Settings
-from storycore.addresses import validate_url
-from storycore.drafts import parse_story
-from storycore.elements import normalize_elements
-from storycore.pagination import PageRequest
-from storycore.records import Element
-from storycore.resolvers import OfflineResolver
-from storycore.slugs import validate_slug
+from storycore.model.drafts import parse_story
+from storycore.model.elements import normalize_elements
+from storycore.model.pagination import PageRequest
+from storycore.model.records import Element
+from storycore.model.resolvers import OfflineResolver
+from storycore.rules.addresses import validate_url
+from storycore.rules.slugs import validate_slug
+from storycore.rules.usernames import validate_username
 from storycore.testing.strategies import (
     ELEMENT_KINDS,
     PERMALINK_KINDS,
@@ -37,7 +38,6 @@ from storycore.testing.strategies import (
     usernames,
     valid_slugs,
 )
-from storycore.usernames import validate_username
 
 SETTINGS = Settings()
 RESOLVER = OfflineResolver(SETTINGS)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ._clients import Answer
+from tests.http._clients import Answer
 
 JSON_TYPE = "application/json; charset=utf-8"
 TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")

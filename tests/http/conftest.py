@@ -11,6 +11,8 @@ The world: alice (the owner of every story), bob (another user), ed (an editor) 
 feature stories); one application with a key and a token for each user; a partner application
 with a delegation grant and a fake identity provider. alice has a published public story
 ``open`` (featured, with elements), a working story ``draft`` and a published private ``secret``.
+Its time is a ``ManualClock`` (``world.clock``): it moves only when a test moves it, and each
+story ``world.publish`` makes is published a second after the one before.
 """
 
 from __future__ import annotations
@@ -23,10 +25,10 @@ import pytest
 
 from storycore import Service
 from storycore.adapters import open_store
-from storycore.identity import NoAnswer, ProviderAnswer
+from storycore.testing import ManualClock
+from storycore.usecases.identity import NoAnswer, ProviderAnswer
 from tests.conftest import TEST_SETTINGS
-
-from ._clients import BINDINGS, AppClient, Client
+from tests.http._clients import BINDINGS, AppClient, Client
 
 PROVIDER = "https://id.example/1.1/account/verify_credentials.json"
 PREFIX = "/stories-api"
@@ -72,6 +74,7 @@ class World:
     partner_key: str
     provider: FakeProvider
     tokens: dict[str, str]
+    clock: ManualClock
 
     def credentials(self, username: str | None) -> dict[str, str]:
         """The authentication parameters of a user; ``""`` the api key alone, None nothing."""
@@ -86,14 +89,17 @@ class World:
         return self.credentials(ACTORS[name])
 
     def publish(self, *titles: str, username: str = "alice", **members: object) -> list[str]:
-        """Published public stories with these titles, oldest first; their slugs."""
+        """Published public stories with these titles, oldest first, each a second after the
+        last thing the world wrote; their slugs."""
         viewer = self.service.accounts.as_user(username)
-        return [
-            self.service.stories.create(
+        slugs = []
+        for title in titles:
+            self.clock.advance(1)
+            created = self.service.stories.create(
                 username, {"title": title, **members}, viewer=viewer, publish=True
-            ).slug
-            for title in titles
-        ]
+            )
+            slugs.append(created.slug)
+        return slugs
 
 
 @pytest.fixture
@@ -102,7 +108,8 @@ def world() -> Iterator[World]:
         update={"delegation_providers": (PROVIDER,), "delegation_rate_limit": 3}
     )
     provider = FakeProvider()
-    service = Service(open_store("memory://"), settings, provider_client=provider)
+    clock = ManualClock()
+    service = Service(open_store("memory://"), settings, provider_client=provider, clock=clock)
     accounts = service.accounts
     accounts.create_user("alice", "alice-password", name="Alice Liddell", plan="enterprise")
     accounts.create_user("bob", "bob-password", name="Bob Builder")
@@ -137,7 +144,7 @@ def world() -> Iterator[World]:
         publish=True,
     )
     stories.feature("alice", "open", viewer=accounts.as_user("cora"))
-    yield World(service, api_key, partner_key, provider, tokens)
+    yield World(service, api_key, partner_key, provider, tokens, clock)
     service.close()
 
 

@@ -13,10 +13,9 @@ import pytest
 from storycore.http.api import ROUTES
 from storycore.http.app import HttpApp
 from storycore.http.messages import HttpRequest
-
-from ._clients import FORM, JSON, Client
-from ._shapes import content_of, error_of
-from .conftest import World
+from tests.http._clients import FORM, JSON, Client
+from tests.http._shapes import content_of, error_of
+from tests.http.conftest import World
 
 CREATE = "/v1/stories/alice/create"
 

@@ -39,8 +39,7 @@ from storycore.http import HttpApp, HttpRequest, HttpResponse
 from storycore.http.api import ROUTES
 from storycore.testing.client import asgi_client
 from tests.conftest import TEST_SETTINGS
-
-from ._clients import (
+from tests.http._clients import (
     BINDINGS,
     FORM,
     JSON,
@@ -52,9 +51,9 @@ from ._clients import (
     from_httpx,
     joined_headers,
 )
-from ._shapes import content_of, error_of
-from .conftest import PREFIX, World
-from .test_endpoints import DELEGATION, VALID_REQUESTS
+from tests.http._shapes import content_of, error_of
+from tests.http.conftest import PREFIX, World
+from tests.http.test_endpoints import DELEGATION, VALID_REQUESTS
 
 CREATE = "/v1/stories/alice/create"
 OPEN = "/v1/stories/alice/open"
@@ -376,10 +375,11 @@ def test_a_request_waiting_on_another_host_holds_up_no_storage_request(world: Wo
     """Decisions section 14: while a delegated creation waits on its identity provider, a read
     on a store that answers one call at a time (``memory://``) is answered at once."""
     assert world.service.store.parallel_calls == 1
-    released = threading.Event()
+    asked, released = threading.Event(), threading.Event()
     answer = world.provider.answer
 
     def slow_provider(*args: Any, **kwargs: Any) -> Any:
+        asked.set()
         released.wait(timeout=5)
         return answer
 
@@ -392,7 +392,7 @@ def test_a_request_waiting_on_another_host_holds_up_no_storage_request(world: Wo
             create = asyncio.ensure_future(
                 client.post("/v1/delegated/create", json=body, headers=DELEGATION)
             )
-            await asyncio.sleep(0.2)  # the creation now waits on the provider
+            assert await asyncio.to_thread(asked.wait, 5)  # the creation waits on the provider
             start = time.perf_counter()
             read = await client.get("/v1/stories/browse/latest")
             took = time.perf_counter() - start

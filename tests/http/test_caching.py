@@ -10,11 +10,10 @@ import pytest
 
 from storycore.http import HttpApp
 from storycore.http.api import ROUTES
-
-from ._clients import AppClient, Client
-from ._shapes import content_of
-from .conftest import World
-from .test_endpoints import VALID_REQUESTS
+from tests.http._clients import AppClient, Client
+from tests.http._shapes import content_of
+from tests.http.conftest import World
+from tests.http.test_endpoints import VALID_REQUESTS
 
 PUBLIC = "public, max-age=0, must-revalidate"
 PRIVATE = "private, no-cache"

@@ -6,10 +6,9 @@ from __future__ import annotations
 import pytest
 
 from storycore import Service
-
-from ._clients import Answer, AppClient, Client
-from ._shapes import error_of
-from .conftest import World
+from tests.http._clients import Answer, AppClient, Client
+from tests.http._shapes import error_of
+from tests.http.conftest import World
 
 PAGE = "http://pages.example:8080"
 EXPOSED = "Link, ETag, Location, Retry-After"

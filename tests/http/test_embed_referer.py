@@ -4,10 +4,9 @@ sections 6 and 23), through ``HttpApp``.
 
 from __future__ import annotations
 
-from storycore.records import EmbedCount
-
-from ._clients import Client
-from .conftest import World
+from storycore.model.records import EmbedCount
+from tests.http._clients import Client
+from tests.http.conftest import World
 
 
 def test_the_referer_header_names_the_page_an_embed_was_loaded_from(

@@ -10,9 +10,8 @@ import pytest
 
 from storycore.http.api import ROUTES
 from storycore.http.routing import Route
-
-from ._clients import HOST, Client
-from ._shapes import (
+from tests.http._clients import HOST, Client
+from tests.http._shapes import (
     AUTHOR_DATE,
     AUTHOR_FULL,
     AUTHOR_SETTINGS,
@@ -30,7 +29,7 @@ from ._shapes import (
     content_of,
     full_story_members_are_complete,
 )
-from .conftest import World
+from tests.http.conftest import World
 
 # -- lists of stories ------------------------------------------------------------------------
 

@@ -9,11 +9,10 @@ import logging
 
 import pytest
 
-from storycore.identity import NoAnswer, ProviderAnswer
-
-from ._clients import JSON, Answer, Client
-from ._shapes import ERROR_KEYS, ERROR_KEYS_WITH_FIELD, content_of, error_of
-from .conftest import PROVIDER, World
+from storycore.usecases.identity import NoAnswer, ProviderAnswer
+from tests.http._clients import JSON, Answer, Client
+from tests.http._shapes import ERROR_KEYS, ERROR_KEYS_WITH_FIELD, content_of, error_of
+from tests.http.conftest import PROVIDER, World
 
 DELEGATION_HEADERS = {
     "X-Auth-Service-Provider": PROVIDER,

@@ -7,7 +7,6 @@ warning, answers ``application/atom+xml`` and honours ``If-None-Match``.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import feedparser
@@ -16,10 +15,9 @@ import pytest
 from storycore import Service
 from storycore.errors import InvalidParameter, InvalidSlug
 from storycore.http.feeds import EMPTY_FEED_UPDATED, FEED_SIZE
-from storycore.slugs import validate_slug
-
-from ._clients import HOST, Answer, AppClient, Client
-from .conftest import PREFIX, World
+from storycore.rules.slugs import validate_slug
+from tests.http._clients import HOST, Answer, AppClient, Client
+from tests.http.conftest import PREFIX, World
 
 ATOM = "application/atom+xml; charset=utf-8"
 
@@ -79,9 +77,9 @@ def test_an_entry_holds_title_permalink_dates_author_and_summary(
 ) -> None:
     stories, bob = world.service.stories, world.service.accounts.as_user("bob")
     stories.create("bob", {"title": "Tide", "slug": "tide", "description": "Low"}, viewer=bob)
-    time.sleep(0.002)
+    world.clock.advance(1)
     published = stories.publish("bob", "tide", viewer=bob).updated
-    time.sleep(0.002)
+    world.clock.advance(1)
     detail = stories.save("bob", "tide", {"title": "Tide tables"}, viewer=bob)
     assert len({detail.created, published, detail.updated}) == 3
     (entry,) = parsed(client.get("/bob/feed.atom")).entries
@@ -147,7 +145,7 @@ def test_each_feed_s_title_names_the_site(world: World, path: str, title: str) -
 
 def test_a_feed_is_updated_when_its_latest_updated_entry_is(client: Client, world: World) -> None:
     world.publish("Later")
-    time.sleep(0.002)
+    world.clock.advance(1)
     alice = world.service.accounts.as_user("alice")
     world.service.stories.save("alice", "open", {"description": "Revised"}, viewer=alice)
     later, revised = parsed(client.get("/feed.atom")).entries

@@ -9,9 +9,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from ._clients import Client
-from ._shapes import content_of, error_of
-from .conftest import PREFIX, World
+from tests.http._clients import Client
+from tests.http._shapes import content_of, error_of
+from tests.http.conftest import PREFIX, World
 
 _LINK = re.compile(r'<([^>]*)>; rel="(next|prev)"')
 

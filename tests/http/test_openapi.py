@@ -14,15 +14,14 @@ from openapi_spec_validator import OpenAPIV31SpecValidator
 
 from storycore import Service
 from storycore.adapters import open_store
-from storycore.element_kinds import ELEMENT_TYPES
 from storycore.http import HttpApp, HttpRequest
 from storycore.http.api import ROUTES
 from storycore.http.openapi import openapi_document
 from storycore.http.routing import Credentials, Route
+from storycore.model.element_kinds import ELEMENT_TYPES
 from tests.conftest import TEST_SETTINGS
-
-from ._clients import AppClient
-from ._shapes import JSON_TYPE
+from tests.http._clients import AppClient
+from tests.http._shapes import JSON_TYPE
 
 ROUTE_IDS = [f"{route.method} {route.template}" for route in ROUTES]
 
@@ -126,7 +125,7 @@ def test_each_operation_asks_for_the_credentials_its_route_declares(
 ) -> None:
     operation = document["paths"][route.template][route.method.lower()]
     security = operation.get("security", document["security"])
-    a_user = [
+    a_user: list[dict[str, list[str]]] = [
         {"bearerToken": []},
         {"api_key": [], "username": [], "_token": []},  # the three v1 parameters together
         {"apiKeyHeader": [], "username": [], "_token": []},

@@ -14,7 +14,7 @@ import pytest
 from storycore import Service, errors
 from storycore.adapters import open_store
 from storycore.http import HttpApp, HttpRequest
-from storycore.queries import SORT_KEYS
+from storycore.model.queries import SORT_KEYS
 from storycore.settings import Limits, Settings
 from tests.conftest import TEST_SETTINGS
 

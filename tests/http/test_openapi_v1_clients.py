@@ -16,8 +16,7 @@ import pytest
 from storycore import Service, StorycoreError
 from storycore.adapters import open_store
 from tests.conftest import TEST_SETTINGS
-
-from ._clients import AppClient
+from tests.http._clients import AppClient
 
 TRAFFIC = Path(__file__).parents[2] / ".." / "shared" / "storify-v1-traffic" / "interactions"
 POST = "https://sociala.example/alice/status/1"

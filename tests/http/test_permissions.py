@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 import pytest
 
-from ._clients import Answer, Client
-from ._shapes import content_of, error_of
-from .conftest import ACTORS, World
+from tests.http._clients import Answer, Client
+from tests.http._shapes import content_of, error_of
+from tests.http.conftest import ACTORS, World
 
 Operation = Callable[[Client, World, dict[str, str]], Answer | str]
 

@@ -16,25 +16,24 @@ import orjson
 import pytest
 
 from storycore import Service
-from storycore.accounts import Accounts
 from storycore.adapters import open_store
 from storycore.http import HttpApp, HttpRequest
 from storycore.http.api import ROUTES
 from storycore.http.call import Call
 from storycore.http.messages import HttpResponse
 from storycore.http.routing import Credentials, Route
-from storycore.visibility import Viewer
+from storycore.model.visibility import Viewer
+from storycore.usecases.accounts import Accounts
 from tests.conftest import TEST_SETTINGS
-
-from ._clients import Answer, Client
-from ._shapes import error_of
-from .conftest import World
-from .test_endpoints import DELEGATION, VALID_REQUESTS
+from tests.http._clients import Answer, Client
+from tests.http._shapes import error_of
+from tests.http.conftest import World
+from tests.http.test_endpoints import DELEGATION, VALID_REQUESTS
 
 CREDENTIAL_NAMES = ("api_key", "username", "_token")
-BEARER = {"bearerToken": []}
-ALL_THREE = {"api_key": [], "username": [], "_token": []}
-KEY_IN_HEADER = {"apiKeyHeader": [], "username": [], "_token": []}
+BEARER: dict[str, list[str]] = {"bearerToken": []}
+ALL_THREE: dict[str, list[str]] = {"api_key": [], "username": [], "_token": []}
+KEY_IN_HEADER: dict[str, list[str]] = {"apiKeyHeader": [], "username": [], "_token": []}
 # the security requirement each declaration documents: alternatives, any one of which will do
 # (decisions section 15: a bearer token alone, or the v1 parameters with the key in either place)
 SECURITY = {

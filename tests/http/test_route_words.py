@@ -4,9 +4,9 @@ and no slug is a route word, so no story is hidden behind a route."""
 
 from __future__ import annotations
 
-from ._clients import Client
-from ._shapes import error_of
-from .conftest import World
+from tests.http._clients import Client
+from tests.http._shapes import error_of
+from tests.http.conftest import World
 
 
 def test_a_read_of_a_route_word_is_a_405_naming_the_routes_method(client: Client) -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ._clients import Client
-from .conftest import PREFIX
+from tests.http._clients import Client
+from tests.http.conftest import PREFIX
 
 FOLDER = Path(__file__).resolve().parents[2] / "storycore" / "static" / "demo"
 PICTURE = "porto.webp"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from ._clients import Client
-from ._shapes import content_of, error_of
-from .conftest import World
+from tests.http._clients import Client
+from tests.http._shapes import content_of, error_of
+from tests.http.conftest import World
 
 LISTS = [
     ("/v1/stories", {}, "stories"),

@@ -4,9 +4,9 @@ shortlinks, the embed script and the permalink page, and their redirects.
 
 from __future__ import annotations
 
-from ._clients import Client
-from ._shapes import content_of
-from .conftest import PREFIX, World
+from tests.http._clients import Client
+from tests.http._shapes import content_of
+from tests.http.conftest import PREFIX, World
 
 
 def test_a_shortlink_answers_301_to_the_permalink(client: Client, world: World) -> None:

@@ -9,10 +9,9 @@ import pytest
 
 from storycore import Service
 from storycore.settings import DEFAULT_WEB_URL
-
-from ._clients import AppClient, Client
-from ._shapes import content_of, error_of
-from .conftest import PREFIX, World
+from tests.http._clients import AppClient, Client
+from tests.http._shapes import content_of, error_of
+from tests.http.conftest import PREFIX, World
 
 
 def _search_permalink(client: Client, headers: dict[str, str] | None = None) -> str:

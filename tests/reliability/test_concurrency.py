@@ -14,8 +14,7 @@ import pytest
 
 from storycore import Service
 from storycore.adapters import open_store
-
-from . import _workers
+from tests.reliability import _workers
 
 # the process pool starts once, on one worker
 pytestmark = pytest.mark.xdist_group("concurrency")

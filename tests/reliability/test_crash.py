@@ -13,8 +13,7 @@ import pytest
 
 from storycore import Service
 from storycore.adapters import open_store
-
-from . import _workers
+from tests.reliability import _workers
 
 ROUNDS = 6
 

@@ -21,16 +21,16 @@ import httpx
 import pytest
 
 from storycore import Service, Unavailable, Viewer
-from storycore.adapters import _sqlite_connection, open_store
-from storycore.adapters._sqlite_accounts import SQLiteUsers
-from storycore.adapters._sqlite_connection import BUSY_TIMEOUT_SECONDS
+from storycore.adapters import open_store
 from storycore.adapters.sqlite import SQLiteStore
+from storycore.adapters.sqlite import _connection as _sqlite_connection
+from storycore.adapters.sqlite._accounts import SQLiteUsers
+from storycore.adapters.sqlite._connection import BUSY_TIMEOUT_SECONDS
 from storycore.contrib.asgi import StorycoreASGI
-from storycore.records import UserRecord
+from storycore.model.records import UserRecord
 from storycore.testing.client import asgi_client
 from tests.contract._factories import make_user
-
-from . import _workers
+from tests.reliability import _workers
 
 pytestmark = pytest.mark.sqlite
 

@@ -20,8 +20,7 @@ import pytest
 from storycore import Service
 from storycore.adapters import open_store
 from tests._serve import serving
-
-from . import _workers
+from tests.reliability import _workers
 
 SECONDS = float(os.environ.get("STORYCORE_SOAK_SECONDS", "10"))
 CONNECTIONS = 4

@@ -15,13 +15,13 @@ from collections.abc import Iterator
 import pytest
 from pymongo import MongoClient
 
-from storycore.adapters._mongo_accounts import MongoUsers
-from storycore.adapters._mongo_client import unavailable_when_unreachable
-from storycore.adapters._mongo_documents import Document
-from storycore.adapters._mongo_schema import INDEXES, Collections
-from storycore.adapters._mongo_stories import MongoStories
+from storycore.adapters.mongodb._accounts import MongoUsers
+from storycore.adapters.mongodb._client import unavailable_when_unreachable
+from storycore.adapters.mongodb._documents import Document
+from storycore.adapters.mongodb._schema import INDEXES, Collections
+from storycore.adapters.mongodb._stories import MongoStories
 from storycore.errors import Unavailable
-from storycore.queries import StoryQuery
+from storycore.model.queries import StoryQuery
 from tests.contract._factories import make_user
 
 pytestmark = pytest.mark.mongodb

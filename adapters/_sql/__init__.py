@@ -1,0 +1,2 @@
+"""What the SQLite and PostgreSQL stores share: accounts kept as JSON records beside the
+columns their lookups use."""

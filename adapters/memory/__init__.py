@@ -1,0 +1,384 @@
+"""The reference backend (``memory://``): plain Python dicts, gone with the store.
+
+It passes the contract suite like every backend, so it shows what each port asks for, and a
+host application's tests may run on it (``storycore.testing``). Lists and search scan every
+story: right for tests and demos, not for a large store. One ``threading.RLock`` per store
+makes each call atomic (``_Part``), and records go in and out as copies (``_copy``).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from storycore import ports
+from storycore.errors import DuplicateKey, Missing, StaleVersion
+from storycore.model import counters, records
+from storycore.model.heads import StoryHead
+from storycore.model.queries import StoryQuery
+from storycore.model.records import AppRecord, Element, StoryRecord, TokenRecord, UserRecord
+from storycore.rules.usernames import username_key
+
+__all__ = ["MemoryStore"]
+
+T = TypeVar("T")
+R = TypeVar("R", bound=BaseModel)
+
+
+@dataclass(slots=True)
+class _State:
+    """Every record of one store, by key, and the lock every call holds."""
+
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    stories: dict[str, StoryRecord] = field(default_factory=dict)
+    elements: dict[str, list[str]] = field(default_factory=dict)  # JSON documents, in order
+    words: dict[str, frozenset[str]] = field(default_factory=dict)  # id -> search words
+    slugs: dict[tuple[str, str], str] = field(default_factory=dict)  # (author, slug) -> id
+    aliases: dict[tuple[str, str], str] = field(default_factory=dict)  # retired slug -> id
+    embeds: dict[str, dict[str, int]] = field(default_factory=dict)  # id -> page -> loads
+    users: dict[str, UserRecord] = field(default_factory=dict)
+    apps: dict[str, AppRecord] = field(default_factory=dict)
+    tokens: dict[str, TokenRecord] = field(default_factory=dict)  # by digest
+    identities: dict[tuple[str, str], str] = field(default_factory=dict)  # -> user id
+    derivation: int | None = None
+
+
+class _Part:
+    """A repository: a view over a store's state. Each public method a subclass defines runs
+    holding the lock (a generator's only to start: it takes the lock for each step itself)."""
+
+    def __init__(self, state: _State) -> None:
+        self._s = state
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name, method in list(vars(cls).items()):
+            if inspect.isfunction(method) and not name.startswith("_"):
+                setattr(cls, name, _locked(method))
+
+
+def _locked(method: Callable[..., T]) -> Callable[..., T]:
+    @functools.wraps(method)
+    def locked(self: _Part, *args: Any, **kwargs: Any) -> T:
+        with self._s.lock:
+            return method(self, *args, **kwargs)
+
+    return locked
+
+
+def _copy(record: R) -> R:
+    """A copy of ``record`` sharing nothing with it: a JSON round trip costs half as much as
+    ``model_copy(deep=True)``."""
+    return type(record).model_validate_json(record.model_dump_json())
+
+
+def _page(items: list[T], offset: int, limit: int) -> list[T]:
+    """``limit`` items from ``offset`` (none for a limit below one)."""
+    return items[max(offset, 0) :][: max(limit, 0)]
+
+
+def _visible(story: StoryRecord, query: StoryQuery) -> bool:
+    """Whether ``story`` passes the filters of ``query``."""
+    return (
+        (story.is_public if query.audience == "public" else query.status in (None, story.status))
+        and query.author_id in (None, story.author_id)
+        and query.slug in (None, story.slug)
+        and query.tag in (None, *story.tags)
+        and query.topic in (None, *story.topic_keys)
+        and query.containing_element in (None, *story.element_permalinks)
+        and not (query.featured and story.featured_at is None)
+    )
+
+
+class _Stories(_Part, ports.StoryRepository):
+    """Stories, with their retired slugs (``_State.aliases``)."""
+
+    def add_many(self, stories: Iterable[ports.NewStory]) -> int:
+        """One by one, under the lock: the stories before a failure stay."""
+        count = 0
+        for story, elements, words in stories:
+            self._add(story, elements, words)
+            count += 1
+        return count
+
+    def _add(self, story: StoryRecord, elements: Sequence[Element], words: Sequence[str]) -> None:
+        slug = (story.author_id, story.slug)
+        if story.id in self._s.stories:
+            raise DuplicateKey("story.id")
+        if slug in self._s.slugs:
+            raise DuplicateKey("story.slug")
+        if story.author_id not in self._s.users:
+            raise Missing("user")
+        self._s.aliases.pop(slug, None)
+        self._s.slugs[slug] = story.id
+        self._store(story, elements, words)
+
+    def _store(
+        self, story: StoryRecord, elements: Sequence[Element] | None, words: Sequence[str] | None
+    ) -> None:
+        self._s.stories[story.id] = _copy(story)
+        if elements is not None:  # each as ``element_document`` makes it
+            self._s.elements[story.id] = [records.element_document(e) for e in elements]
+        if words is not None:
+            self._s.words[story.id] = frozenset(words)
+
+    def replace(
+        self,
+        story: StoryRecord,
+        *,
+        expected_version: int,
+        elements: Sequence[Element] | None = None,
+        words: Sequence[str] | None = None,
+    ) -> None:
+        stored = self._s.stories.get(story.id)
+        if stored is None:
+            raise Missing("story")
+        if stored.version != expected_version:
+            raise StaleVersion(stored.version)
+        old, new = (stored.author_id, stored.slug), (stored.author_id, story.slug)
+        if old != new:
+            if new in self._s.slugs:
+                raise DuplicateKey("story.slug")
+            self._s.slugs[new] = self._s.slugs.pop(old)
+            self._s.aliases.pop(new, None)
+            self._s.aliases[old] = story.id
+        kept = story.model_copy(update={k: getattr(stored, k) for k in ports.KEPT_BY_REPLACE})
+        self._store(kept, elements, words)
+
+    def remove(self, story_id: str) -> bool:
+        story = self._s.stories.pop(story_id, None)
+        if story is None:
+            return False
+        del self._s.slugs[story.author_id, story.slug]
+        for parts in (self._s.elements, self._s.words, self._s.embeds):
+            parts.pop(story_id, None)
+        self._s.aliases = {slug: held for slug, held in self._s.aliases.items() if held != story_id}
+        return True
+
+    def set_featured(self, story_id: str, featured_at: str | None) -> None:
+        if story := self._s.stories.get(story_id):
+            story.featured_at = featured_at
+
+    def add_views(
+        self,
+        views: MutableMapping[str, int],
+        embeds: MutableMapping[tuple[str, str], int],
+        *,
+        max_embed_pages: int,
+    ) -> None:
+        """Atomic: the call holds the lock, and nothing in it can fail midway. The popularity
+        and the pages kept are the core's (``storycore.model.counters``)."""
+        for story_id, count in views.items():
+            if story := self._s.stories.get(story_id):
+                story.views += count
+                story.popularity += counters.popularity(count)
+        for (story_id, href), loads in embeds.items():
+            if story_id in self._s.stories:
+                pages = self._s.embeds.get(story_id, {})
+                self._s.embeds[story_id] = counters.pages_after(pages, href, loads, max_embed_pages)
+
+    def get(self, story_id: str) -> StoryRecord | None:
+        return _copy(story) if (story := self._s.stories.get(story_id)) else None
+
+    def get_by_slug(self, author_id: str, slug: str) -> StoryRecord | None:
+        address = (author_id, slug)
+        return self.get(self._s.slugs.get(address) or self._s.aliases.get(address, ""))
+
+    def taken_slugs(self, author_id: str, slugs: Iterable[str]) -> set[str]:
+        return {slug for slug in slugs if (author_id, slug) in self._s.slugs}
+
+    def element_documents(self, story_id: str, offset: int, limit: int) -> list[str]:
+        return _page(self._s.elements.get(story_id, []), offset, limit)
+
+    def find(self, query: StoryQuery) -> list[StoryHead]:
+        def order(story: StoryRecord) -> tuple[bool, Any, str]:
+            value = getattr(story, query.sort)  # None sorts below every value
+            return (value is not None, "" if value is None else value, story.id)
+
+        found = [story for story in self._s.stories.values() if _visible(story, query)]
+        found.sort(key=order, reverse=query.descending)
+        return [StoryHead.of(story) for story in _page(found, query.offset, query.limit)]
+
+    def count(self, query: StoryQuery) -> int:
+        return sum(1 for story in self._s.stories.values() if _visible(story, query))
+
+    def embeds(self, story_ids: Iterable[str]) -> dict[str, list[records.EmbedCount]]:
+        return {
+            story_id: [
+                records.EmbedCount(href=href, views=n) for href, n in counters.by_loads(pages)
+            ]
+            for story_id in set(story_ids)
+            if (pages := self._s.embeds.get(story_id))
+        }
+
+    def author_stats(self, author_ids: Iterable[str]) -> dict[str, records.AuthorStats]:
+        """The core's definition (``counters.author_stats``), over every story."""
+        loads = {story_id: sum(pages.values()) for story_id, pages in self._s.embeds.items()}
+        return counters.author_stats(author_ids, self._s.stories.values(), loads)
+
+    def iter_all(self) -> Iterator[tuple[StoryRecord, list[Element]]]:
+        with self._s.lock:
+            ids = sorted(self._s.stories)
+        for story_id in ids:
+            with self._s.lock:
+                story, documents = self.get(story_id), self._s.elements.get(story_id, [])
+            if story is not None:  # removed meanwhile
+                yield story, [records.element_of(document) for document in documents]
+
+
+class _Search(_Part, ports.SearchIndex):
+    def search(self, words: Sequence[str], offset: int, limit: int) -> list[StoryRecord]:
+        found = [s for s in self._s.stories.values() if s.is_public and self._holds(s, words)]
+        found.sort(key=lambda story: (story.published or "", story.id), reverse=True)
+        return [_copy(story) for story in _page(found, offset, limit)]
+
+    def count(self, words: Sequence[str]) -> int:
+        return sum(1 for s in self._s.stories.values() if s.is_public and self._holds(s, words))
+
+    def _holds(self, story: StoryRecord, words: Sequence[str]) -> bool:
+        """Whether every word is one of the story's search tokens or of its author's."""
+        author = self._s.users.get(story.author_id)
+        theirs = author.search_tokens if author else ()
+        its = self._s.words.get(story.id, frozenset())
+        return bool(words) and all(w in its or w in theirs for w in words)
+
+
+def _put_user(state: _State, user: UserRecord, *, new: bool) -> None:
+    """Store a copy of ``user``, a new one or over the stored one. Search reads the author's
+    tokens from here, so their stories follow at once."""
+    if new and user.id in state.users:
+        raise DuplicateKey("user.id")
+    if not new and user.id not in state.users:
+        raise Missing("user")
+    key = username_key(user.username)
+    if any(username_key(u.username) == key and u.id != user.id for u in state.users.values()):
+        raise DuplicateKey("user.username")
+    state.users[user.id] = _copy(user)
+
+
+class _Users(_Part, ports.UserRepository):
+    def add(self, user: UserRecord) -> None:
+        _put_user(self._s, user, new=True)
+
+    def get(self, user_id: str) -> UserRecord | None:
+        return self.get_many([user_id]).get(user_id)
+
+    def get_by_username(self, username: str) -> UserRecord | None:
+        key = username_key(username)
+        found = [u for u in self._s.users.values() if username_key(u.username) == key]
+        return _copy(found[0]) if found else None
+
+    def get_many(self, user_ids: Iterable[str]) -> dict[str, UserRecord]:
+        found = [user for uid in set(user_ids) if (user := self._s.users.get(uid))]
+        return {user.id: _copy(user) for user in found}
+
+    def update(self, user_id: str, changes: Mapping[str, Any]) -> None:
+        if not (stored := self._s.users.get(user_id)):
+            raise Missing("user")
+        _put_user(self._s, stored.model_copy(update=changes), new=False)
+
+    def find(self, offset: int, limit: int) -> list[UserRecord]:
+        users = sorted(self._s.users.values(), key=lambda u: (username_key(u.username), u.id))
+        return [_copy(user) for user in _page(users, offset, limit)]
+
+    def count(self) -> int:
+        return len(self._s.users)
+
+
+class _Applications(_Part, ports.ApplicationRepository):
+    def _put(self, app: AppRecord, *, new: bool) -> None:
+        if new and app.id in self._s.apps:
+            raise DuplicateKey("app.id")
+        if not new and app.id not in self._s.apps:
+            raise Missing("app")
+        others = [other for other in self._s.apps.values() if other.id != app.id]
+        for key in ("name", "key_digest"):
+            if any(getattr(other, key) == getattr(app, key) for other in others):
+                raise DuplicateKey(f"app.{key}")
+        self._s.apps[app.id] = _copy(app)
+
+    def _one(self, member: str, value: str) -> AppRecord | None:
+        found = [app for app in self._s.apps.values() if getattr(app, member) == value]
+        return _copy(found[0]) if found else None
+
+    def add(self, app: AppRecord) -> None:
+        self._put(app, new=True)
+
+    def get(self, app_id: str) -> AppRecord | None:
+        return self._one("id", app_id)
+
+    def get_by_key_digest(self, key_digest: str) -> AppRecord | None:
+        return self._one("key_digest", key_digest)
+
+    def get_by_name(self, name: str) -> AppRecord | None:
+        return self._one("name", name)
+
+    def update(self, app_id: str, changes: Mapping[str, Any]) -> None:
+        if not (stored := self._s.apps.get(app_id)):
+            raise Missing("app")
+        self._put(stored.model_copy(update=changes), new=False)
+
+    def find(self, offset: int, limit: int) -> list[AppRecord]:
+        apps = sorted(self._s.apps.values(), key=lambda app: (app.name, app.id))
+        return [_copy(app) for app in _page(apps, offset, limit)]
+
+
+class _Tokens(_Part, ports.TokenRepository):
+    def add(self, token: TokenRecord) -> None:
+        if token.digest in self._s.tokens:
+            raise DuplicateKey("token.digest")
+        self._s.tokens[token.digest] = _copy(token)
+
+    def get(self, digest: str) -> TokenRecord | None:
+        return _copy(token) if (token := self._s.tokens.get(digest)) else None
+
+    def remove(self, digest: str) -> bool:
+        return self._s.tokens.pop(digest, None) is not None
+
+    def remove_expired(self, now: str) -> int:
+        kept = {digest: t for digest, t in self._s.tokens.items() if t.expires > now}
+        removed, self._s.tokens = len(self._s.tokens) - len(kept), kept
+        return removed
+
+
+class _Identities(_Part, ports.IdentityRepository):
+    def get(self, provider: str, external_id: str) -> str | None:
+        return self._s.identities.get((provider, external_id))
+
+    def add_user(self, provider: str, external_id: str, user: UserRecord) -> None:
+        if (provider, external_id) in self._s.identities:
+            raise DuplicateKey("identity")
+        _put_user(self._s, user, new=True)
+        self._s.identities[provider, external_id] = user.id
+
+
+class MemoryStore(ports.Store):
+    """Every repository over one new, empty set of dicts."""
+
+    #: Every call holds the one lock (and the GIL): more threads would only queue.
+    parallel_calls = 1
+
+    def __init__(self) -> None:
+        self._open(_State())
+
+    def _open(self, state: _State) -> None:
+        self._state = state
+        self.stories, self.search = _Stories(state), _Search(state)
+        self.users, self.apps = _Users(state), _Applications(state)
+        self.tokens, self.identities = _Tokens(state), _Identities(state)
+
+    def derivation(self) -> int | None:
+        return self._state.derivation
+
+    def set_derivation(self, version: int) -> None:
+        self._state.derivation = version
+
+    def close(self) -> None:
+        """Drop every record: the memory goes back even while the store is referenced."""
+        self._open(_State())

@@ -1,0 +1,48 @@
+"""The scale-out backend: MongoDB through pymongo (or mongomock, in memory, for trying out).
+
+Storage URLs: ``mongodb://host:port/dbname`` (any pymongo connection string that names a
+database, ``mongodb+srv://`` included) and ``mongomock://dbname``; nothing past opening
+(``_mongo_client``) tells them apart. No change uses a multi-document transaction (a standalone
+server has none): ``_mongo_stories`` and ``_mongo_accounts`` say in which order each writes its
+documents. ``docs/mongodb.md`` has the documents, indexes, shard keys and trade-offs.
+"""
+
+from __future__ import annotations
+
+from storycore.ports import Store
+
+from ._accounts import MongoApplications, MongoIdentities, MongoTokens, MongoUsers
+from ._client import connect, drop_database
+from ._stories import MongoSearch, MongoStories
+
+__all__ = ["MongoStore", "drop_database"]
+
+
+class MongoStore(Store):
+    """Every repository over one MongoDB database, opened from its storage URL.
+
+    Opening creates the indexes (idempotently) and raises ``ConfigurationError`` for a
+    malformed URL or a server that does not answer.
+    """
+
+    parallel_calls = 8  # pymongo's pool serves threads at once; their waits overlap
+
+    def __init__(self, url: str) -> None:
+        self._collections, self._close = connect(url)
+        db = self._collections
+        self.stories, self.search = MongoStories(db), MongoSearch(db)
+        self.users, self.apps = MongoUsers(db), MongoApplications(db)
+        self.tokens, self.identities = MongoTokens(db), MongoIdentities(db)
+
+    def derivation(self) -> int | None:
+        found = self._collections.meta.find_one({"_id": "derivation"})
+        return None if found is None else int(found["version"])
+
+    def set_derivation(self, version: int) -> None:
+        self._collections.meta.update_one(
+            {"_id": "derivation"}, {"$set": {"version": version}}, upsert=True
+        )
+
+    def close(self) -> None:
+        """Close the client of a real server; an in-memory database stays for a reopen."""
+        self._close()

@@ -1,0 +1,82 @@
+"""The collections of a storycore database on MongoDB, and their indexes.
+
+``docs/mongodb.md`` has what each collection holds and what each index serves. Opening creates
+the indexes with ``create_indexes``, which leaves an index that exists with the same keys and
+options alone: opening twice is the same as opening once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, get_args
+
+from pymongo import ASCENDING, DESCENDING, IndexModel
+from pymongo.collection import Collection
+
+from storycore.model.queries import SortField
+
+from ._documents import Document
+
+__all__ = ["INDEXES", "Collections"]
+
+_PUBLIC = {"public": True}
+_UP, _DOWN = ASCENDING, DESCENDING
+# A total order: newest first, then by id (lists and search walk these backwards or forwards).
+_NEWEST = (("published", _DOWN), ("_id", _DOWN))
+
+
+def _index(name: str, *keys: tuple[str, int], **options: Any) -> IndexModel:
+    return IndexModel(list(keys), name=name, **options)
+
+
+INDEXES: dict[str, tuple[IndexModel, ...]] = {
+    "stories": (
+        _index("author_slug", ("author_id", _UP), ("slug", _UP), unique=True),
+        _index("author_published", ("author_id", _UP), *_NEWEST),
+        *(
+            _index(
+                f"public_{field}", (field, _DOWN), ("_id", _DOWN), partialFilterExpression=_PUBLIC
+            )
+            for field in get_args(SortField)
+        ),
+        _index("tag", ("tags", _UP), *_NEWEST),
+        _index("topic", ("topic_keys", _UP), *_NEWEST),
+        _index("containing_element", ("element_permalinks", _UP)),
+        _index("search", ("search", _UP), *_NEWEST, partialFilterExpression=_PUBLIC),
+    ),
+    "elements": (
+        _index(
+            "story_rev_position", ("story_id", _UP), ("rev", _UP), ("position", _UP), unique=True
+        ),
+    ),
+    "aliases": (
+        _index("author_slug", ("author_id", _UP), ("slug", _UP), unique=True),
+        _index("story", ("story_id", _UP)),
+    ),
+    "embeds": (_index("story_href", ("story_id", _UP), ("href", _UP), unique=True),),
+    "users": (_index("username_key", ("username_key", _UP), unique=True),),
+    "apps": (
+        _index("name", ("name", _UP), unique=True),
+        _index("key_digest", ("key_digest", _UP), unique=True),
+    ),
+    "tokens": (_index("expires", ("expires", _UP)),),
+    "identities": (
+        _index("provider_external_id", ("provider", _UP), ("external_id", _UP), unique=True),
+    ),
+    "meta": (),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Collections:
+    """Every collection of one storycore database."""
+
+    stories: Collection[Document]
+    elements: Collection[Document]
+    aliases: Collection[Document]
+    embeds: Collection[Document]
+    users: Collection[Document]
+    apps: Collection[Document]
+    tokens: Collection[Document]
+    identities: Collection[Document]
+    meta: Collection[Document]

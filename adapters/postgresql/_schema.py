@@ -1,0 +1,162 @@
+"""The PostgreSQL schema, as forward migrations: migration N brings a schema to version N.
+
+Each runs in one transaction with the ``schema_version`` row that records it. Unique and
+foreign-key constraints are named after the storage key or the reference they guard
+(``"story.slug"``, ``"story.author"``), so a refused row names its key. Columns that lists
+compare, sort or join on use the "C" collation: code-point order, as the core and every
+backend compare, whatever the database's locale, and one collation on both sides of a join so
+that its indexes serve it. ``docs/postgresql.md`` has the plans.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MIGRATIONS", "TABLES"]
+
+_C = 'text COLLATE "C"'
+#: The sort keys of lists (``storycore.model.queries``) as migration 1 knew them: a migration never
+#: changes once released, so a later key comes with a migration of its own.
+_AUTHOR_SORTS = ("published", "created", "updated", "popularity", "views", "title_key")
+_PUBLIC_SORTS = (*_AUTHOR_SORTS, "featured_at")
+
+_V1 = f"""
+CREATE TABLE users (
+    id {_C} CONSTRAINT "user.id" PRIMARY KEY,
+    username_key {_C} NOT NULL CONSTRAINT "user.username" UNIQUE,
+    search_tokens text[] NOT NULL,
+    record text NOT NULL
+);
+CREATE TABLE apps (
+    id {_C} CONSTRAINT "app.id" PRIMARY KEY,
+    name {_C} NOT NULL CONSTRAINT "app.name" UNIQUE,
+    key_digest {_C} NOT NULL CONSTRAINT "app.key_digest" UNIQUE,
+    record text NOT NULL
+);
+CREATE TABLE tokens (
+    digest {_C} CONSTRAINT "token.digest" PRIMARY KEY,
+    user_id {_C} NOT NULL CONSTRAINT "token.user" REFERENCES users,
+    app_id {_C} NOT NULL CONSTRAINT "token.app" REFERENCES apps,
+    created {_C} NOT NULL, expires {_C} NOT NULL
+);
+CREATE INDEX tokens_expires ON tokens (expires);
+CREATE TABLE identities (
+    provider {_C} NOT NULL, external_id {_C} NOT NULL,
+    user_id {_C} NOT NULL REFERENCES users,
+    CONSTRAINT identity PRIMARY KEY (provider, external_id)
+);
+CREATE TABLE stories (
+    id {_C} CONSTRAINT "story.id" PRIMARY KEY,
+    author_id {_C} NOT NULL CONSTRAINT "story.author" REFERENCES users,
+    slug {_C} NOT NULL, status {_C} NOT NULL, private boolean NOT NULL, public boolean NOT NULL,
+    title text NOT NULL, description text, thumbnail text, cover text NOT NULL,
+    version integer NOT NULL, created {_C} NOT NULL, updated {_C} NOT NULL,
+    published {_C}, featured_at {_C}, title_key {_C} NOT NULL,
+    views bigint NOT NULL, likes bigint NOT NULL, comments bigint NOT NULL,
+    element_comments bigint NOT NULL, popularity bigint NOT NULL,
+    tags text[] NOT NULL, topic_keys text[] NOT NULL, element_permalinks text[] NOT NULL,
+    words text[] NOT NULL, search text[] NOT NULL,
+    record text NOT NULL,
+    CONSTRAINT "story.slug" UNIQUE (author_id, slug)
+);
+CREATE INDEX stories_tags ON stories USING gin (tags);
+CREATE INDEX stories_topics ON stories USING gin (topic_keys);
+CREATE INDEX stories_elements ON stories USING gin (element_permalinks);
+CREATE INDEX stories_search ON stories USING gin (search) WHERE public;
+CREATE TABLE elements (
+    story_id {_C} NOT NULL REFERENCES stories ON DELETE CASCADE,
+    position integer NOT NULL,
+    document text NOT NULL,
+    PRIMARY KEY (story_id, position)
+);
+CREATE TABLE aliases (
+    author_id {_C} NOT NULL, slug {_C} NOT NULL,
+    story_id {_C} NOT NULL REFERENCES stories ON DELETE CASCADE,
+    PRIMARY KEY (author_id, slug)
+);
+CREATE INDEX aliases_story ON aliases (story_id);
+CREATE TABLE embeds (
+    story_id {_C} NOT NULL REFERENCES stories ON DELETE CASCADE,
+    href {_C} NOT NULL,
+    views bigint NOT NULL,
+    PRIMARY KEY (story_id, href)
+);
+CREATE TABLE store_meta (name text PRIMARY KEY, value integer NOT NULL);
+"""
+# Every list walks one index in its order: the public lists one per sort key (partial, public
+# stories only), an author's lists one per sort key a caller may choose. Ascending order walks
+# the same index backwards (NULLS FIRST ascending is NULLS LAST descending reversed).
+_V1 += "".join(
+    f"CREATE INDEX stories_public_{key} ON stories ({key} DESC NULLS LAST, id DESC) WHERE public;\n"
+    for key in _PUBLIC_SORTS
+)
+_V1 += "".join(
+    f"CREATE INDEX stories_author_{key} ON stories (author_id, {key} DESC NULLS LAST, id DESC);\n"
+    for key in _AUTHOR_SORTS
+)
+
+# An author's stats (``author_stats``: count, views, newest creation and feature, featured ids)
+# from an index-only scan of their public stories, not the wide rows: at 100,000 stories the
+# stats of a search page's 20 authors went from 17.7 to 5.3 ms (benchmarks/README.md).
+_V2 = """
+CREATE INDEX stories_author_stats ON stories (author_id) INCLUDE (views, created, featured_at, id)
+    WHERE public;
+"""
+
+# Author stats kept as counters (``author_stats``): each author's public stories, their views
+# and their kept embed loads, added to by a trigger as a story row comes, goes, changes its
+# public flag or is counted, so a page's authors cost a key probe each. ``embed_views``, a
+# story's kept embed loads, is what ``add_views`` leaves after changing its pages. The newest
+# creation and feature times, and the featured ids, are index seeks; the covering index of
+# migration 2, which served the sums, goes.
+_V3 = f"""
+ALTER TABLE stories ADD COLUMN embed_views bigint NOT NULL DEFAULT 0;
+UPDATE stories s SET embed_views = e.total
+    FROM (SELECT story_id, sum(views) AS total FROM embeds GROUP BY story_id) e
+    WHERE s.id = e.story_id;
+CREATE TABLE author_stats (
+    author_id {_C} PRIMARY KEY,
+    stories bigint NOT NULL, views bigint NOT NULL, embeds bigint NOT NULL
+);
+INSERT INTO author_stats (author_id, stories, views, embeds)
+    SELECT author_id, count(*), sum(views), sum(embed_views) FROM stories WHERE public
+    GROUP BY author_id;
+CREATE FUNCTION count_author_stats() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    author text;
+    stories bigint := 0;
+    views bigint := 0;
+    embeds bigint := 0;
+BEGIN
+    IF TG_OP <> 'INSERT' AND OLD.public THEN
+        author := OLD.author_id;
+        stories := -1; views := -OLD.views; embeds := -OLD.embed_views;
+    END IF;
+    IF TG_OP <> 'DELETE' AND NEW.public THEN
+        author := NEW.author_id;
+        stories := stories + 1; views := views + NEW.views; embeds := embeds + NEW.embed_views;
+    END IF;
+    IF author IS NOT NULL THEN
+        INSERT INTO author_stats AS a (author_id, stories, views, embeds)
+        VALUES (author, stories, views, embeds)
+        ON CONFLICT (author_id) DO UPDATE SET stories = a.stories + excluded.stories,
+            views = a.views + excluded.views, embeds = a.embeds + excluded.embeds;
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER author_stats AFTER INSERT OR DELETE OR UPDATE OF public, views, embed_views
+    ON stories FOR EACH ROW EXECUTE FUNCTION count_author_stats();
+DROP INDEX stories_author_stats;
+CREATE INDEX stories_author_public_created ON stories (author_id, created DESC) WHERE public;
+CREATE INDEX stories_featured ON stories (author_id, featured_at DESC, id DESC)
+    WHERE public AND featured_at IS NOT NULL;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+
+#: The tables of the last migration but ``schema_version``, in an order that empties them: each
+#: after the tables whose rows refer to it, and ``author_stats`` after ``stories``, whose
+#: trigger writes it as stories go (``_pg_database.empty_schema``).
+TABLES = (
+    *("tokens", "identities", "elements", "aliases", "embeds", "stories", "author_stats"),
+    *("users", "apps", "store_meta"),
+)

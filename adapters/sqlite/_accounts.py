@@ -1,0 +1,31 @@
+"""Users on SQLite (the accounts are ``_sql_accounts``): a user's search tokens are one text in
+``search_text``, copied into the FTS entry of each of their stories."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from storycore.model.records import UserRecord
+from storycore.rules.searchtext import token_text
+
+from .._sql.accounts import Users
+
+__all__ = ["SQLiteUsers"]
+
+
+class SQLiteUsers(Users):
+    """Users; ``search_text`` holds their search tokens as FTS5 reads them."""
+
+    @staticmethod
+    def _search_column(user: UserRecord) -> tuple[str, Any]:
+        return "search_text", token_text(user.search_tokens)
+
+    def _search_changed(self, conn: sqlite3.Connection, user: UserRecord) -> None:
+        # each story's index row: under its search key while public, else under -rowid
+        conn.execute(
+            "UPDATE story_search SET author = ? WHERE rowid IN (SELECT coalesce(o.key, -s.rowid)"
+            " FROM stories s LEFT JOIN search_order o ON o.story_rowid = s.rowid"
+            " WHERE s.author_id = ?)",
+            (token_text(user.search_tokens), user.id),
+        )

@@ -1,0 +1,232 @@
+"""How stored records become the shapes of the interface.
+
+The addresses in them (permalinks, shortlinks) come from ``storycore.rules.permalinks``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from ..model.heads import ProfileFields, StoryHead
+from ..model.records import AuthorStats, Element, EmbedCount, StoryRecord, UserRecord
+from ..model.shapes import (
+    AuthorDates,
+    AuthorFull,
+    AuthorStatsShape,
+    SearchItem,
+    SlugChanged,
+    StoryCreated,
+    StoryDates,
+    StoryDetail,
+    StoryMeta,
+    StoryStats,
+    StorySummary,
+    UserProfile,
+)
+from ..model.trusted import construct_trusted
+from ..rules.permalinks import Permalinks
+from ..rules.sites import site_name_of
+
+__all__ = ["Presenter"]
+
+S = TypeVar("S", bound=BaseModel)
+
+
+def _trusted(shape: type[S], members: Mapping[str, Any]) -> S:
+    """``shape`` from members computed from stored records, which were validated when they
+    were written: validating them again on every read would only cost time.
+    """
+    return construct_trusted(shape, dict(members))
+
+
+class Presenter:
+    """Builds shapes for one ``web_url``, the address of the site named ``site_name``
+    (``Settings.site_name``; None names it by the address's host)."""
+
+    def __init__(self, web_url: str, site_name: str | None = None) -> None:
+        self.addresses = Permalinks.of(web_url)
+        self.web_url = self.addresses.web_url
+        self.site_name = site_name_of(self.web_url, site_name)
+        self.permalink = self.addresses.story
+        self.shortlink = self.addresses.shortlink
+
+    @staticmethod
+    def profile(user: UserRecord | ProfileFields) -> UserProfile:
+        """User profile, public shape."""
+        return construct_trusted(
+            UserProfile,
+            {
+                "username": user.username,
+                "name": user.name,
+                "bio": user.bio,
+                "location": user.location,
+                "website": user.website,
+                "avatar": user.avatar,
+            },
+        )
+
+    @staticmethod
+    def _summary_members(story: StoryRecord | StoryHead) -> dict[str, object]:
+        return {
+            "id": story.id,
+            "title": story.title,
+            "slug": story.slug,
+            "description": story.description or "",
+            "thumbnail": story.thumbnail or story.cover,
+            "created": story.created,
+            "updated": story.updated,
+            "status": story.status,
+            "private": story.private,
+        }
+
+    def created(self, story: StoryRecord) -> StoryCreated:
+        """The create result."""
+        return _trusted(StoryCreated, self._summary_members(story))
+
+    def summary(
+        self, story: StoryRecord | StoryHead, author: UserRecord | ProfileFields
+    ) -> StorySummary:
+        """A list item."""
+        return _trusted(
+            StorySummary, {**self._summary_members(story), "author": self.profile(author)}
+        )
+
+    def detail(
+        self,
+        story: StoryRecord,
+        author: UserRecord,
+        *,
+        page: int,
+        per_page: int,
+        elements: Sequence[Element],
+    ) -> StoryDetail:
+        """A story with one page of its elements."""
+        return _trusted(
+            StoryDetail,
+            {
+                **self._summary_members(story),
+                "author": self.profile(author),
+                "version": story.version,
+                "permalink": self.permalink(author.username, story.slug),
+                "shortlink": self.shortlink(story.id),
+                "page": page,
+                "per_page": per_page,
+                "elements": list(elements),
+            },
+        )
+
+    def _full_members(
+        self, story: StoryRecord, username: str, embeds: Sequence[EmbedCount]
+    ) -> dict[str, object]:
+        return {
+            "sid": story.id,
+            "title": story.title,
+            "slug": story.slug,
+            "status": story.status,
+            "version": story.version,
+            "permalink": self.permalink(username, story.slug),
+            "shortlink": self.shortlink(story.id),
+            "description": story.description,
+            "thumbnail": story.thumbnail or story.cover,
+            "date": _trusted(
+                StoryDates,
+                dict(created=story.created, modified=story.updated, published=story.published),
+            ),
+            "private": story.private,
+            "topics": story.topics,
+            "siteposts": [],
+            "meta": _trusted(
+                StoryMeta,
+                dict(quoted=story.quoted, hashtags=story.tags, created_with=story.created_with),
+            ),
+            "stats": _trusted(
+                StoryStats,
+                dict(
+                    popularity=story.popularity,
+                    views=story.views,
+                    likes=story.likes,
+                    comments=story.comments,
+                    elementComments=story.element_comments,
+                    embeds=list(embeds),
+                    elements=story.element_counts,
+                ),
+            ),
+            "modified": story.modified,
+            "deleted": False,
+        }
+
+    def author_full(self, user: UserRecord, stats: AuthorStats) -> AuthorFull:
+        """The full author shape. ``_access`` is 1 for editors and 0 otherwise."""
+        return _trusted(
+            AuthorFull,
+            {
+                "username": user.username,
+                "access": 1 if user.editor else 0,
+                "name": user.name,
+                "bio": user.bio,
+                "location": user.location,
+                "website": user.website,
+                "avatar": user.avatar,
+                "permalink": self.addresses.author(user.username),
+                "lang": user.lang,
+                "settings": user.settings,
+                "stats": _trusted(
+                    AuthorStatsShape,
+                    dict(
+                        views=stats.views,
+                        subscriptions=0,
+                        subscribers=0,
+                        stories=stats.stories,
+                        embeds=stats.embeds,
+                    ),
+                ),
+                "date": _trusted(
+                    AuthorDates,
+                    dict(
+                        updated=user.updated,
+                        last_story=stats.last_story,
+                        last_seen=user.last_seen,
+                        last_email=None,
+                        featured=stats.featured,
+                        created=user.created,
+                    ),
+                ),
+                "coverPhoto": user.cover_photo,
+                "canFeatureStories": user.can_feature,
+                "featuredStories": stats.featured_stories,
+            },
+        )
+
+    def search_item(
+        self,
+        story: StoryRecord,
+        author: UserRecord,
+        stats: AuthorStats,
+        embeds: Sequence[EmbedCount],
+        *,
+        can_edit: bool,
+    ) -> SearchItem:
+        """A search result."""
+        return _trusted(
+            SearchItem,
+            {
+                **self._full_members(story, author.username, embeds),
+                "author": self.author_full(author, stats),
+                "canEdit": can_edit,
+            },
+        )
+
+    def slug_changed(
+        self, story: StoryRecord, author: UserRecord, embeds: Sequence[EmbedCount]
+    ) -> SlugChanged:
+        """The slug-change result."""
+        return _trusted(
+            SlugChanged,
+            {
+                **self._full_members(story, author.username, embeds),
+                "not_indexed": story.not_indexed,
+            },
+        )

@@ -1,0 +1,117 @@
+"""What every part of the service shares, and the lookups they all start with."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..clocks import Clock
+from ..errors import Forbidden, NotFound, StoryMoved, Unauthorized
+from ..model.records import StoryRecord, UserRecord
+from ..model.resolvers import ElementResolver
+from ..model.visibility import Viewer, can_edit, can_see
+from ..ports import Store
+from ..presentation.presenters import Presenter
+from ..rules.timestamps import format_timestamp
+from ..settings import Settings
+from .viewcounts import ViewCounts
+
+__all__ = ["Context"]
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """The store, settings, resolver, presenter and clock of one service, and its view
+    counts."""
+
+    store: Store
+    settings: Settings
+    resolver: ElementResolver
+    presenter: Presenter
+    views: ViewCounts
+    clock: Clock
+
+    def now(self) -> str:
+        """The current time on the service's clock, as the service writes timestamps."""
+        return format_timestamp(self.clock.now())
+
+    def user_named(self, username: str) -> UserRecord:
+        """The user with this username (any case), or ``NotFound``."""
+        return self.found_user(username, self.store.users.get_by_username(username))
+
+    @staticmethod
+    def found_user(username: str, user: UserRecord | None) -> UserRecord:
+        """``user``, read by ``username``, or ``NotFound`` when there was none."""
+        if user is None:
+            raise NotFound(f"there is no user {username!r}")
+        return user
+
+    @staticmethod
+    def require_user(viewer: Viewer) -> UserRecord:
+        """The calling user, or ``Unauthorized`` for an anonymous caller."""
+        if viewer.user is None:
+            raise Unauthorized("this operation needs api_key, username and _token")
+        return viewer.user
+
+    def visible_story(
+        self, viewer: Viewer, username: str, slug: str, *, follow_alias: bool = False
+    ) -> tuple[UserRecord, StoryRecord]:
+        """The author and the story at ``username/slug`` as ``viewer`` may see it.
+
+        A story the viewer may not see does not exist (``NotFound``). With ``follow_alias``, a
+        retired slug of a story the viewer may see raises ``StoryMoved`` to its new slug.
+        """
+        author = self.user_named(username)
+        story = self.store.stories.get_by_slug(author.id, slug)
+        return author, self._judged(viewer, author, slug, story, follow_alias=follow_alias)
+
+    def found_story(
+        self,
+        viewer: Viewer,
+        author: UserRecord,
+        slug: str,
+        story: StoryRecord | None,
+        *,
+        follow_alias: bool = False,
+    ) -> StoryRecord:
+        """``story``, read at ``author``'s ``slug`` by ``Store.read_story`` (the story that
+        lives there, or None), as ``visible_story`` checks it. With ``follow_alias``, a slug
+        no story lives at is looked up again, for the story that left it (a story that came
+        to live there since is not the one read: not found, as the read said)."""
+        if story is None and follow_alias:
+            moved = self.store.stories.get_by_slug(author.id, slug)
+            story = moved if moved is not None and moved.slug != slug else None
+        return self._judged(viewer, author, slug, story, follow_alias=follow_alias)
+
+    @staticmethod
+    def _judged(
+        viewer: Viewer,
+        author: UserRecord,
+        slug: str,
+        story: StoryRecord | None,
+        *,
+        follow_alias: bool,
+    ) -> StoryRecord:
+        """``story``, as ``StoryRepository.get_by_slug`` answered it for ``slug``, if
+        ``viewer`` may see it: a story that left ``slug`` raises ``StoryMoved`` with
+        ``follow_alias``, else is not there."""
+        if story is not None and story.slug != slug:  # ``slug`` is a retired slug of it
+            if follow_alias and can_see(viewer, story):
+                raise StoryMoved(author.username, story.slug)
+            story = None
+        if story is None or not can_see(viewer, story):
+            raise NotFound(f"{author.username} has no story at {slug!r}")
+        return story
+
+    def editable_story(
+        self, viewer: Viewer, username: str, slug: str
+    ) -> tuple[UserRecord, StoryRecord]:
+        """The story at ``username/slug`` if ``viewer`` may change it.
+
+        Anonymous: ``Unauthorized``; cannot see it: ``NotFound``; sees it but may not change
+        it: ``Forbidden`` (decisions section 13).
+        """
+        self.require_user(viewer)
+        author, story = self.visible_story(viewer, username, slug)
+        if not can_edit(viewer, story):
+            raise Forbidden(f"only the author or an editor may change {author.username}/{slug}")
+        return author, story

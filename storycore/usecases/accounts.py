@@ -1,0 +1,344 @@
+"""Users, applications and authentication (decisions section 5).
+
+Users and applications are made here (by the host application or the command line), never over
+HTTP. Authentication trades an api key, a username and a password for a token; every later call
+proves itself with the api key, the username and the token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from ..errors import Forbidden, InvalidParameter, NotFound, Unauthorized
+from ..input.fields import Members, decode_object
+from ..model.derived import user_changes, with_search_tokens
+from ..model.members import (
+    PROFILE_ADDRESSES,
+    PROFILE_TEXTS,
+    USER_MEMBERS,
+    USER_WRITE_MEMBERS,
+    refuse_unknown,
+)
+from ..model.pagination import PageRequest, page_of
+from ..model.records import AppRecord, Plan, TokenRecord, UserRecord
+from ..model.shapes import Page, Revoked, TokenGrant, UserProfile
+from ..model.visibility import ANONYMOUS, Viewer
+from ..rules.addresses import validate_url
+from ..rules.appnames import validate_app_name
+from ..rules.credentials import (
+    check_password,
+    digest,
+    hash_password,
+    is_valid_password,
+    new_secret,
+    same_digest,
+    verify_password,
+)
+from ..rules.ids import new_id
+from ..rules.timestamps import format_timestamp, now
+from ..rules.usernames import username_key, validate_username
+from ._context import Context
+from .wording import wording
+
+__all__ = ["Accounts", "AppCredentials"]
+
+_PLANS = ("free", "enterprise")
+
+
+@dataclass(frozen=True, slots=True)
+class AppCredentials:
+    """A new application and its api key, which is shown this once and stored only as a digest."""
+
+    app: AppRecord
+    api_key: str
+
+
+class Accounts:
+    """Users, applications, tokens and profiles."""
+
+    def __init__(self, context: Context) -> None:
+        self._ctx = context
+        self._users = context.store.users
+
+    def create_user(
+        self,
+        username: str,
+        password: str | None = None,
+        *,
+        name: str = "",
+        email: str = "",
+        plan: str = "free",
+        editor: bool = False,
+        can_feature: bool = False,
+        bio: str = "",
+        location: str = "",
+        website: str = "",
+        avatar: str = "",
+    ) -> UserProfile:
+        """Make a user. A user without a password cannot authenticate with one."""
+        validate_username(username)
+        if plan not in _PLANS:
+            raise InvalidParameter("plan must be free or enterprise", field="plan")
+        profile = self._profile_members(
+            {"name": name, "bio": bio, "location": location, "website": website, "avatar": avatar},
+            path="",
+        )
+        created = now()
+        user = UserRecord(
+            id=new_id(),
+            username=username,
+            email=email,
+            password_hash=(
+                hash_password(check_password(password), cost=self._ctx.settings.password_cost)
+                if password is not None
+                else None
+            ),
+            plan=cast(Plan, plan),
+            editor=editor,
+            can_feature=can_feature,
+            created=created,
+            updated=created,
+            **profile,
+        )
+        user = with_search_tokens(user)
+        with wording(name=username):
+            self._users.add(user)
+        return self._ctx.presenter.profile(user)
+
+    def create_app(self, name: str, *, delegation: bool = False, href: str = "") -> AppCredentials:
+        """Make an application; the answer holds its api key."""
+        name = validate_app_name(name)
+        href = validate_url(href, "href", self._ctx.settings.limits.address, allow_empty=True)
+        api_key = new_secret()
+        app = AppRecord(
+            id=new_id(),
+            name=name,
+            href=href,
+            key_digest=digest(api_key),
+            delegation=delegation,
+            created=now(),
+        )
+        with wording(name=name):
+            self._ctx.store.apps.add(app)
+        return AppCredentials(app=app, api_key=api_key)
+
+    def rotate_key(self, name: str) -> AppCredentials:
+        """A new api key for the application ``name``; the old key stops working at once. Its
+        users' tokens stay valid: they are bound to the application, not to its key."""
+        app = self._named_app(name)
+        api_key = new_secret()
+        changes = {"key_digest": digest(api_key)}
+        self._ctx.store.apps.update(app.id, changes)
+        return AppCredentials(app=app.model_copy(update=changes), api_key=api_key)
+
+    def apps(self) -> list[AppRecord]:
+        """Every application, by name."""
+        found: list[AppRecord] = []
+        while batch := self._ctx.store.apps.find(len(found), 100):
+            found += batch
+        return found
+
+    def set_password(self, username: str, password: str) -> None:
+        """Give ``username`` a new password (the rule of ``create_user``). Tokens already
+        issued stay valid until they expire."""
+        user = self._ctx.user_named(username)
+        password_hash = hash_password(
+            check_password(password), cost=self._ctx.settings.password_cost
+        )
+        self._users.update(user.id, {"password_hash": password_hash, "updated": now()})
+
+    def application(self, api_key: str | None) -> AppRecord:
+        """The application of ``api_key``, or ``Unauthorized``."""
+        return self._app(api_key)
+
+    def set_delegation(self, name: str, granted: bool) -> AppRecord:
+        """Grant or revoke an application's delegation grant."""
+        app = self._named_app(name)
+        with wording(name=name):
+            self._ctx.store.apps.update(app.id, {"delegation": granted})
+        return app.model_copy(update={"delegation": granted})
+
+    def _named_app(self, name: str) -> AppRecord:
+        app = self._ctx.store.apps.get_by_name(name)
+        if app is None:
+            raise NotFound(f"there is no application {name!r}")
+        return app
+
+    def _app(self, api_key: str | None) -> AppRecord:
+        if not api_key:
+            raise Unauthorized("api_key is required", field="api_key")
+        key_digest = digest(api_key)
+        app = self._ctx.store.apps.get_by_key_digest(key_digest)
+        if app is None or not same_digest(app.key_digest, key_digest):
+            raise Unauthorized("unknown api_key", field="api_key")
+        return app
+
+    def authenticate(self, api_key: str | None, username: str, password: str) -> TokenGrant:
+        """A new token for ``username`` through the application of ``api_key``.
+
+        An unknown user and a wrong password give the same ``Unauthorized``.
+        """
+        app = self._app(api_key)
+        user = self._users.get_by_username(username) if username else None
+        cost = self._ctx.settings.password_cost
+        # a password that breaks the rule was never set: refused like a wrong one, same work
+        stored = user.password_hash if user and is_valid_password(password) else None
+        if not verify_password(password, stored, cost=cost):
+            raise Unauthorized("wrong username or password")
+        assert user is not None  # verify_password is False without a stored hash
+        token = new_secret()
+        issued = datetime.now(UTC)
+        # tokens are refused once expired; issuing one clears those, so they never pile up
+        self._ctx.store.tokens.remove_expired(format_timestamp(issued))
+        self._ctx.store.tokens.add(
+            TokenRecord(
+                digest=digest(token),
+                user_id=user.id,
+                app_id=app.id,
+                created=format_timestamp(issued),
+                expires=format_timestamp(issued + self._ctx.settings.token_lifetime),
+            )
+        )
+        with wording(name=username):
+            self._users.update(user.id, {"last_seen": format_timestamp(issued)})
+        return TokenGrant(**self._ctx.presenter.profile(user).model_dump(), _token=token)
+
+    def viewer(
+        self, api_key: str | None = None, username: str | None = None, token: str | None = None
+    ) -> Viewer:
+        """The caller these credentials prove. With none, the caller is anonymous; an api key
+        alone names the application only, and so does an api key with a username but no token
+        (real v1 clients send their username on every call, decisions section 17: it proves
+        no one, so an operation that needs a user refuses it); a token needs all three, and
+        any fault is ``Unauthorized``.
+        """
+        if not (api_key or username or token):
+            return ANONYMOUS
+        app = self._app(api_key)
+        if not token:
+            return Viewer(app=app)
+        if not username:
+            raise Unauthorized("username is required with _token", field="username")
+        record = self._ctx.store.tokens.get(digest(token))
+        user = self._users.get_by_username(username)
+        if (
+            record is None
+            or user is None
+            or not same_digest(record.user_id, user.id)
+            or not same_digest(record.app_id, app.id)
+        ):
+            raise Unauthorized("the token does not belong to this username and api_key")
+        _refuse_expired(record)
+        return Viewer(user=user, app=app)
+
+    def bearer(
+        self, token: str, *, api_key: str | None = None, username: str | None = None
+    ) -> Viewer:
+        """The caller a token proves alone (``Authorization: Bearer``, decisions section 15):
+        its user, through its application. An ``api_key`` or ``username`` sent with it must
+        name the same; an unknown, revoked or expired token is ``Unauthorized``.
+        """
+        record = self._live_token(token)
+        user = self._users.get(record.user_id)
+        app = self._ctx.store.apps.get(record.app_id)
+        if user is None or app is None:
+            raise Unauthorized("the token is not valid")
+        if api_key is not None and not same_digest(self._app(api_key).id, app.id):
+            raise Unauthorized("the api_key is not the token's application", field="api_key")
+        if username is not None and username_key(username) != username_key(user.username):
+            raise Unauthorized("the username is not the token's user", field="username")
+        return Viewer(user=user, app=app)
+
+    def revoke(self, token: str) -> Revoked:
+        """End a token: it is refused everywhere from now on. An unknown, revoked or expired
+        token is ``Unauthorized``, as it would be on any other call."""
+        record = self._live_token(token)
+        self._ctx.store.tokens.remove(record.digest)
+        return Revoked()
+
+    def _live_token(self, token: str) -> TokenRecord:
+        record = self._ctx.store.tokens.get(digest(token)) if token else None
+        if record is None:
+            raise Unauthorized("the token is not valid", field="_token")
+        _refuse_expired(record)
+        return record
+
+    def as_user(self, username: str) -> Viewer:
+        """The viewer of a user the host application has authenticated by its own means."""
+        return Viewer(user=self._ctx.user_named(username))
+
+    def list(
+        self,
+        *,
+        page: int | str | None = None,
+        per_page: int | str | None = None,
+        total: bool = False,
+    ) -> Page[UserProfile]:
+        """Users ordered by username, regardless of case; with ``total``, how many there are."""
+        request = self._page(page, per_page)
+        users = self._users.find(request.offset, request.probe_limit)
+        return page_of(
+            request,
+            users,
+            lambda shown: [self._ctx.presenter.profile(u) for u in shown],
+            total=self._users.count() if total else None,
+        )
+
+    def get(self, username: str) -> UserProfile:
+        """A user's public profile."""
+        return self._ctx.presenter.profile(self._ctx.user_named(username))
+
+    def update(
+        self, username: str, user: Mapping[str, Any] | str, *, viewer: Viewer
+    ) -> UserProfile:
+        """Apply ``name``, ``bio``, ``location``, ``website`` and ``avatar`` of ``user``.
+
+        ``username``, when sent, must be the path's; ``email`` and ``password`` are ignored,
+        as are the other members of a profile as read (``members``); any other is refused.
+        Only the user may update the profile.
+        """
+        caller = self._ctx.require_user(viewer)
+        target = self._ctx.user_named(username)
+        if caller.id != target.id:
+            raise Forbidden("only the user may update this profile")
+        data = decode_object(user, "user")
+        refuse_unknown(data, USER_MEMBERS, "user", what="a user", hints=USER_WRITE_MEMBERS)
+        sent = Members(data, "user").string("username")
+        if sent is not None and username_key(sent) != username_key(target.username):
+            raise InvalidParameter(
+                "user.username must be the username of the path", field="user.username"
+            )
+        profile = self._profile_members(data, path="user")
+        changes = user_changes(target, {**profile, "updated": now()})
+        with wording(name=username):
+            self._users.update(target.id, changes)
+        return self._ctx.presenter.profile(self._ctx.user_named(username))
+
+    def _profile_members(self, data: Mapping[str, Any], *, path: str) -> dict[str, str]:
+        """The profile members sent in ``data``, checked; ``path`` prefixes their field names."""
+        limits = self._ctx.settings.limits
+        members = Members(data, path)
+        changes: dict[str, str | None] = {
+            key: members.string(key, max_length=limits.profile_field) for key in PROFILE_TEXTS
+        }
+        for key in PROFILE_ADDRESSES:
+            value = data.get(key)
+            if value is not None:
+                changes[key] = validate_url(
+                    value, members.field(key), limits.address, allow_empty=True
+                )
+        return {key: value for key, value in changes.items() if value is not None}
+
+    def _page(self, page: int | str | None, per_page: int | str | None) -> PageRequest:
+        limits = self._ctx.settings.limits
+        return PageRequest.parse(
+            page, per_page, default_per_page=limits.per_page_default, max_per_page=limits.per_page
+        )
+
+
+def _refuse_expired(token: TokenRecord) -> None:
+    if token.expires <= now():
+        raise Unauthorized("the token has expired; authenticate again", field="_token")

@@ -1,0 +1,361 @@
+"""Lists and search (interface section 4.2, decisions section 8).
+
+Public lists hold published, non-private stories. A user's list adds private and working
+stories for that user and editors. Every list has a total order, so pages never overlap.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
+
+from ..errors import InvalidParameter
+from ..model.heads import ProfileFields, StoryHead
+from ..model.pagination import PageRequest, page_of
+from ..model.queries import Audience, SortField, StoryQuery, parse_order, parse_sort
+from ..model.records import Status, StoryRecord, UserRecord
+from ..model.shapes import Page, SearchItem, StorySummary
+from ..model.visibility import ANONYMOUS, Viewer, can_edit, can_see_hidden_stories_of
+from ..rules.addresses import validate_url
+from ..rules.hashtags import normalize_tag
+from ..rules.searchtext import query_tokens
+from ..rules.usernames import username_key
+from ._context import Context
+
+__all__ = ["FEED_SIZE", "Catalog", "FeedEntry"]
+
+#: The most stories a feed holds (decisions section 19).
+FEED_SIZE = 50
+
+
+class FeedEntry(NamedTuple):
+    """A story of a feed: its summary and when it was published."""
+
+    story: StorySummary
+    published: str
+
+
+_STATUS_NAMES: dict[str, Status] = {
+    "working": "working",
+    "draft": "working",
+    "published": "published",
+}
+
+PageParam = int | str | None
+
+
+class Catalog:
+    """The public lists, a user's list and search."""
+
+    def __init__(self, context: Context) -> None:
+        self._ctx = context
+
+    def stories(
+        self,
+        *,
+        sort: str | None = None,
+        order: str | None = None,
+        permalink: str | None = None,
+        tag: str | None = None,
+        containing_element: str | None = None,
+        page: PageParam = None,
+        per_page: PageParam = None,
+        total: bool = False,
+    ) -> Page[StorySummary]:
+        """Public stories, by ``sort`` (``date.published`` by default) and ``order``."""
+        if containing_element is not None:  # as stored: a //host/path is https://host/path
+            limit = self._ctx.settings.limits.address
+            containing_element = validate_url(containing_element, "containingElement", limit)
+        return self._list(
+            page,
+            per_page,
+            total=total,
+            permalink=permalink,
+            sort=parse_sort(sort),
+            descending=parse_order(order),
+            tag=_tag(tag),
+            containing_element=containing_element,
+        )
+
+    def latest(
+        self,
+        *,
+        permalink: str | None = None,
+        tag: str | None = None,
+        page: PageParam = None,
+        per_page: PageParam = None,
+        total: bool = False,
+    ) -> Page[StorySummary]:
+        """Public stories, newest publication first."""
+        return self._list(page, per_page, total=total, permalink=permalink, tag=_tag(tag))
+
+    def popular(
+        self,
+        *,
+        permalink: str | None = None,
+        tag: str | None = None,
+        page: PageParam = None,
+        per_page: PageParam = None,
+        total: bool = False,
+    ) -> Page[StorySummary]:
+        """Public stories, most popular first."""
+        return self._list(
+            page, per_page, total=total, permalink=permalink, tag=_tag(tag), sort="popularity"
+        )
+
+    def featured(
+        self,
+        *,
+        permalink: str | None = None,
+        tag: str | None = None,
+        page: PageParam = None,
+        per_page: PageParam = None,
+        total: bool = False,
+    ) -> Page[StorySummary]:
+        """Featured public stories, newest feature first."""
+        return self._list(
+            page,
+            per_page,
+            total=total,
+            permalink=permalink,
+            tag=_tag(tag),
+            sort="featured_at",
+            featured=True,
+        )
+
+    def topic(
+        self,
+        topic: str,
+        *,
+        sort: str | None = None,
+        order: str | None = None,
+        permalink: str | None = None,
+        tag: str | None = None,
+        page: PageParam = None,
+        per_page: PageParam = None,
+        total: bool = False,
+    ) -> Page[StorySummary]:
+        """Public stories of a topic (compared regardless of case)."""
+        return self._list(
+            page,
+            per_page,
+            total=total,
+            permalink=permalink,
+            sort=parse_sort(sort),
+            descending=parse_order(order),
+            tag=_tag(tag),
+            topic=normalize_tag(topic),
+        )
+
+    def user(
+        self,
+        username: str,
+        *,
+        viewer: Viewer = ANONYMOUS,
+        filter: str | Iterable[str] | None = None,
+        sort: str | None = None,
+        order: str | None = None,
+        permalink: str | None = None,
+        tag: str | None = None,
+        page: PageParam = None,
+        per_page: PageParam = None,
+        total: bool = False,
+    ) -> Page[StorySummary]:
+        """A user's stories. For that user and editors, private and working ones too;
+        ``filter`` chooses statuses (``draft`` means ``working``), leaving out silently the
+        ones the caller may not see.
+        """
+        author = self._ctx.user_named(username)
+        statuses = _statuses(filter)
+        audience: Audience = "owner" if can_see_hidden_stories_of(viewer, author.id) else "public"
+        if audience == "public":
+            statuses = tuple(s for s in statuses if s == "published")
+        return self._list(
+            page,
+            per_page,
+            total=total,
+            permalink=permalink,
+            sort=parse_sort(sort),
+            descending=parse_order(order),
+            tag=_tag(tag),
+            author=author,
+            audience=audience,
+            statuses=statuses,
+        )
+
+    def feed(self, *, username: str | None = None, topic: str | None = None) -> list[FeedEntry]:
+        """The public stories of a feed (decisions section 19), newest publication first: the
+        latest, a user's (``NotFound`` for an unknown user) or a topic's; at most
+        ``FEED_SIZE``, fewer when the page limit is lower.
+        """
+        author = None if username is None else self._ctx.user_named(username)
+        size = min(FEED_SIZE, self._ctx.settings.limits.per_page)
+        filters: dict[str, Any] = {} if topic is None else {"topic": normalize_tag(topic)}
+        request = self._page(1, size)
+        query = self._query(request, author=author, filters=filters)
+        heads = [] if query is None else self._ctx.store.stories.find(query)[:size]
+        summaries = self._summaries(heads, author)
+        return [
+            FeedEntry(summary, head.published or head.created)
+            for summary, head in zip(summaries, heads, strict=True)
+        ]
+
+    def search(
+        self,
+        q: str | None,
+        *,
+        viewer: Viewer = ANONYMOUS,
+        page: PageParam = None,
+        per_page: PageParam = None,
+        total: bool = False,
+    ) -> Page[SearchItem]:
+        """Public stories holding every word of ``q``, newest publication first."""
+        limits = self._ctx.settings.limits
+        if q is None or not q.strip():
+            raise InvalidParameter("q is required and must not be blank", field="q")
+        if len(q) > limits.query:
+            raise InvalidParameter(
+                f"q is longer than the limit of {limits.query} characters", field="q"
+            )
+        words = query_tokens(q)
+        request = self._page(page, per_page)
+        # a query without a letter or digit is valid and matches nothing
+        index = self._ctx.store.search
+        records = index.search(words, request.offset, request.probe_limit) if words else []
+        found = (index.count(words) if words else 0) if total else None
+        return page_of(
+            request, records, lambda shown: self._search_items(shown, viewer), total=found
+        )
+
+    def _search_items(self, records: Sequence[StoryRecord], viewer: Viewer) -> list[SearchItem]:
+        author_ids = {r.author_id for r in records}
+        authors = self._ctx.store.users.get_many(author_ids)
+        stats = self._ctx.store.stories.author_stats(author_ids)
+        embeds = self._ctx.store.stories.embeds(r.id for r in records)
+        return [
+            self._ctx.presenter.search_item(
+                r,
+                authors[r.author_id],
+                stats[r.author_id],
+                embeds.get(r.id, []),
+                can_edit=can_edit(viewer, r),
+            )
+            for r in records
+        ]
+
+    def _list(
+        self,
+        page: PageParam,
+        per_page: PageParam,
+        *,
+        total: bool,
+        permalink: str | None,
+        sort: SortField = "published",
+        descending: bool = True,
+        audience: Audience = "public",
+        statuses: Sequence[Status] = ("published",),
+        author: UserRecord | None = None,
+        **filters: Any,
+    ) -> Page[StorySummary]:
+        """A page of summaries; with ``author``, of their stories only; with ``total``, the
+        number of stories on every page."""
+        request = self._page(page, per_page)
+        query = self._query(
+            request,
+            permalink=permalink,
+            sort=sort,
+            descending=descending,
+            audience=audience,
+            statuses=statuses,
+            author=author,
+            filters=filters,
+        )
+        stories = self._ctx.store.stories
+        heads = [] if query is None else stories.find(query)
+        found = (0 if query is None else stories.count(query)) if total else None
+        summaries = functools.partial(self._summaries, author=author)
+        return page_of(request, heads, summaries, total=found)
+
+    def _query(
+        self,
+        request: PageRequest,
+        *,
+        permalink: str | None = None,
+        sort: SortField = "published",
+        descending: bool = True,
+        audience: Audience = "public",
+        statuses: Sequence[Status] = ("published",),
+        author: UserRecord | None = None,
+        filters: dict[str, Any],
+    ) -> StoryQuery | None:
+        """The query of a page of a list (``_list``), with the one more head that tells a
+        next; None for a list that holds nothing."""
+        author_id = None if author is None else author.id
+        if permalink is not None:
+            target = self._permalink_target(permalink)
+            if target is None or (author_id is not None and target[0] != author_id):
+                return None
+            author_id, filters["slug"] = target
+        if not statuses:
+            return None
+        return StoryQuery(
+            offset=request.offset,
+            limit=request.probe_limit,
+            sort=sort,
+            descending=descending,
+            author_id=author_id,
+            audience=audience,
+            status=statuses[0] if audience == "owner" and len(statuses) == 1 else None,
+            **filters,
+        )
+
+    def _summaries(
+        self, heads: Sequence[StoryHead], author: UserRecord | None = None
+    ) -> list[StorySummary]:
+        """The heads' summaries. With ``author``, the author of every head (a list of their
+        stories), their profile needs no read."""
+        if author is not None:
+            authors = {author.id: ProfileFields.of(author)}
+        else:
+            authors = self._ctx.store.users.profiles({h.author_id for h in heads})
+        return [self._ctx.presenter.summary(h, authors[h.author_id]) for h in heads]
+
+    def _permalink_target(self, permalink: str) -> tuple[str, str] | None:
+        """The (author id, slug) a permalink of this service names, or None."""
+        permalink = validate_url(permalink, "permalink", self._ctx.settings.limits.address)
+        parts = self._ctx.presenter.addresses.parse_story(permalink)
+        if parts is None:
+            return None
+        author = self._ctx.store.users.get_by_username(parts[0])
+        if author is None or username_key(author.username) != username_key(parts[0]):
+            return None
+        return author.id, parts[1]
+
+    def _page(self, page: PageParam, per_page: PageParam) -> PageRequest:
+        limits = self._ctx.settings.limits
+        return PageRequest.parse(
+            page, per_page, default_per_page=limits.per_page_default, max_per_page=limits.per_page
+        )
+
+
+def _tag(tag: str | None) -> str | None:
+    if tag is None:
+        return None
+    key = normalize_tag(tag)
+    if not key:
+        raise InvalidParameter("tag must not be blank", field="tag")
+    return key
+
+
+def _statuses(value: str | Iterable[str] | None) -> tuple[Status, ...]:
+    if value is None or value == "":
+        return ("working", "published")
+    names = value.split(",") if isinstance(value, str) else list(value)
+    chosen: dict[Status, None] = {}
+    for name in names:
+        status = _STATUS_NAMES.get(name.strip().lower())
+        if status is None:
+            raise InvalidParameter("filter takes working, draft and published", field="filter")
+        chosen[status] = None
+    return tuple(chosen)

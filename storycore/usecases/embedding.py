@@ -1,0 +1,133 @@
+"""The embed, the permalink page, shortlinks and oEmbed as service operations (decisions 9).
+
+Embeds are loaded by anyone, without credentials: they show published, non-private stories
+only, and every load counts as a view of the story and of the page it was loaded from.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..errors import InvalidParameter, NotFound, StoryMoved
+from ..model.records import StoryRecord, UserRecord, element_of
+from ..model.visibility import ANONYMOUS
+from ..presentation.embed import EmbedStory, embed_script, oembed, permalink_page
+from ..rules.addresses import is_http_url
+from ..rules.numbers import whole_number
+from ._context import Context
+
+__all__ = ["Embeds"]
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+class Embeds:
+    """What the public web host serves: scripts, pages, shortlinks, oEmbed."""
+
+    def __init__(self, context: Context) -> None:
+        self._ctx = context
+
+    def script(
+        self, username: str, slug: str, *, css: str | None = None, referer: str | None = None
+    ) -> str:
+        """The embed script of a public story; the load counts as a view from ``referer``.
+
+        Raises ``NotFound`` for unknown and hidden stories and ``StoryMoved`` for a retired slug.
+        """
+        author, story = self._ctx.visible_story(ANONYMOUS, username, slug, follow_alias=True)
+        self._ctx.views.add(story.id, _page_address(referer, self._ctx))
+        return embed_script(self._embed_story(author, story), css)
+
+    def page(self, username: str, slug: str) -> str:
+        """The permalink page of a public story, which shows it through its embed."""
+        author, story = self._ctx.visible_story(ANONYMOUS, username, slug, follow_alias=True)
+        presenter = self._ctx.presenter
+        return permalink_page(
+            title=story.title,
+            description=story.description or "",
+            image=story.thumbnail or story.cover,
+            permalink=presenter.permalink(author.username, story.slug),
+            script_url=self._script_url(author, story),
+            site=presenter.site_name,
+        )
+
+    def shortlink(self, code: str) -> str:
+        """The permalink a shortlink code leads to (public stories only)."""
+        story = self._ctx.store.stories.get(code)
+        author = self._ctx.store.users.get(story.author_id) if story else None
+        if story is None or author is None or not story.is_public:
+            raise NotFound(f"there is no story at /s/{code}")
+        return self._ctx.presenter.permalink(author.username, story.slug)
+
+    def oembed(
+        self, url: str | None, *, maxwidth: int | None = None, maxheight: int | None = None
+    ) -> dict[str, Any]:
+        """The oEmbed 1.0 ``rich`` object for a story's permalink. A retired permalink answers
+        for the story at its new slug: oEmbed consumers ask again rarely and follow no
+        redirect to another API."""
+        if not url:
+            raise InvalidParameter("url is required", field="url")
+        maxwidth = None if maxwidth is None else whole_number(maxwidth, "maxwidth")
+        maxheight = None if maxheight is None else whole_number(maxheight, "maxheight")
+        named = self._ctx.presenter.addresses.parse_story(url)
+        if named is None:
+            raise NotFound("url is not the permalink of a story of this service")
+        try:
+            author, story = self._ctx.visible_story(ANONYMOUS, *named, follow_alias=True)
+        except StoryMoved as moved:
+            author, story = self._ctx.visible_story(ANONYMOUS, moved.username, moved.slug)
+        return oembed(
+            title=story.title,
+            author_name=author.name or author.username,
+            author_url=self._ctx.presenter.addresses.author(author.username),
+            provider_name=self._ctx.presenter.site_name,
+            provider_url=self._ctx.presenter.web_url,
+            script_url=self._script_url(author, story),
+            maxwidth=maxwidth,
+            maxheight=maxheight,
+        )
+
+    def _script_url(self, author: UserRecord, story: StoryRecord) -> str:
+        return self._ctx.presenter.addresses.script(author.username, story.slug)
+
+    def _embed_story(self, author: UserRecord, story: StoryRecord) -> EmbedStory:
+        presenter = self._ctx.presenter
+        documents = self._ctx.store.stories.element_documents(
+            story.id, 0, self._ctx.settings.limits.elements
+        )
+        elements = [element_of(document) for document in documents]
+        return EmbedStory(
+            id=story.id,
+            title=story.title,
+            description=story.description or "",
+            date=story.published or story.created,
+            permalink=presenter.permalink(author.username, story.slug),
+            site=presenter.site_name,
+            author_username=author.username,
+            author_name=author.name,
+            author_avatar=author.avatar,
+            author_permalink=presenter.addresses.author(author.username),
+            author_plan=author.plan,
+            elements=elements,
+        )
+
+
+def _page_address(referer: str | None, context: Context) -> str | None:
+    """The page an embed was loaded from: its ``Referer``'s origin and path (decisions section
+    23), or None when the ``Referer`` is not an http(s) address. The query and fragment are
+    left out (they may carry secrets and would split one page into many), and so are
+    credentials; the origin is written as browsers write it: scheme and host in lower case,
+    no default port.
+    """
+    if not referer or not is_http_url(referer):
+        return None
+    parts = urlsplit(referer)
+    scheme = parts.scheme.lower()
+    host = parts.hostname or ""
+    if ":" in host:  # an IPv6 address
+        host = f"[{host}]"
+    if parts.port is not None and parts.port != _DEFAULT_PORTS[scheme]:
+        host = f"{host}:{parts.port}"
+    page = f"{scheme}://{host}{parts.path or '/'}"
+    return page if len(page) <= context.settings.limits.address else None

@@ -1,0 +1,438 @@
+"""Importing an export (decisions section 22).
+
+An export is JSON Lines, one record a line, as ``storycore.contrib.transfer.export_lines``
+writes it: users, then applications, then stories with their elements::
+
+    {"kind": "user", "record": {...}}
+    {"kind": "app", "record": {...}}
+    {"kind": "story", "record": {...}, "elements": [{...}, ...]}
+
+``Imports.load`` reads it in two passes. The first checks every line: the record as a write
+through the Python API would check it, derived as such a write derives it
+(``storycore.usecases._import_records``), and against the file and the store: no id the store holds
+(unless replacing), no id, username, application name, api key or slug that another record
+holds, every story's author earlier in the file or in the store. A fault names its line, and
+nothing is written. With ``replace``, a record replaces the stored one with its id; a username,
+name or slug is still refused when another stored record holds it, even one the file replaces
+too (the checks do not reorder renames). The checked records are spooled to temporary files (in
+memory up to a few megabytes, on disk beyond), so memory holds only the keys the checks compare,
+however large the file. The second pass writes the spooled records: users, applications, then
+stories.
+
+``Imports.load_storify`` reads Storify v1 story JSON instead (``storycore.usecases.storify``,
+decisions section 22): its reader checks each story and its new author as a write would, and
+``load_checked`` admits and writes what it made as the lines of an export are admitted and
+written; a fault names the document and item instead of the line.
+
+The write is all or nothing as far as the ports allow. The stories go through
+``StoryRepository.add_many`` at once, one transaction on SQLite. When a write fails (a
+concurrent writer took a slug, the disk is full), what the import wrote is undone before the
+error is raised: the stories it added are removed, the records it replaced are put back (a
+replaced story comes back without its aliases and embed counts, which a removal drops). Users
+and applications it added stay: the ports have no way to remove them.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any
+
+import orjson
+
+from ..errors import Conflict, DuplicateKey, InvalidParameter, SlugTaken
+from ..model.derived import story_words
+from ..model.records import (
+    AppRecord,
+    Element,
+    StoryRecord,
+    UserRecord,
+    element_of,
+    trusted_element,
+    trusted_story,
+    trusted_user,
+)
+from ..model.trusted import construct_trusted
+from ..ports import NewStory, Store, whole_record
+from ..rules.usernames import username_key
+from ._context import Context
+from ._import_records import ProfileCheck, checked_app, checked_story, checked_user
+from .accounts import Accounts
+from .storify import CheckedRecord, StorifyReader
+from .wording import worded, wording
+
+__all__ = ["ImportProgress", "Imports"]
+
+#: Told ``("checked", records, None)`` as lines are checked, then ``("imported", records,
+#: total)`` as records are written.
+ImportProgress = Callable[[str, int, int | None], None]
+
+_IN_MEMORY = 4 * 1024 * 1024  # bytes of spooled records kept in memory before using a file
+_LINE_MEMBERS = {
+    "user": {"kind", "record"},
+    "app": {"kind", "record"},
+    "story": {"kind", "record", "elements"},
+}
+
+
+class Imports:
+    """Reading an export back into the store, as writes through the service would make it."""
+
+    def __init__(self, context: Context, accounts: Accounts) -> None:
+        self._ctx = context
+        self._store = context.store
+        # the profile rule of create_user and update: the same function, not a copy
+        self._profile: ProfileCheck = lambda data, path: accounts._profile_members(data, path=path)
+
+    def load_storify(
+        self,
+        documents: Iterable[tuple[str, bytes]],
+        *,
+        replace: bool = False,
+        progress: ImportProgress | None = None,
+    ) -> int:
+        """Check every story of Storify v1 story JSON documents (name and content;
+        ``storycore.usecases.storify``), then write them with their new authors; returns how many
+        records. Faults and ``replace`` as ``load``'s, a fault naming the document and item.
+        """
+        reader = StorifyReader(
+            self._store.users,
+            self._ctx.settings.limits,
+            self._ctx.resolver,
+            self._profile,
+            self._ctx.now,
+        )
+        return self.load_checked(reader.records(documents), replace=replace, progress=progress)
+
+    def load_checked(
+        self,
+        items: Iterable[tuple[str, Iterable[CheckedRecord | AppRecord]]],
+        *,
+        replace: bool = False,
+        progress: ImportProgress | None = None,
+    ) -> int:
+        """Admit the checked and derived records of ``items`` (each: where it was read and its
+        records, users before the stories they write; a fault while they are read is located
+        there), then write them; returns how many. ``load`` and ``load_storify`` read into it.
+        """
+        tell = progress or _quiet
+        with _Plan(replace) as plan:
+            for number, (where, records) in enumerate(items, start=1):
+                plan.places[number] = where
+                try:
+                    for record in records:
+                        self._admit_checked(plan, number, record)
+                except (InvalidParameter, Conflict) as exc:
+                    raise _at(where, exc) from exc
+                tell("checked", plan.count, None)
+            with wording():
+                self._write(plan, tell)
+            return plan.count
+
+    def load(
+        self,
+        lines: Iterable[bytes],
+        *,
+        replace: bool = False,
+        progress: ImportProgress | None = None,
+    ) -> int:
+        """Check every line of an export, then write its records; returns how many.
+
+        A bad line raises ``InvalidParameter`` (``SlugTaken`` for a slug another story holds)
+        whose message starts with ``line N: field:``; an id the store holds raises ``Conflict``
+        unless ``replace``, with which the file's records replace the stored ones. Either way
+        nothing was written. Blank lines are skipped (and counted in line numbers).
+        """
+        items = (
+            (f"line {number}", self._line_records(line))
+            for number, line in enumerate(lines, start=1)
+            if line.strip()
+        )
+        return self.load_checked(items, replace=replace, progress=progress)
+
+    # -- the first pass: checking ------------------------------------------------------------
+
+    def _line_records(self, line: bytes) -> Iterator[CheckedRecord | AppRecord]:
+        """The record of one line of an export, checked and derived as it is read."""
+        item = _decode(line)
+        limits = self._ctx.settings.limits
+        kind = item["kind"]
+        if kind == "user":
+            yield checked_user(item.get("record"), limits, self._profile)
+        elif kind == "app":
+            yield checked_app(item.get("record"), limits)
+        else:
+            yield checked_story(
+                item.get("record"), item.get("elements"), limits, self._ctx.resolver
+            )
+
+    def _admit_checked(self, plan: _Plan, number: int, record: CheckedRecord | AppRecord) -> None:
+        if isinstance(record, UserRecord):
+            self._admit_user(plan, number, record)
+            plan.spools["user"].add(record.model_dump(mode="json"))
+        elif isinstance(record, AppRecord):
+            self._admit_app(plan, number, record)
+            plan.spools["app"].add(record.model_dump(mode="json"))
+        else:
+            story, elements = record
+            self._admit_story(plan, number, story)
+            plan.spools["story"].add(_story_document(story, elements))
+        plan.count += 1
+
+    def _admit_user(self, plan: _Plan, number: int, user: UserRecord) -> None:
+        plan.admit_id(number, "user", user.id, self._store.users.get(user.id) is not None)
+        plan.first("user.username", number, username_key(user.username), "username")
+        holder = self._store.users.get_by_username(user.username)
+        if holder is not None and holder.id != user.id:
+            raise worded(DuplicateKey("user.username"), name=user.username, field="user.username")
+        plan.authors.add(user.id)
+
+    def _admit_app(self, plan: _Plan, number: int, app: AppRecord) -> None:
+        apps = self._store.apps
+        plan.admit_id(number, "app", app.id, apps.get(app.id) is not None)
+        plan.first("app.name", number, app.name, "name")
+        plan.first("app.key_digest", number, app.key_digest, "api key")
+        for key, holder in (
+            ("name", apps.get_by_name(app.name)),
+            ("key_digest", apps.get_by_key_digest(app.key_digest)),
+        ):
+            if holder is not None and holder.id != app.id:
+                raise InvalidParameter(f"app.{key} is another application's", field=f"app.{key}")
+
+    def _admit_story(self, plan: _Plan, number: int, story: StoryRecord) -> None:
+        stories = self._store.stories
+        plan.admit_id(number, "story", story.id, stories.get(story.id) is not None)
+        if story.author_id not in plan.authors:
+            if self._store.users.get(story.author_id) is None:
+                raise InvalidParameter(
+                    f"story.author_id: no user has the id {story.author_id!r}, in the lines"
+                    " before or in the store",
+                    field="story.author_id",
+                )
+            plan.authors.add(story.author_id)
+        earlier = plan.keys.setdefault(("story.slug", story.author_id, story.slug), number)
+        # a story that left the slug (an alias) holds it no more: the new story frees it
+        holder = stories.get_by_slug(story.author_id, story.slug)
+        held = holder is not None and holder.slug == story.slug and holder.id != story.id
+        if earlier != number or held:
+            where = plan.place(earlier) if earlier != number else "the store"
+            raise SlugTaken(
+                f"the author has another story at {story.slug!r} in {where}", field="story.slug"
+            )
+
+    # -- the second pass: writing ------------------------------------------------------------
+
+    def _write(self, plan: _Plan, tell: ImportProgress) -> None:
+        store = self._store
+        undo = _Undo(store)
+        done = 0
+
+        def written() -> None:
+            nonlocal done
+            done += 1
+            tell("imported", done, plan.count)
+
+        try:
+            for user in (trusted_user(data) for data in plan.spools["user"]):
+                if user.id in plan.stored["user"]:
+                    undo.keep("user", store.users.get(user.id))
+                    store.users.update(user.id, whole_record(user))
+                else:
+                    store.users.add(user)
+                written()
+            for app in (construct_trusted(AppRecord, data) for data in plan.spools["app"]):
+                if app.id in plan.stored["app"]:
+                    undo.keep("app", store.apps.get(app.id))
+                    store.apps.update(app.id, whole_record(app))
+                else:
+                    store.apps.add(app)
+                written()
+            for story_id in plan.stored["story"]:
+                undo.keep_story(story_id)
+                store.stories.remove(story_id)
+
+            def stories() -> Iterator[NewStory]:
+                for data in plan.spools["story"]:
+                    new = _story_from(data)
+                    # noted before it is written: a write that fails half-way is undone too
+                    undo.added.append(new[0].id)
+                    yield new
+                    written()
+
+            store.stories.add_many(stories())
+        except BaseException as exc:
+            try:
+                undo.run()
+            except Exception as failed:  # noqa: BLE001 - the first error is the one to report
+                exc.add_note(f"undoing the import failed too: {failed!r}")
+            raise
+        finally:
+            undo.close()
+
+
+# -- the plan of the first pass ---------------------------------------------------------------
+
+
+class _Spool:
+    """Documents on a temporary file, in memory up to ``_IN_MEMORY`` bytes."""
+
+    def __init__(self) -> None:
+        self._file = tempfile.SpooledTemporaryFile(max_size=_IN_MEMORY)  # noqa: SIM115
+
+    def add(self, document: dict[str, Any]) -> None:
+        self._file.write(orjson.dumps(document) + b"\n")
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        self._file.seek(0)
+        for line in self._file:
+            yield orjson.loads(line)
+
+    def close(self) -> None:
+        self._file.close()
+
+
+@dataclass
+class _Plan:
+    """What the first pass learned: the keys it compares, the ids the store holds (which the
+    file's records replace) and the checked records, spooled.
+    """
+
+    replace: bool
+    count: int = 0
+    places: dict[int, str] = field(default_factory=dict)  # where each numbered item was read
+    keys: dict[tuple[str, ...], int] = field(default_factory=dict)
+    authors: set[str] = field(default_factory=set)
+    stored: dict[str, set[str]] = field(
+        default_factory=lambda: {"user": set(), "app": set(), "story": set()}
+    )
+    spools: dict[str, _Spool] = field(
+        default_factory=lambda: {"user": _Spool(), "app": _Spool(), "story": _Spool()}
+    )
+
+    def first(self, field_name: str, number: int, key: str, what: str) -> None:
+        """``InvalidParameter`` when an earlier line holds ``key`` in ``field_name``."""
+        earlier = self.keys.setdefault((field_name, key), number)
+        if earlier != number:
+            raise InvalidParameter(
+                f"{field_name} repeats the {what} of {self.place(earlier)}", field=field_name
+            )
+
+    def place(self, number: int) -> str:
+        """Where the item ``number`` was read: its line, or the place its reader named."""
+        return self.places[number]
+
+    def admit_id(self, number: int, kind: str, record_id: str, stored: bool) -> None:
+        """Note a record's id: refused when an earlier line has it, or when the store has it
+        and the import does not replace.
+        """
+        self.first(f"{kind}.id", number, record_id, "id")
+        if stored and not self.replace:
+            raise Conflict(
+                f"{kind}.id: a {kind} with the id {record_id!r} exists; --replace (replace=True"
+                " in Python) puts the file's records over the stored ones",
+                field=f"{kind}.id",
+            )
+        if stored:
+            self.stored[kind].add(record_id)
+
+    def __enter__(self) -> _Plan:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        for spool in self.spools.values():
+            spool.close()
+
+
+class _Undo:
+    """What the second pass changed, to take back when a write fails: the ids of the stories
+    it added, and the records it replaced (spooled).
+    """
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self.added: list[str] = []
+        self.replaced = _Spool()
+
+    def keep(self, kind: str, record: UserRecord | AppRecord | None) -> None:
+        """Keep a user or application about to be replaced."""
+        if record is not None:
+            self.replaced.add({"kind": kind, "record": record.model_dump(mode="json")})
+
+    def keep_story(self, story_id: str) -> None:
+        """Keep a story, with its elements, about to be removed for its replacement."""
+        story = self._store.stories.get(story_id)
+        if story is not None:
+            documents = self._store.stories.element_documents(story_id, 0, 2**31)
+            elements = [element_of(document) for document in documents]
+            self.replaced.add({"kind": "story", **_story_document(story, elements)})
+
+    def run(self) -> None:
+        """Remove the stories added, put the replaced records back."""
+        store = self._store
+        for story_id in self.added:
+            store.stories.remove(story_id)
+        for item in self.replaced:
+            if item["kind"] == "story":
+                store.stories.add_many([_story_from(item)])
+            elif item["kind"] == "app":
+                app = construct_trusted(AppRecord, item["record"])
+                store.apps.update(app.id, whole_record(app))
+            else:
+                user = trusted_user(item["record"])
+                store.users.update(user.id, whole_record(user))
+
+    def close(self) -> None:
+        self.replaced.close()
+
+
+# -- lines and documents ----------------------------------------------------------------------
+
+
+def _quiet(phase: str, done: int, total: int | None) -> None:
+    """No progress shown."""
+
+
+def _decode(line: bytes) -> dict[str, Any]:
+    """A line as the object it holds, with a known ``kind`` and only that kind's members."""
+    try:
+        item = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        raise InvalidParameter("the line is not valid JSON") from None
+    if not isinstance(item, dict):
+        raise InvalidParameter("the line must be a JSON object")
+    kind = item.get("kind")
+    if not isinstance(kind, str) or kind not in _LINE_MEMBERS:
+        raise InvalidParameter("kind must be user, app or story", field="kind")
+    unknown = sorted(set(item) - _LINE_MEMBERS[kind])
+    if unknown:
+        raise InvalidParameter(f"{unknown[0]} is not a member of a {kind} line", field=unknown[0])
+    return item
+
+
+def _story_document(story: StoryRecord, elements: Sequence[Element]) -> dict[str, Any]:
+    return {
+        "record": story.model_dump(mode="json"),
+        "elements": [element.model_dump(mode="json") for element in elements],
+    }
+
+
+def _story_from(document: dict[str, Any]) -> NewStory:
+    """A spooled story as it is stored, its search words derived again."""
+    story = trusted_story(document["record"])
+    elements = [trusted_element(element) for element in document["elements"]]
+    return story, elements, story_words(story, elements)
+
+
+def _at(where: str, exc: InvalidParameter | Conflict) -> InvalidParameter | Conflict:
+    """``exc`` with its message as ``WHERE: field: what is wrong``."""
+    message = exc.message
+    if exc.field is not None:
+        message = f"{exc.field}: {message.removeprefix(exc.field).lstrip(' :')}"
+    return type(exc)(f"{where}: {message}", field=exc.field)

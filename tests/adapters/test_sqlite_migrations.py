@@ -1,0 +1,208 @@
+"""The SQLite schema moves forward from every earlier version, keeping the data. What the core
+derives is recomputed by the core, when a service opens the migrated database (a migration
+leaves the derivation unknown): the tests of earlier rules open one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from storycore import Service
+from storycore.adapters import open_store
+from storycore.adapters.sqlite._schema import MIGRATIONS
+from tests.conftest import TEST_SETTINGS
+from tests.contract._factories import add_story, add_user
+
+
+def _database_at(path: Path, version: int) -> None:
+    """A database whose schema stops at ``version``, made as that version made it."""
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    for number, migration in enumerate(MIGRATIONS[:version], start=1):
+        if isinstance(migration, str):
+            connection.executescript(migration)
+        else:
+            migration(connection)
+        connection.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+    connection.commit()
+    connection.close()
+
+
+def test_opening_an_older_database_migrates_it_and_search_still_finds_its_stories(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    _database_at(path, 1)
+    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+        service.accounts.create_user("alice", name="Alice Old")
+        alice = service.accounts.as_user("alice")
+        service.stories.create("alice", {"title": "Harbour tales"}, viewer=alice, publish=True)
+    _rewind(path, to=2)
+    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+        assert [s.title for s in service.catalog.search("harbour old").items] == ["Harbour tales"]
+    version = sqlite3.connect(path).execute("SELECT MAX(version) FROM schema_version").fetchone()
+    assert version == (len(MIGRATIONS),)
+
+
+#: What undoes a migration that cannot run twice (earlier ones can, over their own result).
+_UNDO = {
+    10: """
+    DROP TRIGGER author_stats_in; DROP TRIGGER author_stats_out;
+    DROP TRIGGER author_stats_changed; DROP TABLE author_stats; DROP INDEX stories_featured;
+    ALTER TABLE stories DROP COLUMN embed_views;
+    """,
+}
+
+
+def _rewind(path: Path, to: int) -> None:
+    """Make the database look as if the migrations after ``to`` never ran, the data kept."""
+    connection = sqlite3.connect(path)
+    for number in sorted(_UNDO, reverse=True):
+        if number > to:
+            connection.executescript(_UNDO[number])
+    connection.execute("DELETE FROM schema_version WHERE version > ?", (to,))
+    connection.commit()
+    connection.close()
+
+
+def test_migrating_twice_changes_nothing(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'twice.db'}"
+    open_store(url).close()
+    open_store(url).close()
+    rows = sqlite3.connect(tmp_path / "twice.db").execute("SELECT version FROM schema_version")
+    assert [row[0] for row in rows] == list(range(1, len(MIGRATIONS) + 1))
+
+
+def test_migrating_recomputes_the_search_tokens_and_tags_of_earlier_rules(tmp_path: Path) -> None:
+    path = tmp_path / "rules.db"
+    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+        service.accounts.create_user("alice")
+        alice = service.accounts.as_user("alice")
+        story = {"title": "हिन्दी", "hashtags": ["foo"]}
+        service.stories.create("alice", story, viewer=alice, publish=True)
+    connection = sqlite3.connect(path)  # what the rules before version 5 wrote
+    connection.execute("UPDATE story_search SET story = 'ह नद foo'")
+    connection.execute("UPDATE story_tags SET tag = ' foo'")
+    connection.commit()
+    connection.close()
+    _rewind(path, to=4)
+    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+        assert [s.title for s in service.catalog.search("हिन्दी").items] == ["हिन्दी"]
+        assert service.catalog.search("नद").items == []
+        assert [s.title for s in service.catalog.stories(tag="foo").items] == ["हिन्दी"]
+
+
+def test_migrating_gives_hash_words_the_tags_of_the_word_rule(tmp_path: Path) -> None:
+    path = tmp_path / "tags.db"
+    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+        service.accounts.create_user("alice")
+        alice = service.accounts.as_user("alice")
+        service.stories.create("alice", {"title": "Notes #हिन्दी"}, viewer=alice, publish=True)
+    connection = sqlite3.connect(path)  # what the hashtag rule before version 7 wrote
+    connection.execute("UPDATE story_tags SET tag = 'ह'")
+    connection.commit()
+    connection.close()
+    _rewind(path, to=6)
+    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+        assert [s.title for s in service.catalog.stories(tag="हिन्दी").items] == ["Notes #हिन्दी"]
+        assert service.catalog.stories(tag="ह").items == []
+
+
+def test_migrating_keeps_the_100_most_viewed_embed_pages_of_a_story(tmp_path: Path) -> None:
+    path = tmp_path / "embeds.db"
+    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+        service.accounts.create_user("alice")
+        alice = service.accounts.as_user("alice")
+        story = service.stories.create("alice", {"title": "Seen"}, viewer=alice, publish=True)
+    connection = sqlite3.connect(path)  # what storycore before version 7 kept: every page
+    connection.executemany(
+        "INSERT INTO embeds (story_rowid, href, views)"
+        " SELECT rowid, ?, ? FROM stories WHERE id = ?",
+        [(f"https://p.example/{n:03d}", n, story.id) for n in range(150)],
+    )
+    connection.commit()
+    connection.close()
+    _rewind(path, to=6)
+    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+        embeds = service.catalog.search("seen").items[0].stats.embeds
+    assert [e.views for e in embeds] == list(range(149, 49, -1))
+
+
+def test_a_database_migrated_from_an_earlier_version_leaves_its_derivation_unknown(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "unknown.db"
+    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+        service.accounts.create_user("alice")
+    _rewind(path, to=8)  # migration 9 is the last to change what the core derives
+    store = open_store(f"sqlite:///{path}")
+    try:
+        assert store.derivation() is None
+    finally:
+        store.close()
+
+
+def _as_version_8(path: Path) -> None:
+    """Lay the search index out as migration 8 left it: each story's row under its rowid, and
+    ``search_order`` by story rowid."""
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        """
+        CREATE VIRTUAL TABLE search_v8 USING fts5(story, author, tokenize = 'ascii');
+        INSERT INTO search_v8 (rowid, story, author)
+            SELECT coalesce(o.story_rowid, -f.rowid), f.story, f.author
+            FROM story_search f LEFT JOIN search_order o ON o.key = f.rowid;
+        DROP TABLE story_search;
+        ALTER TABLE search_v8 RENAME TO story_search;
+        DROP TABLE search_order;
+        CREATE TABLE search_order (
+            story_rowid INTEGER PRIMARY KEY REFERENCES stories(rowid) ON DELETE CASCADE,
+            published TEXT NOT NULL,
+            story_id TEXT NOT NULL
+        );
+        INSERT INTO search_order SELECT rowid, published, id FROM stories WHERE public = 1;
+        """
+    )
+    connection.commit()
+    connection.close()
+    _rewind(path, to=8)
+
+
+def test_a_database_of_version_8_searches_newest_first_and_keeps_unpublished_words(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'v8.db'}"
+    with Service(open_store(url), TEST_SETTINGS) as service:
+        service.accounts.create_user("alice")
+        alice = service.accounts.as_user("alice")
+        for title in ("Harbour one", "Harbour two", "Harbour three"):
+            service.stories.create("alice", {"title": title}, viewer=alice, publish=True)
+        service.stories.create("alice", {"title": "Harbour draft"}, viewer=alice)
+    _as_version_8(tmp_path / "v8.db")
+    with Service(open_store(url), TEST_SETTINGS) as service:
+        found = [s.title for s in service.catalog.search("harbour").items]
+        newest_first = [s.title for s in service.catalog.latest().items]  # publication, id
+        assert found == newest_first
+        assert sorted(found) == ["Harbour one", "Harbour three", "Harbour two"]
+        service.stories.publish("alice", "harbour-draft", viewer=service.accounts.as_user("alice"))
+        assert service.catalog.search("draft").items[0].title == "Harbour draft"
+
+
+def test_migrating_counts_each_authors_public_stories_views_and_embed_loads(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'counted.db'}"
+    store = open_store(url)
+    author = add_user(store, "alice")
+    seen = add_story(store, author.id, "seen", views=3)
+    add_story(store, author.id, "hidden", views=100, private=True)
+    store.stories.add_views({seen.id: 2}, {(seen.id, "https://p.example/"): 1}, max_embed_pages=9)
+    store.close()
+    _rewind(tmp_path / "counted.db", to=9)  # before the counters
+    store = open_store(url)
+    try:
+        stats = store.stories.author_stats([author.id])[author.id]
+    finally:
+        store.close()
+    assert (stats.stories, stats.views, stats.embeds) == (1, 5, 1)
