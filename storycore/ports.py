@@ -162,17 +162,17 @@ class StoryRepository(Protocol):
         *,
         max_embed_pages: int,
     ) -> None:
-        """Add ``views[story_id]`` views (and as many popularity points) to each story and
-        ``embeds[(story_id, page)]`` loads to each page of a story's embed, without reading
-        the stories first: counts are added (``views = views + n``), never written over, so
-        processes counting the same story lose nothing. Stories that are gone are skipped.
+        """Add ``views[story_id]`` views to each story, with the popularity the core says they
+        make (``storycore.model.counters.popularity(n)``), and ``embeds[(story_id, page)]`` loads to
+        each page of a story's embed, without reading the stories first: counts are added
+        (``views = views + n``), never written over, so processes counting the same story lose
+        nothing. Stories that are gone are skipped.
 
-        A story keeps at most ``max_embed_pages`` embed pages (decisions section 23). A page
-        already kept is counted. A new page is always kept, with its loads, and the story's
-        other pages beyond the first ``max_embed_pages - 1`` in ``embeds`` order are dropped:
-        at the limit, the least viewed one, the greatest address among equals, even when it
-        has more views than the new page. The story's view count keeps every load;
-        ``author_stats`` counts the loads of the kept pages only.
+        A story keeps at most ``max_embed_pages`` embed pages (decisions section 23), in
+        ``embeds`` order: a page already kept is counted; a new page is kept, with its loads,
+        once the pages ``storycore.model.counters.pages_dropped`` names are dropped (the store calls
+        it in its transaction, over the story's kept pages). The story's view count keeps
+        every load; ``author_stats`` counts the loads of the kept pages only.
 
         Atomic where the store has transactions. Where it has none, story by story: each
         story's entries are removed from ``views`` and ``embeds`` once stored, so what is left
@@ -191,7 +191,9 @@ class StoryRepository(Protocol):
     def author_stats(self, author_ids: Iterable[str]) -> dict[str, AuthorStats]:
         """Per author, over their public stories only: how many, their total views and embed
         loads, the newest one's creation time, the newest feature time and the featured story
-        ids (newest feature first). Every asked author is in the answer.
+        ids (newest feature first). Every asked author is in the answer. What each figure is,
+        is ``storycore.model.counters.author_stats`` over the stored stories and their kept pages; a
+        store may keep the figures as counters, which must equal it.
         """
         ...
 

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from storycore import ports
 from storycore.errors import DuplicateKey, Missing, StaleVersion
-from storycore.model import records
+from storycore.model import counters, records
 from storycore.model.heads import StoryHead
 from storycore.model.queries import StoryQuery
 from storycore.model.records import AppRecord, Element, StoryRecord, TokenRecord, UserRecord
@@ -94,11 +94,6 @@ def _visible(story: StoryRecord, query: StoryQuery) -> bool:
         and query.containing_element in (None, *story.element_permalinks)
         and not (query.featured and story.featured_at is None)
     )
-
-
-def _by_loads(pages: dict[str, int]) -> list[tuple[str, int]]:
-    """A story's embed pages, most loads first, then by address."""
-    return sorted(pages.items(), key=lambda item: (-item[1], item[0]))
 
 
 class _Stories(_Part, ports.StoryRepository):
@@ -177,19 +172,16 @@ class _Stories(_Part, ports.StoryRepository):
         *,
         max_embed_pages: int,
     ) -> None:
-        """Atomic: the call holds the lock, and nothing in it can fail midway."""
+        """Atomic: the call holds the lock, and nothing in it can fail midway. The popularity
+        and the pages kept are the core's (``storycore.model.counters``)."""
         for story_id, count in views.items():
             if story := self._s.stories.get(story_id):
                 story.views += count
-                story.popularity += count
+                story.popularity += counters.popularity(count)
         for (story_id, href), loads in embeds.items():
-            if story_id not in self._s.stories:
-                continue
-            pages = self._s.embeds.setdefault(story_id, {})
-            if href not in pages:  # a new page: keep the first others, then this one
-                kept = _by_loads(pages)[: max(max_embed_pages - 1, 0)]
-                pages = self._s.embeds[story_id] = dict(kept)
-            pages[href] = pages.get(href, 0) + loads
+            if story_id in self._s.stories:
+                pages = self._s.embeds.get(story_id, {})
+                self._s.embeds[story_id] = counters.pages_after(pages, href, loads, max_embed_pages)
 
     def get(self, story_id: str) -> StoryRecord | None:
         return _copy(story) if (story := self._s.stories.get(story_id)) else None
@@ -218,24 +210,17 @@ class _Stories(_Part, ports.StoryRepository):
 
     def embeds(self, story_ids: Iterable[str]) -> dict[str, list[records.EmbedCount]]:
         return {
-            story_id: [records.EmbedCount(href=href, views=n) for href, n in _by_loads(pages)]
+            story_id: [
+                records.EmbedCount(href=href, views=n) for href, n in counters.by_loads(pages)
+            ]
             for story_id in set(story_ids)
             if (pages := self._s.embeds.get(story_id))
         }
 
     def author_stats(self, author_ids: Iterable[str]) -> dict[str, records.AuthorStats]:
-        result = {author_id: records.AuthorStats() for author_id in author_ids}
-        public = [s for s in self._s.stories.values() if s.is_public and s.author_id in result]
-        for story in sorted(public, key=lambda s: (s.featured_at or "", s.id), reverse=True):
-            stats = result[story.author_id]
-            stats.stories += 1
-            stats.views += story.views
-            stats.embeds += sum(self._s.embeds.get(story.id, {}).values())
-            stats.last_story = max(stats.last_story or story.created, story.created)
-            if story.featured_at:  # newest feature first
-                stats.featured = stats.featured or story.featured_at
-                stats.featured_stories.append(story.id)
-        return result
+        """The core's definition (``counters.author_stats``), over every story."""
+        loads = {story_id: sum(pages.values()) for story_id, pages in self._s.embeds.items()}
+        return counters.author_stats(author_ids, self._s.stories.values(), loads)
 
     def iter_all(self) -> Iterator[tuple[StoryRecord, list[Element]]]:
         with self._s.lock:

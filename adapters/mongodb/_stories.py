@@ -36,6 +36,7 @@ from pymongo.collection import Collection as Documents
 from pymongo.errors import DuplicateKeyError
 
 from storycore.errors import DuplicateKey, Missing, StaleVersion
+from storycore.model.counters import pages_dropped, popularity
 from storycore.model.heads import StoryHead
 from storycore.model.queries import StoryQuery
 from storycore.model.records import (
@@ -233,7 +234,11 @@ class MongoStories(StoryRepository):
             pages.setdefault(story_id, []).append((page, loads))
         for story_id in list(dict.fromkeys([*views, *pages])):
             count, loaded = views.get(story_id, 0), pages.get(story_id, [])
-            counts = {"views": count, "popularity": count, "embed_views": sum(n for _, n in loaded)}
+            counts = {
+                "views": count,
+                "popularity": popularity(count),  # what those views make (``counters``)
+                "embed_views": sum(n for _, n in loaded),
+            }
             done = self._stories.update_one({"_id": story_id}, {"$inc": counts})
             for page, loads in loaded if done.matched_count else ():
                 selector = {"story_id": story_id, "href": page}
@@ -244,18 +249,13 @@ class MongoStories(StoryRepository):
                 embeds.pop((story_id, page), None)
 
     def _add_page(self, story_id: str, href: str, loads: int, max_pages: int) -> None:
-        """The first loads of a page: the story keeps its first ``max_pages - 1`` other pages
-        in ``embeds`` order, then this one; a dropped page's loads leave ``embed_views`` with
-        it. A story holds about ``max_pages`` pages, so this reads a bounded handful.
+        """The first loads of a page: the pages the core drops for it go
+        (``counters.pages_dropped``), their loads leaving ``embed_views`` with them, then it
+        comes. A story holds about ``max_pages`` pages, so this reads a bounded handful.
         """
-        beyond = self._embeds.find(
-            {"story_id": story_id},
-            {"href": 1, "_id": 0},
-            sort=[("views", DESCENDING), ("href", ASCENDING)],
-            skip=max(max_pages - 1, 0),
-        )
+        kept = self._embeds.find({"story_id": story_id}, {"href": 1, "views": 1, "_id": 0})
         dropped_views = 0
-        for other in [found["href"] for found in beyond]:
+        for other in pages_dropped({found["href"]: found["views"] for found in kept}, max_pages):
             gone = self._embeds.find_one_and_delete(
                 {"story_id": story_id, "href": other}, {"views": 1, "_id": 0}
             )

@@ -19,6 +19,7 @@ import orjson
 
 from storycore.errors import Missing, StaleVersion
 from storycore.model import records
+from storycore.model.counters import pages_dropped, popularity
 from storycore.model.heads import StoryHead
 from storycore.model.queries import StoryQuery
 from storycore.model.records import AuthorStats, Element, EmbedCount, StoryRecord
@@ -191,7 +192,8 @@ class PostgreSQLStories(Part, StoryRepository):
         max_embed_pages: int,
     ) -> None:
         """One transaction. Each story's row is locked (by adding its views, perhaps none) in
-        id order before its pages change, so writers counting the same stories queue."""
+        id order before its pages change, so writers counting the same stories queue. The
+        popularity grows by what the core says those views make (``counters.popularity``)."""
         pages: dict[str, list[tuple[str, int]]] = {}
         for (story_id, href), loads in embeds.items():
             pages.setdefault(story_id, []).append((href, loads))
@@ -220,22 +222,24 @@ class PostgreSQLStories(Part, StoryRepository):
                         else ""
                     )
                     + " WHERE id = %s",
-                    (count, count, story_id),
+                    (count, popularity(count), story_id),
                 )
 
     @staticmethod
     def _count_page(conn: Connection, story_id: str, href: str, loads: int, most: int) -> None:
-        """Add loads to a page kept; a new page is kept after the first ``most - 1`` others."""
+        """Add loads to a page kept; a new page comes after the pages the core drops for it
+        (``counters.pages_dropped``) go. A story holds at most ``most`` pages: a handful."""
         counted = conn.execute(
             "UPDATE embeds SET views = views + %s WHERE story_id = %s AND href = %s",
             (loads, story_id, href),
         )
         if counted.rowcount == 0:
-            conn.execute(
-                "DELETE FROM embeds WHERE story_id = %(id)s AND href IN (SELECT href FROM embeds"
-                " WHERE story_id = %(id)s ORDER BY views DESC, href OFFSET %(kept)s)",
-                {"id": story_id, "kept": max(most - 1, 0)},
-            )
+            kept = conn.execute("SELECT href, views FROM embeds WHERE story_id = %s", (story_id,))
+            if dropped := pages_dropped(dict(kept.fetchall()), most):
+                conn.execute(
+                    "DELETE FROM embeds WHERE story_id = %s AND href = ANY(%s::text[])",
+                    (story_id, dropped),
+                )
             conn.execute(
                 "INSERT INTO embeds (story_id, href, views) VALUES (%s, %s, %s)",
                 (story_id, href, loads),

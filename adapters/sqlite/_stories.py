@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 
 from storycore.errors import Missing, StaleVersion
+from storycore.model.counters import pages_dropped, popularity
 from storycore.model.heads import StoryHead
 from storycore.model.queries import StoryQuery
 from storycore.model.records import (
@@ -117,17 +118,17 @@ def _write_rows(
 def _add_page(
     conn: sqlite3.Connection, story_id: str, href: str, loads: int, max_pages: int
 ) -> None:
-    """The first loads of a page of a story's embed: the story keeps its ``max_pages - 1`` first
-    other pages in ``embeds`` order, then this one (``StoryRepository.add_views``). A story
-    holds at most ``max_pages`` rows, so this reads a bounded handful.
+    """The first loads of a page of a story's embed, in the caller's transaction: the pages the
+    core drops for it go (``counters.pages_dropped``), then it comes. A story holds at most
+    ``max_pages`` rows, so this reads a bounded handful.
     """
     found = conn.execute("SELECT rowid FROM stories WHERE id = ?", (story_id,)).fetchone()
     if found is None:
         return
-    conn.execute(
-        "DELETE FROM embeds WHERE story_rowid = ?1 AND href IN (SELECT href FROM embeds"
-        " WHERE story_rowid = ?1 ORDER BY views DESC, href LIMIT -1 OFFSET ?2)",
-        (found[0], max_pages - 1),
+    kept = conn.execute("SELECT href, views FROM embeds WHERE story_rowid = ?", (found[0],))
+    conn.executemany(
+        "DELETE FROM embeds WHERE story_rowid = ? AND href = ?",
+        [(found[0], dropped) for dropped in pages_dropped(dict(kept.fetchall()), max_pages)],
     )
     conn.execute(
         "INSERT INTO embeds (story_rowid, href, views) VALUES (?, ?, ?)", (found[0], href, loads)
@@ -218,9 +219,9 @@ class SQLiteStories(Repository, StoryRepository):
         max_embed_pages: int,
     ) -> None:
         with self._db.write() as conn:
-            conn.executemany(
-                "UPDATE stories SET views = views + ?1, popularity = popularity + ?1 WHERE id = ?2",
-                [(count, story_id) for story_id, count in views.items()],
+            conn.executemany(  # and the popularity those views make (``counters.popularity``)
+                "UPDATE stories SET views = views + ?, popularity = popularity + ? WHERE id = ?",
+                [(count, popularity(count), story_id) for story_id, count in views.items()],
             )
             for (story_id, page), loads in embeds.items():
                 counted = conn.execute(

@@ -21,12 +21,12 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from ..input import _member_types as members
-from ..model.drafts import _MAX_LABEL_LENGTH, _MAX_LABELS  # the bounds of topics and hashtags
+from ..model.drafts import _MAX_LABEL_LENGTH, _MAX_LABELS, STORY_MEMBERS, STORY_WRITE_MEMBERS
 from ..model.element_kinds import DATA_TYPES, ELEMENT_CLASSES
 from ..model.members import (
     ELEMENT_MEMBERS,
-    STORY_MEMBERS,
-    STORY_WRITE_MEMBERS,
+    PROFILE_ADDRESSES,
+    PROFILE_TEXTS,
     USER_MEMBERS,
     USER_WRITE_MEMBERS,
 )
@@ -240,6 +240,26 @@ def _story(limits: Limits) -> Schema:
     element_or_permalink = {
         "oneOf": [rules.address(limits.address), _component(ELEMENT), _component(UNTYPED)]
     }
+    written: dict[str, Schema] = {  # the schema of each member a write takes
+        "title": rules.text(max_length=limits.title),
+        "slug": {"anyOf": [rules.slug(limits.slug), {"const": ""}]},
+        "description": rules.text(max_length=limits.description, nullable=True),
+        "thumbnail": rules.optional_address(limits.address),
+        "elements": {
+            "type": "array",
+            "maxItems": limits.elements,
+            "items": element_or_permalink,
+            "description": "permalinks of external items (strings, protocol-relative ones "
+            "taken as https) or element objects, with or without `type`",
+        },
+        "private": {"type": "boolean"},
+        "topics": _labels(),
+        "hashtags": {
+            **_labels(),
+            "description": "hashtags, with or without `#` (`meta.hashtags` shows them "
+            "lowercase, without it)",
+        },
+    }
     return {
         "type": "object",
         "description": (
@@ -251,32 +271,16 @@ def _story(limits: Limits) -> Schema:
             "in a story."
         ),
         "properties": {
-            "title": rules.text(max_length=limits.title),
-            "slug": {"anyOf": [rules.slug(limits.slug), {"const": ""}]},
-            "description": rules.text(max_length=limits.description, nullable=True),
-            "thumbnail": rules.optional_address(limits.address),
-            "elements": {
-                "type": "array",
-                "maxItems": limits.elements,
-                "items": element_or_permalink,
-                "description": "permalinks of external items (strings, protocol-relative ones "
-                "taken as https) or element objects, with or without `type`",
-            },
-            "private": {"type": "boolean"},
-            "topics": _labels(),
-            "hashtags": {
-                **_labels(),
-                "description": "hashtags, with or without `#` (`meta.hashtags` shows them "
-                "lowercase, without it)",
-            },
-            **_read_back(STORY_MEMBERS - STORY_WRITE_MEMBERS),
+            **{name: written[name] for name in STORY_WRITE_MEMBERS},
+            **_read_back(STORY_MEMBERS - set(STORY_WRITE_MEMBERS)),
         },
         "additionalProperties": False,
     }
 
 
 def _user(limits: Limits) -> Schema:
-    field = rules.text(max_length=limits.profile_field, nullable=True)
+    text = rules.text(max_length=limits.profile_field, nullable=True)
+    address = rules.optional_address(limits.address)
     return {
         "type": "object",
         "description": (
@@ -286,11 +290,8 @@ def _user(limits: Limits) -> Schema:
             "other member is a 400 naming it (decisions section 24)."
         ),
         "properties": {
-            "name": field,
-            "bio": field,
-            "location": field,
-            "website": rules.optional_address(limits.address),
-            "avatar": rules.optional_address(limits.address),
+            **{name: dict(text) for name in PROFILE_TEXTS},
+            **{name: dict(address) for name in PROFILE_ADDRESSES},
             **_read_back(USER_MEMBERS - USER_WRITE_MEMBERS - {"username"}),
         },
         "additionalProperties": False,

@@ -2,7 +2,8 @@
 
 They are computed on every write, so reads and lists never recompute them: the cover image,
 ``meta.hashtags``, ``meta.quoted``, ``stats.elements``, the search tokens and sort keys; and a
-user's search tokens.
+user's search tokens, which every write of a user takes from here (``with_search_tokens`` for
+a new user, ``user_changes`` for an update).
 
 Stored derived data is versioned: a store remembers the ``DERIVATION_VERSION`` that wrote it
 (``Store.derivation``), and opening it with a newer one recomputes it
@@ -15,7 +16,8 @@ member included): every store is then recomputed once, at its next open. No migr
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..rules.hashtags import extract_hashtags, normalize_tag
 from ..rules.sanitize import plain_text
@@ -26,8 +28,10 @@ __all__ = [
     "DERIVATION_VERSION",
     "element_words",
     "story_words",
+    "user_changes",
     "user_search_tokens",
     "with_derived_members",
+    "with_search_tokens",
 ]
 
 #: The version of the rules below; stores written by an older one are recomputed when opened.
@@ -112,6 +116,27 @@ def _tags(story: StoryRecord, elements: Sequence[Element]) -> list[str]:
     return extract_hashtags(story.hashtags, story.title, story.description or "", *texts)
 
 
+#: The members of a user its search tokens follow.
+_TOKEN_SOURCES = frozenset({"username", "name"})
+
+
 def user_search_tokens(user: UserRecord) -> list[str]:
     """The tokens a search matches against a user and every story of theirs: username and name."""
     return tokens(user.username, user.name)
+
+
+def with_search_tokens(user: UserRecord) -> UserRecord:
+    """A new user's record with the search tokens of its username and name: how every way of
+    making a user (``create_user``, delegated creation, both imports) stores one."""
+    return user.model_copy(update={"search_tokens": user_search_tokens(user)})
+
+
+def user_changes(user: UserRecord, changes: Mapping[str, Any]) -> dict[str, Any]:
+    """What an update of the stored ``user`` by ``changes`` writes (``UserRepository.update``):
+    ``changes``, with the search tokens of the changed user when they change what the tokens
+    follow (username, name), so that search finds the user's stories by the new name at once.
+    Other changes leave the tokens, and the search entries of the user's stories, unwritten.
+    """
+    if _TOKEN_SOURCES.isdisjoint(changes):
+        return dict(changes)
+    return {**changes, "search_tokens": user_search_tokens(user.model_copy(update=changes))}

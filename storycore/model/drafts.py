@@ -2,22 +2,23 @@
 
 A draft holds the members that were sent; a member left out is None and keeps its stored value
 at save. A member that no story object has is refused (``members``), as is a known member of
-the wrong type.
+the wrong type. ``StoryDraft``'s members are the one list of what a story write takes
+(``STORY_WRITE_MEMBERS``): imports, Storify's reader and the OpenAPI schema read it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, Final
 
 from ..errors import InvalidParameter
 from ..input.fields import Members, decode_object
 from ..rules.slugs import validate_slug
 from ..settings import Limits
-from .members import ELEMENT_MEMBERS, STORY_MEMBERS, STORY_WRITE_MEMBERS, refuse_unknown
+from .members import ELEMENT_MEMBERS, STORY_READ_BACK, refuse_unknown
 
-__all__ = ["StoryDraft", "parse_story"]
+__all__ = ["STORY_MEMBERS", "STORY_WRITE_MEMBERS", "StoryDraft", "parse_story"]
 
 _MAX_LABELS = 50
 _MAX_LABEL_LENGTH = 100
@@ -42,13 +43,29 @@ class StoryDraft:
     hashtags: list[str] | None = None
     clear: frozenset[str] = frozenset()
 
+    def record_members(self) -> dict[str, Any]:
+        """The story record's members this draft sets, by name: those sent, but ``elements``
+        (a write normalizes them first) and ``clear`` (which a caller applies)."""
+        return {
+            name: value
+            for name in STORY_WRITE_MEMBERS
+            if name != "elements" and (value := getattr(self, name)) is not None
+        }
+
+
+#: The members a story write takes (decisions sections 6 and 27), in order: the draft's.
+STORY_WRITE_MEMBERS: Final = tuple(f.name for f in fields(StoryDraft) if f.name != "clear")
+#: Every member a ``story`` object may carry: what a write takes, and what a read answered,
+#: which a client may send back and a write ignores (``members``).
+STORY_MEMBERS: Final = frozenset(STORY_WRITE_MEMBERS) | STORY_READ_BACK
+
 
 def parse_story(raw: object, limits: Limits, field: str = "story") -> StoryDraft:
     """The draft in ``raw`` (an object, or a string of serialized JSON)."""
     data = decode_object(raw, field)
     refuse_unknown(data, STORY_MEMBERS, field, what="a story", hints=STORY_WRITE_MEMBERS)
-    for key in ("title", "slug", "elements", "private", "topics", "hashtags"):
-        if key in data and data[key] is None:
+    for key in STORY_WRITE_MEMBERS:
+        if key not in _CLEARABLE and key in data and data[key] is None:
             raise InvalidParameter(f"{field}.{key} must not be null", field=f"{field}.{key}")
     clear = frozenset(key for key in _CLEARABLE if key in data and data[key] is None)
     members = Members(data, field)

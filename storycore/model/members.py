@@ -23,8 +23,11 @@ from .shapes import AuthorFull, SearchItem, SlugChanged, StoryDetail, UserProfil
 
 __all__ = [
     "ELEMENT_MEMBERS",
-    "STORY_MEMBERS",
+    "PROFILE_ADDRESSES",
+    "PROFILE_TEXTS",
+    "STORY_READ_BACK",
     "USER_MEMBERS",
+    "USER_WRITE_MEMBERS",
     "refuse_unknown",
 ]
 
@@ -36,23 +39,24 @@ def _names(*models: type[BaseModel]) -> frozenset[str]:
     )
 
 
-#: The members a write takes (decisions sections 6 and 27).
-STORY_WRITE_MEMBERS: Final = frozenset(
-    {"title", "slug", "description", "thumbnail", "elements", "private", "topics", "hashtags"}
-)
 #: Members of v1's story answers beyond the interface's shapes, which v1 clients send back.
 _V1_STORY_EXTRAS: Final = frozenset({"comments", "is_spam", "category", "section", "liked"})
-STORY_MEMBERS: Final = (
-    STORY_WRITE_MEMBERS | _names(StoryDetail, SearchItem, SlugChanged) | _V1_STORY_EXTRAS
-)
+#: The members of a story as a read answers it, which a client may send back: a write ignores
+#: them but for those it takes (``drafts.STORY_WRITE_MEMBERS``, listed by the draft that holds
+#: them; ``drafts.STORY_MEMBERS`` is both).
+STORY_READ_BACK: Final = _names(StoryDetail, SearchItem, SlugChanged) | _V1_STORY_EXTRAS
 
 #: An element's members (decisions section 7), and those v1 answers added (section 17).
 ELEMENT_MEMBERS: Final = _names(*ELEMENT_CLASSES.values()) | {"eid", "comments", "stats", "meta"}
 
-#: The members a profile update applies (decisions section 13), then what it may carry besides.
-USER_WRITE_MEMBERS: Final = frozenset({"name", "bio", "location", "website", "avatar"})
-#: The interface's sample body holds ``username``, ``email`` and ``password``; v1's profile
-#: answers held the rest.
+#: The profile members a user write sets (decisions section 13), in order: the one list, which
+#: ``Accounts`` (create_user, a profile update, every import's authors through it), Storify's
+#: reader and the OpenAPI schema read. Each is a short text or an address.
+PROFILE_TEXTS: Final = ("name", "bio", "location")
+PROFILE_ADDRESSES: Final = ("website", "avatar")
+USER_WRITE_MEMBERS: Final = frozenset((*PROFILE_TEXTS, *PROFILE_ADDRESSES))
+#: What a ``user`` object may carry besides: the interface's sample body holds ``username``,
+#: ``email`` and ``password``; v1's profile answers held the rest.
 _V1_USER_EXTRAS: Final = frozenset(
     {
         "email",

@@ -7,10 +7,12 @@ HTML is sanitized as a write sanitizes it, not refused when sanitizing changes i
 is not idempotent on malformed HTML (``<li><h1>a<li>b`` is stored as nested items, which a
 second pass splits), so text a store legitimately holds may change on a second pass, and
 refusing would refuse its own export. What a write derives (search tokens, tags, topic keys,
-cover, quoted authors, title key, a user's search tokens) is derived again: the file's copies
-are ignored. What only an export carries is kept once its type and shape are right: ids, author,
-status, version, dates, counters, ``featured_at``, element ids and ``added_at``, password hashes
-and api-key digests.
+cover, quoted authors, title key, the popularity of the counters, a user's search tokens) is
+derived again: the file's copies are ignored. What only an export carries is kept once its type
+and shape are right: ids, author, status, version, dates, counters, ``featured_at``, element
+ids and ``added_at``, password hashes and api-key digests. A story is built as a create builds
+it (``story_records``): a working story marked ``modified``, a state no write makes, is
+imported unmodified.
 
 Every fault is an ``InvalidParameter`` whose field is the dotted path a write would name:
 ``story.elements.3.permalink``, ``user.username``, ``app.href``.
@@ -26,8 +28,8 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import InvalidParameter
 from ..input.fields import Members, decode_object
-from ..model.derived import user_search_tokens, with_derived_members
-from ..model.drafts import parse_story
+from ..model.derived import with_search_tokens
+from ..model.drafts import STORY_WRITE_MEMBERS, parse_story
 from ..model.elements import normalize_elements
 from ..model.records import (
     AppRecord,
@@ -41,6 +43,7 @@ from ..model.records import (
     UserSettings,
 )
 from ..model.resolvers import ElementResolver
+from ..model.story_records import story_record
 from ..rules.appnames import validate_app_name
 from ..rules.credentials import is_password_hash
 from ..rules.numbers import STORE_INT_MAX
@@ -58,8 +61,8 @@ _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _KEY_DIGEST = re.compile(r"[0-9a-f]{64}")  # SHA-256, hex
 # ``scrypt$n$r$p$salt$key`` (``credentials.hash_password``), at a cost a login can afford
 _SHORT_TEXT = 100
-_STORY_DRAFT = ("title", "slug", "description", "thumbnail", "private", "topics", "hashtags")
-_COUNTERS = ("views", "likes", "comments", "element_comments", "popularity")
+#: The counters an export restores; the popularity follows from them (``counters.popularity``).
+_COUNTERS = ("views", "likes", "comments", "element_comments")
 
 
 def checked_user(raw: object, limits: Limits, profile: ProfileCheck) -> UserRecord:
@@ -82,8 +85,7 @@ def checked_user(raw: object, limits: Limits, profile: ProfileCheck) -> UserReco
         last_seen=members.timestamp("last_seen"),
         **profile(members.data, "user"),
     )
-    user.search_tokens = user_search_tokens(user)
-    return user
+    return with_search_tokens(user)
 
 
 def checked_app(raw: object, limits: Limits) -> AppRecord:
@@ -112,8 +114,9 @@ def checked_story(
     derived from them.
     """
     members = _record(raw, "story", StoryRecord, former=_FORMER_STORY_MEMBERS)
+    # a story record holds no ``elements`` member (``_record``): they come beside it
     draft = parse_story(
-        {key: members.data[key] for key in _STORY_DRAFT if key in members.data}
+        {key: members.data[key] for key in STORY_WRITE_MEMBERS if key in members.data}
         | {"elements": raw_elements},
         limits,
     )
@@ -127,15 +130,12 @@ def checked_story(
             "story.published is required for a published story", field="story.published"
         )
     elements = _elements(draft.elements or [], limits, resolver, created)
-    story = StoryRecord(
-        id=_id(members, "id"),
+    story = story_record(
+        draft,
+        elements,
+        story_id=_id(members, "id"),
         author_id=_id(members, "author_id"),
-        title=draft.title or "",
-        slug=draft.slug,
-        description=draft.description,
-        thumbnail=draft.thumbnail,
         status=status,
-        private=bool(draft.private),
         version=members.integer("version", minimum=1, maximum=STORE_INT_MAX) or 1,
         modified=bool(members.boolean("modified")),
         not_indexed=bool(members.boolean("not_indexed")),
@@ -143,12 +143,11 @@ def checked_story(
         updated=members.timestamp("updated", required=True),
         published=published,
         featured_at=members.timestamp("featured_at"),
-        topics=draft.topics or [],
-        hashtags=draft.hashtags or [],
         created_with=_created_with(members, limits),
         **{name: members.integer(name, maximum=STORE_INT_MAX) or 0 for name in _COUNTERS},
     )
-    return with_derived_members(story, elements), elements
+    members.integer("popularity", maximum=STORE_INT_MAX)  # checked, then derived again
+    return story, elements
 
 
 # -- the members ------------------------------------------------------------------------------

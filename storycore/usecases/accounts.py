@@ -13,8 +13,14 @@ from typing import Any, cast
 
 from ..errors import Forbidden, InvalidParameter, NotFound, Unauthorized
 from ..input.fields import Members, decode_object
-from ..model.derived import user_search_tokens
-from ..model.members import USER_MEMBERS, USER_WRITE_MEMBERS, refuse_unknown
+from ..model.derived import user_changes, with_search_tokens
+from ..model.members import (
+    PROFILE_ADDRESSES,
+    PROFILE_TEXTS,
+    USER_MEMBERS,
+    USER_WRITE_MEMBERS,
+    refuse_unknown,
+)
 from ..model.pagination import PageRequest, page_of
 from ..model.records import AppRecord, Plan, TokenRecord, UserRecord
 from ..model.shapes import Page, Revoked, TokenGrant, UserProfile
@@ -96,7 +102,7 @@ class Accounts:
             updated=created,
             **profile,
         )
-        user.search_tokens = user_search_tokens(user)
+        user = with_search_tokens(user)
         with wording(name=username):
             self._users.add(user)
         return self._ctx.presenter.profile(user)
@@ -304,12 +310,8 @@ class Accounts:
             raise InvalidParameter(
                 "user.username must be the username of the path", field="user.username"
             )
-        changes: dict[str, Any] = {
-            **self._profile_members(data, path="user"),
-            "updated": self._ctx.now(),
-        }
-        if "name" in changes:
-            changes["search_tokens"] = user_search_tokens(target.model_copy(update=changes))
+        profile = self._profile_members(data, path="user")
+        changes = user_changes(target, {**profile, "updated": self._ctx.now()})
         with wording(name=username):
             self._users.update(target.id, changes)
         return self._ctx.presenter.profile(self._ctx.user_named(username))
@@ -319,10 +321,9 @@ class Accounts:
         limits = self._ctx.settings.limits
         members = Members(data, path)
         changes: dict[str, str | None] = {
-            key: members.string(key, max_length=limits.profile_field)
-            for key in ("name", "bio", "location")
+            key: members.string(key, max_length=limits.profile_field) for key in PROFILE_TEXTS
         }
-        for key in ("website", "avatar"):
+        for key in PROFILE_ADDRESSES:
             value = data.get(key)
             if value is not None:
                 changes[key] = validate_url(

@@ -21,7 +21,7 @@ from ..errors import (
     ProviderUnavailable,
     Unauthorized,
 )
-from ..model.derived import user_search_tokens
+from ..model.derived import user_changes, with_search_tokens
 from ..model.drafts import parse_story
 from ..model.elements import normalize_elements
 from ..model.records import UserRecord
@@ -152,7 +152,7 @@ class Delegation:
                 created=created,
                 updated=created,
             )
-            user.search_tokens = user_search_tokens(user)
+            user = with_search_tokens(user)
             try:
                 self._ctx.store.identities.add_user(provider, identity.id, user)
             except DuplicateKey:
@@ -163,9 +163,9 @@ class Delegation:
     def _refreshed(self, user: UserRecord, identity: ProviderIdentity) -> UserRecord:
         if (user.name, user.avatar) == (identity.name, identity.avatar):
             return user
-        changes: dict[str, Any] = {"name": identity.name, "avatar": identity.avatar}
-        changes["updated"] = self._ctx.now()
-        changes["search_tokens"] = user_search_tokens(user.model_copy(update=changes))
+        changes = user_changes(
+            user, {"name": identity.name, "avatar": identity.avatar, "updated": self._ctx.now()}
+        )
         with wording(name=user.username):
             self._ctx.store.users.update(user.id, changes)
         return user.model_copy(update=changes)

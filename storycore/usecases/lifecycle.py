@@ -21,6 +21,7 @@ from ..model.elements import normalize_elements
 from ..model.pagination import PageRequest
 from ..model.records import CreatedWith, Element, Status, StoryRecord, UserRecord, element_of
 from ..model.shapes import SlugChanged, StoryCreated, StoryDeleted, StoryDetail, StorySummary
+from ..model.story_records import story_record
 from ..model.visibility import ANONYMOUS, Viewer, can_act_for, can_feature, counts_as_view
 from ..rules.ids import new_id
 from ..rules.numbers import whole_number
@@ -377,28 +378,22 @@ def new_story_record(
     at: str,
     created_with: CreatedWith | None = None,
 ) -> StoryRecord:
-    """The record of a story created from ``draft`` at ``at``, derived members included.
+    """The record of a story created from ``draft`` at ``at``: working, or published at ``at``
+    (``story_records.story_record``, derived members included).
 
     Without a slug in the draft its slug is empty: the caller chooses a free one.
     """
     status: Status = "published" if publish else "working"
-    record = StoryRecord(
-        id=new_id(),
+    return story_record(
+        draft,
+        elements,
+        story_id=new_id(),
         author_id=author_id,
-        title=draft.title or "",
-        slug=draft.slug or "",
-        description=draft.description,
-        thumbnail=draft.thumbnail,
         status=status,
-        private=bool(draft.private),
         created=at,
-        updated=at,
         published=at if publish else None,
-        topics=draft.topics or [],
-        hashtags=draft.hashtags or [],
-        created_with=created_with or CreatedWith(),
+        created_with=created_with,
     )
-    return with_derived_members(record, elements)
 
 
 def _created_with(viewer: Viewer) -> CreatedWith:
@@ -413,12 +408,7 @@ def _has_members(draft: StoryDraft) -> bool:
 
 def _apply(story: StoryRecord, draft: StoryDraft) -> StoryRecord:
     """``story`` with the members ``draft`` sent."""
-    changes: dict[str, Any] = {
-        key: value
-        for key in ("title", "slug", "description", "thumbnail", "private", "topics", "hashtags")
-        if (value := getattr(draft, key)) is not None
-    }
-    changes.update(dict.fromkeys(draft.clear))
+    changes = {**draft.record_members(), **dict.fromkeys(draft.clear)}
     return story.model_copy(update=changes)
 
 

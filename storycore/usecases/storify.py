@@ -10,10 +10,10 @@ admits and writes them all or nothing.
 What is kept (docs/storify.md): ``sid`` as the story's id, so that importing a story again is
 refused unless replacing, as an export's ids are; ``title``, ``slug``, ``description``,
 ``thumbnail``, ``private``, ``topics``; ``status``; ``date.created``, ``date.published`` and
-``date.modified`` (as ``updated``); ``version``, ``modified`` and ``not_indexed``;
-``meta.created_with``; the elements with their ids, ``posted_at`` and ``added_at``. What a
-write derives is derived again. Counters, comments, likes, embeds, features and Storify's own
-addresses are dropped.
+``date.modified`` (as ``updated``); ``version``, ``modified`` (of a published story: a
+working story is never modified, ``story_records``) and ``not_indexed``; ``meta.created_with``;
+the elements with their ids, ``posted_at`` and ``added_at``. What a write derives is derived
+again. Counters, comments, likes, embeds, features and Storify's own addresses are dropped.
 
 An answer of the v1 API holds one page of its story's elements (``page``, ``per_page``): the
 answers of one story (one ``sid``) are joined in page order, so every page of a story imports
@@ -32,17 +32,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, overload
+from typing import Any, Final, Literal, cast, overload
 
 import orjson
 
 from ..errors import InvalidParameter
 from ..input.fields import Members
-from ..model.derived import user_search_tokens, with_derived_members
-from ..model.drafts import parse_story
+from ..model.derived import with_search_tokens
+from ..model.drafts import STORY_WRITE_MEMBERS, parse_story
 from ..model.elements import normalize_elements
-from ..model.records import CreatedWith, Element, StoryRecord, UserRecord
+from ..model.members import USER_WRITE_MEMBERS
+from ..model.records import CreatedWith, Element, Status, StoryRecord, UserRecord
 from ..model.resolvers import ElementResolver
+from ..model.story_records import story_record
 from ..ports import UserRepository
 from ..rules.ids import new_id
 from ..rules.numbers import STORE_INT_MAX
@@ -59,8 +61,9 @@ CheckedRecord = UserRecord | tuple[StoryRecord, list[Element]]
 
 _STORY: Final = "story"
 _STATUSES: Final = ("published", "working")
-_DRAFT: Final = ("title", "slug", "description", "thumbnail", "private", "topics")
-_PROFILE: Final = ("name", "bio", "location", "website", "avatar")
+#: Members a story write takes that an answer's story object is not read for: its elements
+#: are read page by page (``_elements``), and its hashtags are ``meta.hashtags``, derived again.
+_UNREAD: Final = frozenset({"elements", "hashtags"})
 _SHORT_TEXT: Final = 100
 
 
@@ -156,31 +159,30 @@ class StorifyReader:
                 "story.date.published is required for a published story",
                 field="story.date.published",
             )
-        draft = parse_story({key: first[key] for key in _DRAFT if key in first}, self._limits)
+        draft = parse_story(
+            {key: first[key] for key in STORY_WRITE_MEMBERS if key in first and key not in _UNREAD},
+            self._limits,
+        )
         if draft.slug is None:
             raise InvalidParameter("story.slug is required", field="story.slug")
         elements = self._elements(pages, created)
         records: list[CheckedRecord] = []
         author_id = self._author(members, records)
-        story = StoryRecord(
-            id=_sid(members),
+        story = story_record(
+            draft,
+            elements,
+            story_id=_sid(members),
             author_id=author_id,
-            title=draft.title or "",
-            slug=draft.slug,
-            description=draft.description,
-            thumbnail=draft.thumbnail,
-            status=status,
-            private=bool(draft.private),
+            status=cast(Status, status),  # one of ``_STATUSES``
             version=members.integer("version", minimum=1, maximum=STORE_INT_MAX) or 1,
-            modified=status == "published" and bool(members.boolean("modified")),
+            modified=bool(members.boolean("modified")),
             not_indexed=bool(members.boolean("not_indexed")),
             created=created,
-            updated=_date(members, "modified") or created,
+            updated=_date(members, "modified"),
             published=published,
-            topics=draft.topics or [],
             created_with=_created_with(members, self._limits),
         )
-        records.append((with_derived_members(story, elements), elements))
+        records.append((story, elements))
         return records
 
     def _elements(self, pages: Sequence[_Answer], created: str) -> list[Element]:
@@ -232,11 +234,13 @@ class StorifyReader:
             self._authors[key] = stored.id
             return stored.id
         profile = self._profile(
-            {name: author.data[name] for name in _PROFILE if name in author.data}, author.path
+            {name: author.data[name] for name in USER_WRITE_MEMBERS if name in author.data},
+            author.path,
         )
         made = self._now()
-        user = UserRecord(id=new_id(), username=username, created=made, updated=made, **profile)
-        user.search_tokens = user_search_tokens(user)
+        user = with_search_tokens(
+            UserRecord(id=new_id(), username=username, created=made, updated=made, **profile)
+        )
         records.append(user)
         self._authors[key] = user.id
         return user.id

@@ -3,7 +3,9 @@
 A read must not wait for a write: counting each view in its own transaction made every read a
 write, queued on the store's write lock. Each process counts instead, and a background thread
 adds what it counted to the store at least once a second and at close, as additive updates
-(``views = views + n``), so processes never overwrite each other's counts. A crash loses at
+(``views = views + n``, and the popularity those views make, ``counters.popularity``), so
+processes never overwrite each other's counts; the store keeps the embed pages the core's rule
+keeps (``counters.pages_dropped``, under ``Limits.embed_pages``). A crash loses at
 most the last second of counts. A write that fails because the store is busy or unreachable
 (``Unavailable``) keeps its counts for the next one, and nothing written is counted twice: the
 store adds them in one transaction, or story by story where it has none

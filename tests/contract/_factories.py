@@ -12,7 +12,12 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from storycore.model.derived import story_words, with_derived_members
+from storycore.model.derived import (
+    story_words,
+    user_changes,
+    with_derived_members,
+    with_search_tokens,
+)
 from storycore.model.element_kinds import ELEMENT_CLASSES
 from storycore.model.heads import StoryHead
 from storycore.model.records import (
@@ -27,7 +32,6 @@ from storycore.model.records import (
 )
 from storycore.ports import Store
 from storycore.rules.ids import new_id
-from storycore.rules.searchtext import tokens
 from storycore.rules.timestamps import format_timestamp
 from storycore.settings import EMBED_PAGES
 
@@ -42,13 +46,10 @@ def at(minutes: int) -> str:
 
 def make_user(username: str, *, name: str = "", user_id: str | None = None) -> UserRecord:
     """A user whose search tokens are its username's and name's."""
-    return UserRecord(
-        id=user_id or new_id(),
-        username=username,
-        name=name,
-        created=at(0),
-        updated=at(0),
-        search_tokens=tokens(username, name),
+    return with_search_tokens(
+        UserRecord(
+            id=user_id or new_id(), username=username, name=name, created=at(0), updated=at(0)
+        )
     )
 
 
@@ -61,9 +62,7 @@ def add_user(store: Store, username: str, *, name: str = "") -> UserRecord:
 
 def renamed(user: UserRecord, name: str) -> UserRecord:
     """``user`` with another name, and the search tokens that follow from it."""
-    return user.model_copy(
-        update={"name": name, "search_tokens": tokens(user.username, name), "updated": at(1)}
-    )
+    return user.model_copy(update=user_changes(user, {"name": name, "updated": at(1)}))
 
 
 _HOLDS = {"quote": "text", "link": "title", "video": "title", "image": "caption"}

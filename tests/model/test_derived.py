@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from storycore.model.derived import element_words, story_words, with_derived_members
+from storycore.model.derived import (
+    element_words,
+    story_words,
+    user_changes,
+    with_derived_members,
+    with_search_tokens,
+)
 from storycore.model.element_kinds import (
     Attribution,
     Element,
@@ -18,7 +24,7 @@ from storycore.model.element_kinds import (
     TextElement,
     VideoElement,
 )
-from storycore.model.records import StoryRecord
+from storycore.model.records import StoryRecord, UserRecord
 from storycore.rules.searchtext import fold
 
 NOW = "2026-11-22T10:15:30.123Z"
@@ -195,3 +201,35 @@ def test_the_words_of_each_kind_are_the_text_it_shows() -> None:
         ["Filmed"],
         [],
     ]
+
+
+# -- a user's search tokens, as every write of a user takes them ---------------------------------
+
+
+def _user(**members: Any) -> UserRecord:
+    return UserRecord(id="u1", username="alice", created=NOW, updated=NOW, **members)
+
+
+def test_a_new_users_search_tokens_are_those_of_its_username_and_name() -> None:
+    assert with_search_tokens(_user(name="Alice Liddell")).search_tokens == [
+        "alice",
+        "liddell",
+    ]
+
+
+def test_a_change_of_name_brings_the_search_tokens_of_the_new_name() -> None:
+    user = with_search_tokens(_user(name="Alice Liddell"))
+    changes = user_changes(user, {"name": "Alice Wonderland", "updated": NOW})
+    assert changes == {
+        "name": "Alice Wonderland",
+        "updated": NOW,
+        "search_tokens": ["alice", "wonderland"],
+    }
+
+
+def test_a_change_of_other_members_leaves_the_search_tokens_unwritten() -> None:
+    user = with_search_tokens(_user(name="Alice Liddell"))
+    assert user_changes(user, {"bio": "Down the hole", "updated": NOW}) == {
+        "bio": "Down the hole",
+        "updated": NOW,
+    }

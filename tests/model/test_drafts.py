@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from storycore.errors import InvalidParameter, InvalidSlug
-from storycore.model.drafts import StoryDraft, parse_story
+from storycore.model.drafts import STORY_MEMBERS, STORY_WRITE_MEMBERS, StoryDraft, parse_story
 from storycore.settings import Limits
 
 LIMITS = Limits()
@@ -141,3 +141,22 @@ def test_the_parameter_name_prefixes_every_field() -> None:
     with pytest.raises(InvalidParameter) as caught:
         parse_story({"title": 1}, LIMITS, field="payload")
     assert caught.value.field == "payload.title"
+
+
+# -- the one list of what a story write takes ---------------------------------------------------
+
+
+def test_the_members_a_story_write_takes_are_those_of_decisions_section_6() -> None:
+    assert (
+        *("title", "slug", "description", "thumbnail", "elements", "private", "topics"),
+        "hashtags",
+    ) == STORY_WRITE_MEMBERS
+
+
+def test_a_member_a_write_takes_is_never_ignored_as_read_back() -> None:
+    assert set(STORY_WRITE_MEMBERS) <= STORY_MEMBERS
+
+
+def test_a_drafts_record_members_are_those_sent_but_its_elements() -> None:
+    draft = parse_story({"title": "T", "private": False, "elements": [], "topics": []}, LIMITS)
+    assert draft.record_members() == {"title": "T", "private": False, "topics": []}

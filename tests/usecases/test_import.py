@@ -278,6 +278,46 @@ def test_an_imported_story_is_found_by_its_authors_edited_name(
     assert [s.title for s in target.catalog.search("wonderland").items] == ["Harbour lights"]
 
 
+def test_an_imported_storys_popularity_is_that_of_its_counters(
+    exported: Lines, target: Service
+) -> None:
+    number = _alices_story(exported)
+
+    def planted(item: dict[str, Any]) -> None:
+        item["record"].update(views=7, likes=2, comments=1, popularity=999)
+
+    target.imports.load(edited(exported, number, planted))
+    story_id = orjson.loads(exported[number - 1])["record"]["id"]
+    stored = target.store.stories.get(story_id)
+    assert stored is not None
+    assert stored.popularity == 7 + 5 * 2 + 10 * 1
+
+
+def _imported_marked_modified(exported: Lines, target: Service, status: str) -> StoryRecord:
+    """The story of ``status`` in ``exported``, imported with ``modified`` true, as stored."""
+    number = line_of(exported, "story", lambda record: record["status"] == status)
+
+    def marked(item: dict[str, Any]) -> None:
+        item["record"]["modified"] = True
+
+    target.imports.load(edited(exported, number, marked))
+    stored = target.store.stories.get(orjson.loads(exported[number - 1])["record"]["id"])
+    assert stored is not None
+    return stored
+
+
+def test_an_imported_working_story_is_never_modified_as_no_write_makes_one(
+    exported: Lines, target: Service
+) -> None:
+    assert _imported_marked_modified(exported, target, "working").modified is False
+
+
+def test_an_imported_published_story_keeps_its_modified_mark(
+    exported: Lines, target: Service
+) -> None:
+    assert _imported_marked_modified(exported, target, "published").modified is True
+
+
 # -- what an export carries is kept -----------------------------------------------------------
 
 

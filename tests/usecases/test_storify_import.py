@@ -188,6 +188,23 @@ def test_a_working_story_stays_working(service: Service) -> None:
     assert (stored.status, stored.published, stored.updated) == ("working", None, CREATED)
 
 
+def test_a_working_story_marked_modified_is_not_modified_as_no_write_makes_one(
+    service: Service,
+) -> None:
+    date = {"created": CREATED, "modified": None, "published": None}
+    _import(service, ("story.json", _story(status="working", date=date, modified=True)))
+    stored = service.store.stories.get(SID)
+    assert stored is not None
+    assert (stored.status, stored.modified) == ("working", False)
+
+
+def test_a_published_story_keeps_its_modified_mark(service: Service) -> None:
+    _import(service, ("story.json", _story(modified=True)))
+    stored = service.store.stories.get(SID)
+    assert stored is not None
+    assert stored.modified is True
+
+
 def test_the_envelope_and_an_array_are_read_like_a_story(service: Service) -> None:
     second = _story(sid="s2", slug="second")
     count = _import(service, ("all.json", [{"content": _story(), "code": 200}, second]))
