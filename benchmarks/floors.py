@@ -85,8 +85,16 @@ class SQLiteFloor:
             (row[0],),
         )
         self.db.execute("COMMIT")
-        content = summary(orjson.loads(row[1]), orjson.loads(user_row[1]))
-        content.update(page=1, per_page=20, elements=[Fragment(e[0]) for e in elements[:20]])
+        story, author = orjson.loads(row[1]), orjson.loads(user_row[1])
+        content = summary(story, author)
+        content.update(
+            version=story["version"],
+            permalink=f"{self.web_url}/{author['username']}/{story['slug']}",
+            shortlink=f"{self.web_url}/s/{story['id']}",
+            page=1,
+            per_page=20,
+            elements=[Fragment(e[0]) for e in elements[:20]],
+        )
         return answer(content)
 
     def _list(
