@@ -16,6 +16,7 @@ from urllib.parse import parse_qsl
 from ..errors import MethodNotAllowed, NotFound, StoryMoved
 from ..presentation.embed import not_found_script
 from ..service import Service
+from .apidocs import DOCS, apidocs_answer
 from .feeds import feed_handler
 from .messages import HttpRequest, HttpResponse
 from .pages import HTML_HEADERS, not_found_page
@@ -74,6 +75,8 @@ def handle_web(service: Service, request: HttpRequest) -> HttpResponse:
         handler = lambda: _shortlink(service, request, parts[1])  # noqa: E731
     elif parts[0] == STATIC:  # the files of the package (``static``); a reserved username
         handler = lambda: static_answer(parts)  # noqa: E731
+    elif parts[0] == DOCS:  # the API reference (``apidocs``); a reserved username
+        handler = lambda: apidocs_answer(service, request, parts)  # noqa: E731
     elif (feed := feed_handler(service, parts)) is not None:
         handler = feed  # decisions section 19; no slug is "feed.atom" (slugs hold no dot)
     elif len(parts) == 2 and parts[1].endswith(".js") and len(parts[1]) > 3:

@@ -25,6 +25,7 @@ RESERVED_USERNAMES = frozenset(
         "static",
         "api",
         "topics",  # the web host's topic feeds, /topics/{topic}/feed.atom
+        "docs",  # the web host's API reference, /docs/api (decisions section 25)
     }
 )
 

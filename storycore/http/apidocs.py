@@ -1,0 +1,134 @@
+"""The API reference (decisions section 25): ``GET {web_url}/docs/api`` shows the OpenAPI
+document (``GET /v1/openapi.json``) in Swagger UI, whose files storycore serves itself.
+
+The viewer's files come from the ``swagger-ui-py`` distribution (its folder ``swagger_ui/static``,
+Swagger UI 5 under the Apache License 2.0), read without importing that package (its code is for
+other frameworks); the initializer is storycore's (``storycore/static/apidocs``). The page and its
+files are addressed under the prefix the app is mounted under (``root_path``), never under another
+host, so the page works behind a prefix and without ``Settings.web_url``. Only the names listed
+here are answered, looked up, never joined to a folder: any other path under ``/docs/`` is the web
+host's HTML 404. The files change only with the installed versions, so they carry the caching of
+``static`` and an entity tag computed once.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Sequence
+from functools import cache
+from html import escape
+from importlib import resources
+from pathlib import Path
+from urllib.parse import quote
+
+from ..service import Service
+from .conditional import content_tag
+from .messages import HttpRequest, HttpResponse
+from .pages import HTML_HEADERS, not_found_page
+from .static import CACHE_CONTROL, STATIC
+
+__all__ = ["DOCS", "apidocs_answer"]
+
+#: The first segment of the paths answered here (a reserved username).
+DOCS = "docs"
+#: Where the page is, under the web host.
+PAGE = f"/{DOCS}/api"
+
+_CSS = "text/css; charset=utf-8"
+_JS = "application/javascript; charset=utf-8"
+#: The viewer's files served from the ``swagger_ui`` package's ``static`` folder, by type.
+_VIEWER = {
+    "swagger-ui.css": _CSS,
+    "index.css": _CSS,
+    "swagger-ui-bundle.js": _JS,
+    "favicon-32x32.png": "image/png",
+    "favicon-16x16.png": "image/png",
+}
+#: storycore's own files for the page (``storycore/static/apidocs``).
+_OWN = {"initializer.js": _JS}
+
+
+def _viewer_folder() -> Path | None:
+    """The folder of Swagger UI's files, found without running the package's code."""
+    spec = importlib.util.find_spec("swagger_ui")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations))) / "static"
+
+
+@cache
+def _file(name: str) -> tuple[bytes, str] | None:
+    """The content of the file ``name`` and its entity tag; None when there is none."""
+    if name in _OWN:
+        content = resources.files("storycore").joinpath(STATIC, "apidocs", name).read_bytes()
+    elif name in _VIEWER and (folder := _viewer_folder()) is not None:
+        try:
+            content = (folder / name).read_bytes()
+        except OSError:
+            return None
+    else:
+        return None
+    return content, content_tag(content)
+
+
+def _page(*, root_path: str, web_url: str, site_name: str) -> str:
+    """The reference's HTML page for an app mounted under ``root_path`` whose web host is
+    ``web_url`` (the canonical address) and whose site is ``site_name``. Its files and the
+    document are paths under ``root_path``; every value is escaped for HTML."""
+    root = escape(quote(root_path.rstrip("/"), safe="/"))
+    files = f"{root}{PAGE}"
+    title = escape(f"API reference · {site_name}")
+    about = escape(
+        f"The HTTP API of {site_name}: every operation, its parameters and its answers, "
+        "from the OpenAPI document."
+    )
+    canonical = escape(f"{web_url.rstrip('/')}{PAGE}")
+    return (
+        "<!doctype html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{title}</title>\n"
+        f'<meta name="description" content="{about}">\n'
+        f'<link rel="canonical" href="{canonical}">\n'
+        f'<meta property="og:title" content="{title}">\n'
+        f'<meta property="og:description" content="{about}">\n'
+        f'<meta property="og:url" content="{canonical}">\n'
+        '<meta property="og:type" content="website">\n'
+        f'<meta property="og:site_name" content="{escape(site_name)}">\n'
+        '<meta name="twitter:card" content="summary">\n'
+        f'<link rel="stylesheet" href="{files}/swagger-ui.css">\n'
+        f'<link rel="stylesheet" href="{files}/index.css">\n'
+        f'<link rel="icon" type="image/png" href="{files}/favicon-32x32.png" sizes="32x32">\n'
+        f'<link rel="icon" type="image/png" href="{files}/favicon-16x16.png" sizes="16x16">\n'
+        f'<script src="{files}/swagger-ui-bundle.js" defer></script>\n'
+        f'<script src="{files}/initializer.js" defer></script>\n'
+        "</head>\n<body>\n"
+        f"<noscript><p>The API reference needs JavaScript; the OpenAPI document itself is at "
+        f'<a href="{root}/v1/openapi.json">/v1/openapi.json</a>.</p></noscript>\n'
+        f'<div id="swagger-ui" data-url="{root}/v1/openapi.json"></div>\n'
+        "</body>\n</html>\n"
+    )
+
+
+def apidocs_answer(service: Service, request: HttpRequest, parts: Sequence[str]) -> HttpResponse:
+    """The answer to the web host's path ``/docs/...`` split at its slashes (``parts`` starts
+    with ``docs``): the reference page, one of its files, or the HTML 404."""
+    if len(parts) < 2 or parts[1] != "api" or len(parts) > 3:
+        return not_found_page("page")
+    if len(parts) == 2:
+        page = _page(
+            root_path=request.root_path, web_url=service.web_url, site_name=service.site_name
+        )
+        return HttpResponse(200, list(HTML_HEADERS), page.encode())
+    name = parts[2]
+    found = _file(name) if name in _VIEWER or name in _OWN else None
+    if found is None:
+        return not_found_page("file")
+    content, etag = found
+    headers = [
+        ("Content-Type", {**_VIEWER, **_OWN}[name]),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Cache-Control", CACHE_CONTROL),
+        ("ETag", etag),
+    ]
+    return HttpResponse(200, headers, content)
