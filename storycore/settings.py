@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from .rules.oembed_providers import DEFAULT_OEMBED_PROVIDERS, OEmbedProvider
 from .rules.origins import origin_of
 from .rules.sites import checked_site_name, checked_web_url
+from .rules.video_players import DEFAULT_VIDEO_PLAYERS, VideoPlayer
 
 __all__ = ["DEFAULT_WEB_URL", "EMBED_PAGES", "Limits", "Network", "Settings"]
 
@@ -126,6 +127,8 @@ class Settings(BaseModel):
         default=(), description="hosts fetched even on private addresses (intranets, tests)"
     )
     oembed_providers: tuple[OEmbedProvider, ...] = DEFAULT_OEMBED_PROVIDERS
+    # the players a page's video poster gives way to, on a click (decisions section 25)
+    video_players: tuple[VideoPlayer, ...] = DEFAULT_VIDEO_PLAYERS
     resolver_at_once: int = Field(default=8, ge=1, description="fetches of one write at once")
     resolver_timeout: float = Field(default=3.0, gt=0, description="seconds for one permalink")
     resolver_budget: float = Field(default=5.0, gt=0, description="seconds for one write's")

@@ -114,7 +114,7 @@ def apidocs_answer(service: Service, request: HttpRequest, parts: Sequence[str])
     """The answer to the web host's path ``/docs/...`` split at its slashes (``parts`` starts
     with ``docs``): the reference page, one of its files, or the HTML 404."""
     if len(parts) < 2 or parts[1] != "api" or len(parts) > 3:
-        return not_found_page("page")
+        return not_found_page(service, "page")
     if len(parts) == 2:
         page = _page(
             root_path=request.root_path, web_url=service.web_url, site_name=service.site_name
@@ -123,7 +123,7 @@ def apidocs_answer(service: Service, request: HttpRequest, parts: Sequence[str])
     name = parts[2]
     found = _file(name) if name in _VIEWER or name in _OWN else None
     if found is None:
-        return not_found_page("file")
+        return not_found_page(service, "file")
     content, etag = found
     headers = [
         ("Content-Type", {**_VIEWER, **_OWN}[name]),

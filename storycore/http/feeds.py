@@ -79,18 +79,18 @@ def feed_handler(service: Service, parts: Sequence[str]) -> Callable[[], HttpRes
     name no feed.
     """
     if list(parts) == [FEED_NAME]:
-        return lambda: _answer(_site_feed(service))
+        return lambda: _answer(service, _site_feed(service))
     if len(parts) == 2 and parts[0] and parts[1] == FEED_NAME:
-        return lambda: _answer(_user_feed(service, parts[0]))
+        return lambda: _answer(service, _user_feed(service, parts[0]))
     if len(parts) == 3 and parts[0] == "topics" and parts[1] and parts[2] == FEED_NAME:
-        return lambda: _answer(_topic_feed(service, parts[1]))
+        return lambda: _answer(service, _topic_feed(service, parts[1]))
     return None
 
 
-def _answer(feed: _Feed | _Missing) -> HttpResponse:
+def _answer(service: Service, feed: _Feed | _Missing) -> HttpResponse:
     """The feed, or the web host's HTML 404 page (as for a missing story page)."""
     if isinstance(feed, _Missing):
-        return not_found_page(feed.what)
+        return not_found_page(service, feed.what)
     return HttpResponse(200, list(_ATOM_HEADERS), _document(feed).encode())
 
 

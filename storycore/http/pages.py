@@ -1,15 +1,147 @@
-"""The web host's HTML answers that are not a story: its 404 page."""
+"""The pages people read on the web host (decisions section 25): the story page, the author
+page, the front page, a topic's and a hashtag's pages, the search page, and the web host's HTML
+404. Each reads the service, then hands what it read to ``storycore.presentation.pages``, which
+renders the HTML; ``HttpApp`` gives every 200 its ``ETag`` and ``Cache-Control``
+(``conditional``), as it does every answer of the web host.
+
+A page number (``?page=N``) that is not a whole number from 1, or a page past the last (but
+the first), is the HTML 404: there is no such page.
+"""
 
 from __future__ import annotations
 
-from .messages import HttpResponse
+from collections.abc import Callable, Sequence
+from urllib.parse import parse_qsl
 
-__all__ = ["HTML_HEADERS", "not_found_page"]
+from ..errors import InvalidParameter, NotFound, StoryMoved
+from ..presentation import pages
+from ..rules.hashtags import normalize_tag
+from ..service import Service
+from .messages import HttpRequest, HttpResponse
+from .redirects import redirect
+
+__all__ = ["HTML_HEADERS", "not_found_page", "page_handler"]
 
 HTML_HEADERS = [("Content-Type", "text/html; charset=utf-8"), ("X-Content-Type-Options", "nosniff")]
+#: The featured stories the front page shows above the latest.
+FRONT_FEATURED = 4
+#: The stories a list page shows at once.
+LIST_SIZE = 20
+
+Handler = Callable[[], HttpResponse]
 
 
-def not_found_page(what: str) -> HttpResponse:
-    """The 404 page for a missing ``what`` (a story, a user, a topic)."""
-    page = f"<!doctype html><title>Not found</title><p>There is no such {what}.</p>\n"
-    return HttpResponse(404, list(HTML_HEADERS), page.encode())
+def site_of(service: Service) -> pages.Site:
+    """The site whose pages ``service`` answers with."""
+    return pages.Site(service.web_url, service.site_name, service.settings.video_players)
+
+
+def not_found_page(service: Service, what: str) -> HttpResponse:
+    """The web host's 404 page for a missing ``what`` (a story, a user, a page, ...)."""
+    body = pages.not_found_page(site_of(service), what)
+    return HttpResponse(404, list(HTML_HEADERS), body.encode())
+
+
+def _html(body: str) -> HttpResponse:
+    return HttpResponse(200, list(HTML_HEADERS), body.encode())
+
+
+def _query(request: HttpRequest) -> dict[str, str]:
+    text = request.query_string.decode("utf-8", "replace")
+    return dict(parse_qsl(text, keep_blank_values=True))
+
+
+def page_handler(service: Service, request: HttpRequest, parts: Sequence[str]) -> Handler | None:
+    """The handler of the page the path's segments ``parts`` name, or None when they name
+    none."""
+    page = _query(request).get("page")
+    if list(parts) == [""]:
+        return lambda: _listed(service, lambda: _front(service, page))
+    if list(parts) == ["search"]:
+        return lambda: _listed(service, lambda: _search(service, request, page))
+    if len(parts) == 2 and parts[0] in ("topics", "tags") and parts[1]:
+        kind = "topic" if parts[0] == "topics" else "tag"
+        return lambda: _listed(service, lambda: _tagged(service, kind, parts[1], page))
+    if len(parts) == 1 and parts[0]:
+        return lambda: _listed(service, lambda: _author(service, parts[0], page), "user")
+    if len(parts) == 2 and all(parts):
+        return lambda: _story(service, request, parts[0], parts[1], page)
+    return None
+
+
+def _listed(service: Service, render: Callable[[], str], missing: str = "page") -> HttpResponse:
+    """The page ``render`` makes, or the 404 when what it shows, or its page, does not
+    exist."""
+    try:
+        return _html(render())
+    except NotFound:
+        return not_found_page(service, missing)
+    except InvalidParameter:
+        return not_found_page(service, "page")
+
+
+def _story(
+    service: Service, request: HttpRequest, username: str, slug: str, page: str | None
+) -> HttpResponse:
+    try:
+        shown = service.embeds.page(username, slug, page=page)
+    except StoryMoved as moved:
+        return redirect(request, f"/{moved.username}/{moved.slug}")
+    except NotFound:
+        return not_found_page(service, "story")
+    except InvalidParameter:
+        return not_found_page(service, "page")
+    body = pages.story_page(
+        site_of(service),
+        author=shown.author,
+        story=shown.story,
+        elements=shown.elements,
+        page=shown.page,
+        has_next=shown.has_next,
+    )
+    return _html(body)
+
+
+def _author(service: Service, username: str, page: str | None) -> str:
+    author = service.accounts.get(username)
+    stories = service.catalog.user(author.username, page=page, per_page=LIST_SIZE)
+    _exists(stories.page, stories.items)
+    return pages.author_page(site_of(service), author, stories)
+
+
+def _front(service: Service, page: str | None) -> str:
+    latest = service.catalog.latest(page=page, per_page=LIST_SIZE)
+    _exists(latest.page, latest.items)
+    featured = service.catalog.featured(per_page=FRONT_FEATURED).items if latest.page == 1 else []
+    shown = [story.id for story in [*featured, *latest.items]]
+    return pages.front_page(
+        site_of(service), featured=featured, latest=latest, topics=service.catalog.topics(shown)
+    )
+
+
+def _tagged(service: Service, kind: str, name: str, page: str | None) -> str:
+    key = normalize_tag(name)
+    if not key:
+        raise NotFound(f"there is no {kind} {name!r}")
+    if kind == "topic":
+        stories = service.catalog.topic(key, page=page, per_page=LIST_SIZE)
+        _exists(stories.page, stories.items)
+        return pages.tagged_page(site_of(service), "topic", key, stories)
+    stories = service.catalog.latest(tag=key, page=page, per_page=LIST_SIZE)
+    _exists(stories.page, stories.items)
+    return pages.tagged_page(site_of(service), "tag", key, stories)
+
+
+def _search(service: Service, request: HttpRequest, page: str | None) -> str:
+    q = _query(request).get("q", "").strip()
+    if not q:  # the form alone: an empty search is not an error
+        return pages.search_page(site_of(service), "", None)
+    results = service.catalog.search(q, page=page, per_page=LIST_SIZE)
+    _exists(results.page, results.items)
+    return pages.search_page(site_of(service), q, results)
+
+
+def _exists(page: int, items: Sequence[object]) -> None:
+    """``NotFound`` for a page past the last of a list; its first page always exists."""
+    if page > 1 and not items:
+        raise NotFound(f"this list has no page {page}")

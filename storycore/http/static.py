@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
+from ..service import Service
 from .messages import HttpResponse
 from .pages import not_found_page
 
@@ -53,11 +54,11 @@ def demo_url(web_url: str, name: str) -> str:
     return f"{web_url.rstrip('/')}/{DEMO_FOLDER}/{name}"
 
 
-def static_answer(parts: Sequence[str]) -> HttpResponse:
+def static_answer(service: Service, parts: Sequence[str]) -> HttpResponse:
     """The answer to the web host's path ``/static/...`` split at its slashes (``parts`` starts
     with ``static``): a demo file, or the HTML 404."""
     if len(parts) != 3 or "/".join(parts[:2]) != DEMO_FOLDER or parts[2] not in _names():
-        return not_found_page("file")
+        return not_found_page(service, "file")
     name = parts[2]
     headers = [
         ("Content-Type", _TYPES[name[name.rfind(".") :]]),

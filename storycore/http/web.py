@@ -2,8 +2,10 @@
 and feeds (section 19).
 
 ``GET /{username}/{slug}.js`` answers JavaScript, even for errors (a script that only logs);
-``GET /{username}/{slug}`` a small HTML page; ``GET /s/{code}`` a 301 to the permalink;
-``GET /static/demo/{name}`` a file of the demo (``static``).
+``GET /s/{code}`` a 301 to the permalink; ``GET /static/demo/{name}`` a file of the demo
+(``static``); the pages people read (the front page, ``/{username}``, ``/{username}/{slug}``,
+``/topics/{topic}``, ``/tags/{tag}``, ``/search``: decisions section 25) are ``pages``'.
+Any other path is the web host's HTML 404.
 Retired slugs redirect to the new address, keeping the query string. ``HttpApp`` gives every
 200 its ``ETag`` and ``Cache-Control`` (``conditional``).
 """
@@ -19,7 +21,7 @@ from ..service import Service
 from .apidocs import DOCS, apidocs_answer
 from .feeds import feed_handler
 from .messages import HttpRequest, HttpResponse
-from .pages import HTML_HEADERS, not_found_page
+from .pages import not_found_page, page_handler
 from .redirects import PLAIN, redirect
 from .static import STATIC, static_answer
 
@@ -50,21 +52,11 @@ def _script(service: Service, request: HttpRequest, username: str, slug: str) ->
     return HttpResponse(200, list(_SCRIPT_HEADERS), body.encode())
 
 
-def _page(service: Service, request: HttpRequest, username: str, slug: str) -> HttpResponse:
-    try:
-        body = service.embeds.page(username, slug)
-    except StoryMoved as moved:
-        return redirect(request, f"/{moved.username}/{moved.slug}")
-    except NotFound:
-        return not_found_page("story")
-    return HttpResponse(200, list(HTML_HEADERS), body.encode())
-
-
 def _shortlink(service: Service, request: HttpRequest, code: str) -> HttpResponse:
     try:
         return HttpResponse(301, [PLAIN, ("Location", service.embeds.shortlink(code))])
     except NotFound:
-        return not_found_page("story")
+        return not_found_page(service, "story")
 
 
 def handle_web(service: Service, request: HttpRequest) -> HttpResponse:
@@ -74,17 +66,17 @@ def handle_web(service: Service, request: HttpRequest) -> HttpResponse:
     if len(parts) == 2 and parts[0] == "s" and parts[1]:
         handler = lambda: _shortlink(service, request, parts[1])  # noqa: E731
     elif parts[0] == STATIC:  # the files of the package (``static``); a reserved username
-        handler = lambda: static_answer(parts)  # noqa: E731
+        handler = lambda: static_answer(service, parts)  # noqa: E731
     elif parts[0] == DOCS:  # the API reference (``apidocs``); a reserved username
         handler = lambda: apidocs_answer(service, request, parts)  # noqa: E731
     elif (feed := feed_handler(service, parts)) is not None:
         handler = feed  # decisions section 19; no slug is "feed.atom" (slugs hold no dot)
     elif len(parts) == 2 and parts[1].endswith(".js") and len(parts[1]) > 3:
         handler = lambda: _script(service, request, parts[0], parts[1][:-3])  # noqa: E731
-    elif len(parts) == 2 and all(parts):
-        handler = lambda: _page(service, request, parts[0], parts[1])  # noqa: E731
+    else:
+        handler = page_handler(service, request, parts)
     if handler is None:
-        raise NotFound(f"no such path: {request.path}")
+        return not_found_page(service, "page")
     if request.method not in ("GET", "HEAD"):
         raise MethodNotAllowed(f"{request.path} takes GET, HEAD", allowed=("GET", "HEAD"))
     return handler()

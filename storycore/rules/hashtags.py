@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from .searchtext import word_pattern
 
-__all__ = ["extract_hashtags", "normalize_tag"]
+__all__ = ["extract_hashtags", "hashtag_spans", "normalize_tag"]
 
 _MAX_LENGTH = 100
 
@@ -40,3 +40,13 @@ def extract_hashtags(explicit: Iterable[str], *texts: str) -> list[str]:
             if len(word) <= _MAX_LENGTH:
                 found.setdefault(word.lower(), None)
     return list(found)
+
+
+def hashtag_spans(text: str) -> list[tuple[int, int, str]]:
+    """Where ``text`` holds ``#words``: each one's start, end (``#`` included) and tag, by the
+    rule ``extract_hashtags`` reads them with, so a page links the very tags a story has."""
+    return [
+        (found.start(), found.end(), found.group(1).lower())
+        for found in _hashtag().finditer(text)
+        if len(found.group(1)) <= _MAX_LENGTH
+    ]

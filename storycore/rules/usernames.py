@@ -24,8 +24,9 @@ RESERVED_USERNAMES = frozenset(
         "oembed",
         "static",
         "api",
-        "topics",  # the web host's topic feeds, /topics/{topic}/feed.atom
-        "docs",  # the web host's API reference, /docs/api (decisions section 25)
+        "topics",  # the web host's topic pages and feeds, /topics/{topic}[/feed.atom]
+        "tags",  # the web host's hashtag pages, /tags/{tag} (decisions section 25)
+        "docs",  # the API reference, /docs/api (decisions section 25)
     }
 )
 

@@ -201,6 +201,19 @@ class Catalog:
             for summary, head in zip(summaries, heads, strict=True)
         ]
 
+    def topics(self, story_ids: Iterable[str]) -> list[str]:
+        """The topics of the public stories among ``story_ids``, the most frequent first (then
+        by name): the topics a page of stories links to (decisions section 25)."""
+        counts: dict[str, int] = {}
+        for story_id in dict.fromkeys(story_ids):
+            story = self._ctx.store.stories.get(story_id)
+            if story is not None and story.is_public:
+                for topic in story.topics:
+                    key = normalize_tag(topic)
+                    if key:
+                        counts[key] = counts.get(key, 0) + 1
+        return sorted(counts, key=lambda topic: (-counts[topic], topic))
+
     def search(
         self,
         q: str | None,

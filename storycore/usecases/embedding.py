@@ -6,20 +6,36 @@ only, and every load counts as a view of the story and of the page it was loaded
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 from ..errors import InvalidParameter, NotFound, StoryMoved
-from ..model.records import StoryRecord, UserRecord, element_of
+from ..model.pagination import PageRequest
+from ..model.records import Element, StoryRecord, UserRecord, element_of
 from ..model.visibility import ANONYMOUS
-from ..presentation.embed import EmbedStory, embed_script, oembed, permalink_page
+from ..presentation.embed import EmbedStory, embed_script, oembed
 from ..rules.addresses import is_http_url
 from ..rules.numbers import whole_number
 from ._context import Context
 
-__all__ = ["Embeds"]
+__all__ = ["PAGE_ELEMENTS", "Embeds", "StoryOnPage"]
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+#: The elements a story page shows at once (decisions section 25).
+PAGE_ELEMENTS = 50
+
+
+@dataclass(frozen=True, slots=True)
+class StoryOnPage:
+    """What a story page shows: the story, its author, one page of its elements (``page``,
+    from 1, ``PAGE_ELEMENTS`` each) and whether another page follows."""
+
+    author: UserRecord
+    story: StoryRecord
+    elements: list[Element]
+    page: int
+    has_next: bool
 
 
 class Embeds:
@@ -39,18 +55,25 @@ class Embeds:
         self._ctx.views.add(story.id, _page_address(referer, self._ctx))
         return embed_script(self._embed_story(author, story), css)
 
-    def page(self, username: str, slug: str) -> str:
-        """The permalink page of a public story, which shows it through its embed."""
-        author, story = self._ctx.visible_story(ANONYMOUS, username, slug, follow_alias=True)
-        presenter = self._ctx.presenter
-        return permalink_page(
-            title=story.title,
-            description=story.description or "",
-            image=story.thumbnail or story.cover,
-            permalink=presenter.permalink(author.username, story.slug),
-            script_url=self._script_url(author, story),
-            site=presenter.site_name,
+    def page(self, username: str, slug: str, *, page: int | str | None = None) -> StoryOnPage:
+        """The story page of a public story (decisions section 25): the story and its
+        elements' ``page``. A retired slug raises ``StoryMoved``; an unknown or hidden story,
+        or a page past the last (but the first), ``NotFound``; a ``page`` that is not a whole
+        number from 1, ``InvalidParameter``. A page read is a view of the story, as an embed's
+        load is.
+        """
+        request = PageRequest.parse(
+            page, PAGE_ELEMENTS, default_per_page=PAGE_ELEMENTS, max_per_page=PAGE_ELEMENTS
         )
+        page = request.page
+        read = self._ctx.store.read_story(username, slug, request.offset, request.probe_limit)
+        author = self._ctx.found_user(username, read.author)
+        story = self._ctx.found_story(ANONYMOUS, author, slug, read.story, follow_alias=True)
+        if page > 1 and not read.documents:
+            raise NotFound(f"the story {username}/{slug} has no page {page}")
+        self._ctx.views.add(story.id)
+        elements = [element_of(document) for document in read.documents[:PAGE_ELEMENTS]]
+        return StoryOnPage(author, story, elements, page, len(read.documents) > PAGE_ELEMENTS)
 
     def shortlink(self, code: str) -> str:
         """The permalink a shortlink code leads to (public stories only)."""

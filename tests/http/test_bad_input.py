@@ -291,20 +291,23 @@ def test_a_query_string_that_is_not_clean_utf8_text_is_400(client: Client, query
 @pytest.mark.parametrize(
     "path",
     [
-        "/",
         "/v1",
         "/v1/nothing",
         "/v1/stories/alice/open/save/more",
         "/v1/users/alice/update/now",
-        "/nothing/here/at/all",
-        "/s/",
         "/v1/stories//open",
     ],
 )
-def test_an_unknown_path_is_404(client: Client, path: str) -> None:
+def test_an_unknown_api_path_is_404(client: Client, path: str) -> None:
     for method in ("GET", "POST"):
         answer = client.request(method, path)
         assert (answer.status, error_of(answer)["type"]) == (404, "not_found")
+
+
+@pytest.mark.parametrize("path", ["/nothing/here/at/all", "/s/"])
+def test_an_unknown_web_path_is_the_web_hosts_html_404(client: Client, path: str) -> None:
+    answer = client.get(path)
+    assert (answer.status, answer.headers["content-type"]) == (404, "text/html; charset=utf-8")
 
 
 @pytest.mark.parametrize("path", ["//v1/stories", "///v1/users", "//v1", "//v1/openapi.json"])

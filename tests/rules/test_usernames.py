@@ -51,6 +51,7 @@ def test_the_reserved_usernames_are_the_fixed_routes() -> None:
         "static",
         "api",
         "topics",
+        "tags",
         "docs",
     }
 

@@ -8,6 +8,7 @@ import pytest
 from storycore import Service
 from storycore.adapters import open_store
 from storycore.errors import NotFound
+from storycore.presentation import pages
 from storycore.settings import DEFAULT_WEB_URL, Settings
 
 
@@ -67,10 +68,18 @@ def test_a_configured_site_name_names_the_site_at_any_address() -> None:
     assert _named(site_name="Harbour News").at("https://example.org").site_name == "Harbour News"
 
 
-def test_the_permalink_page_names_the_site_in_og_site_name() -> None:
+def test_the_story_page_names_the_site_in_og_site_name() -> None:
     named = _named(web_url="https://news.example", site_name="Harbour <News>")
     _published(named)
-    page = named.embeds.page("alice", "hi")
+    shown = named.embeds.page("alice", "hi")
+    page = pages.story_page(
+        pages.Site(named.web_url, named.site_name),
+        author=shown.author,
+        story=shown.story,
+        elements=shown.elements,
+        page=shown.page,
+        has_next=shown.has_next,
+    )
     assert '<meta property="og:site_name" content="Harbour &lt;News&gt;">' in page
 
 

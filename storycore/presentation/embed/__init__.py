@@ -1,11 +1,10 @@
 """The embed (interface section 4.4, decisions section 9): the script that renders a published
-story inside any page, the permalink page that shows it, and the oEmbed answer.
+story inside any page, and the oEmbed answer.
 
 Everything here is text in, text out: the HTTP layer serves it.
 """
 
 from .oembed import oembed
-from .page import permalink_page
 from .script import EmbedStory, embed_script, not_found_script
 
-__all__ = ["EmbedStory", "embed_script", "not_found_script", "oembed", "permalink_page"]
+__all__ = ["EmbedStory", "embed_script", "not_found_script", "oembed"]

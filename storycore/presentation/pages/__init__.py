@@ -1,0 +1,31 @@
+"""The pages people read on the web host (decisions section 25), rendered on the server from
+Jinja2 templates (``templates/``: one a page, ``partials/`` one an element kind), autoescaped.
+
+Everything here is records in, HTML text out: the HTTP layer reads the service and serves it.
+``render_elements`` is the one renderer of a story's elements, for the story page and the
+embed alike.
+"""
+
+from .elements import render_elements
+from .render import (
+    StoryCard,
+    author_page,
+    front_page,
+    not_found_page,
+    search_page,
+    story_page,
+    tagged_page,
+)
+from .site import Site
+
+__all__ = [
+    "Site",
+    "StoryCard",
+    "author_page",
+    "front_page",
+    "not_found_page",
+    "render_elements",
+    "search_page",
+    "story_page",
+    "tagged_page",
+]

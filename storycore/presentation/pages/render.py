@@ -1,0 +1,304 @@
+"""The pages (decisions section 25), each rendered from its template: the story page, the
+author page, the front page, a topic's or a hashtag's page, the search page and the 404.
+
+Each function takes what the service read (records and shapes) and the ``Site``, and answers
+the whole HTML document. The head of every page is ``templates/base.html``'s: ``lang``, a
+viewport, ``<title>``, a description, a canonical link, Open Graph and Twitter-card tags; the
+stylesheet is inlined (``style.css``, a few KB), so a page needs no other request to be read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from typing import Any, Literal
+
+from markupsafe import Markup
+
+from ...model.records import Element, StoryRecord, UserRecord
+from ...model.shapes import Page, SearchItem, StorySummary, UserProfile
+from .elements import element_view, render_views
+from .environment import environment
+from .site import Site
+from .text import linked_hashtags
+
+__all__ = [
+    "StoryCard",
+    "author_page",
+    "front_page",
+    "not_found_page",
+    "search_page",
+    "story_page",
+    "tagged_page",
+]
+
+Author = UserRecord | UserProfile
+
+
+@cache
+def _asset(name: str) -> str:
+    return files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class StoryCard:
+    """A story in a list: what its card shows."""
+
+    title: str
+    url: str
+    description: str
+    thumbnail: str
+    author_name: str
+    author_url: str
+    avatar: str
+    date: str
+
+    @classmethod
+    def of(cls, story: StorySummary | SearchItem, site: Site) -> StoryCard:
+        """The card of a list item or a search result."""
+        author = story.author
+        if isinstance(story, SearchItem):
+            url, date = story.permalink, story.date.published or story.date.modified
+        else:
+            url, date = site.story(author.username, story.slug), story.updated
+        return cls(
+            title=story.title or "Untitled story",
+            url=url,
+            description=story.description or "",
+            thumbnail=story.thumbnail or "",
+            author_name=author.name or author.username,
+            author_url=site.author(author.username),
+            avatar=author.avatar,
+            date=date,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Pager:
+    """Links to the pages before and after one page of a list."""
+
+    page: int
+    previous: str
+    next: str
+
+
+def _pager(address: str, page: int, has_next: bool) -> _Pager:
+    joint = "&" if "?" in address else "?"
+
+    def at(number: int) -> str:
+        return address if number == 1 else f"{address}{joint}page={number}"
+
+    return _Pager(page, at(page - 1) if page > 1 else "", at(page + 1) if has_next else "")
+
+
+def _paged(address: str, page: int) -> str:
+    """``address`` of the list's ``page`` (the first page has no ``page``)."""
+    return _pager(address, page + 1, False).previous
+
+
+def _render(template: str, site: Site, **context: Any) -> str:
+    head = {
+        "description": "",
+        "image": "",
+        "noindex": False,
+        "og_type": "website",
+        "feed": "",
+        "feed_title": "",
+        "oembed": "",
+        "json_ld": None,
+        "next": "",
+        "prev": "",
+    }
+    head.update(context.pop("head", {}))
+    page = environment().get_template(template)
+    style = Markup(_asset("style.css"))  # noqa: S704 - the package's own file
+    return page.render(site=site, head=head, style=style, **context)
+
+
+def _name(author: Author) -> str:
+    return author.name or author.username
+
+
+def story_page(
+    site: Site,
+    *,
+    author: Author,
+    story: StoryRecord,
+    elements: Sequence[Element],
+    page: int,
+    has_next: bool,
+) -> str:
+    """A story's page: its title, description, byline and dates, one page of its elements,
+    links to the pages before and after, and the embed code to copy."""
+    permalink = site.story(author.username, story.slug)
+    image = story.thumbnail or story.cover
+    title = story.title or "Untitled story"
+    views = [element_view(element, site) for element in elements]
+    pager = _pager(permalink, page, has_next)
+    json_ld: dict[str, Any] = {
+        "@context": "https://schema.org",
+        "@type": "Article",
+        "headline": title,
+        "description": story.description or "",
+        "url": permalink,
+        "mainEntityOfPage": permalink,
+        "author": {"@type": "Person", "name": _name(author), "url": site.author(author.username)},
+        "publisher": {"@type": "Organization", "name": site.name, "url": site.home},
+        "datePublished": story.published or story.created,
+        "dateModified": story.updated,
+    }
+    if image:
+        json_ld["image"] = [image]
+    return _render(
+        "story.html",
+        site,
+        head={
+            "title": title,
+            "description": story.description or f"A story by {_name(author)} on {site.name}",
+            "canonical": _paged(permalink, page),
+            "image": image,
+            "noindex": story.not_indexed,
+            "og_type": "article",
+            "feed": site.author_feed(author.username),
+            "feed_title": f"Stories by {_name(author)}",
+            "oembed": site.oembed(permalink),
+            "json_ld": json_ld,
+            "next": pager.next,
+            "prev": pager.previous,
+        },
+        story=story,
+        title=linked_hashtags(title, site.tag),
+        description=linked_hashtags(story.description or "", site.tag),
+        author=author,
+        author_name=_name(author),
+        author_url=site.author(author.username),
+        published=story.published or story.created,
+        elements=render_views(views),
+        player=any(view.player for view in views),
+        player_script=Markup(_asset("player.js")),  # noqa: S704 - the package's own file
+        pager=pager,
+        embed_code=f'<script src="{site.script(author.username, story.slug)}"></script>',
+        topics=[(topic, site.topic(topic)) for topic in story.topics],
+    )
+
+
+def author_page(site: Site, author: UserProfile, stories: Page[StorySummary]) -> str:
+    """An author's page: avatar, name, bio, location, website, a page of their public
+    stories and their feed."""
+    address = site.author(author.username)
+    pager = _pager(address, stories.page, stories.has_next)
+    return _render(
+        "author.html",
+        site,
+        head={
+            "title": _name(author),
+            "description": author.bio or f"Stories by {_name(author)} on {site.name}",
+            "canonical": _paged(address, stories.page),
+            "image": author.avatar,
+            "og_type": "profile",
+            "feed": site.author_feed(author.username),
+            "feed_title": f"Stories by {_name(author)}",
+            "next": pager.next,
+            "prev": pager.previous,
+        },
+        author=author,
+        author_name=_name(author),
+        cards=[StoryCard.of(story, site) for story in stories.items],
+        pager=pager,
+    )
+
+
+def front_page(
+    site: Site,
+    *,
+    featured: Sequence[StorySummary],
+    latest: Page[StorySummary],
+    topics: Sequence[str],
+) -> str:
+    """The front page: featured stories (on its first page), then the latest, links to
+    topics and the search form."""
+    pager = _pager(site.home, latest.page, latest.has_next)
+    return _render(
+        "front.html",
+        site,
+        head={
+            "title": site.name if latest.page == 1 else f"{site.name}, page {latest.page}",
+            "description": f"The latest stories on {site.name}",
+            "canonical": _paged(site.home, latest.page),
+            "feed": site.feed,
+            "feed_title": f"Latest stories on {site.name}",
+            "next": pager.next,
+            "prev": pager.previous,
+        },
+        featured=[StoryCard.of(story, site) for story in featured] if latest.page == 1 else [],
+        cards=[StoryCard.of(story, site) for story in latest.items],
+        topics=[(topic, site.topic(topic)) for topic in topics],
+        pager=pager,
+        q="",
+    )
+
+
+def tagged_page(
+    site: Site, kind: Literal["topic", "tag"], name: str, stories: Page[StorySummary]
+) -> str:
+    """A topic's page or a hashtag's: the public stories it holds."""
+    address = site.topic(name) if kind == "topic" else site.tag(name)
+    heading = f"Stories about {name}" if kind == "topic" else f"Stories tagged #{name}"
+    pager = _pager(address, stories.page, stories.has_next)
+    feed = f"{address}/feed.atom" if kind == "topic" else ""
+    return _render(
+        "tagged.html",
+        site,
+        head={
+            "title": heading,
+            "description": f"{heading} on {site.name}",
+            "canonical": _paged(address, stories.page),
+            "feed": feed,
+            "feed_title": heading if feed else "",
+            "next": pager.next,
+            "prev": pager.previous,
+        },
+        heading=heading,
+        cards=[StoryCard.of(story, site) for story in stories.items],
+        pager=pager,
+    )
+
+
+def search_page(site: Site, q: str, results: Page[SearchItem] | None) -> str:
+    """The search page: the form, and for a query, a page of what it finds."""
+    address = site.search(q) if q else site.search_url
+    page, has_next = (results.page, results.has_next) if results is not None else (1, False)
+    pager = _pager(address, page, has_next)
+    title = f"Search: {q}" if q else "Search"
+    return _render(
+        "search.html",
+        site,
+        head={
+            "title": title,
+            "description": f"Search the stories of {site.name}",
+            "canonical": _paged(address, page),
+            "next": pager.next,
+            "prev": pager.previous,
+        },
+        q=q,
+        searched=results is not None,
+        cards=[StoryCard.of(item, site) for item in results.items] if results else [],
+        pager=pager,
+    )
+
+
+def not_found_page(site: Site, what: str) -> str:
+    """The web host's 404 page: there is no such ``what`` (a story, a user, a page)."""
+    return _render(
+        "not_found.html",
+        site,
+        head={
+            "title": "Not found",
+            "description": f"There is no such {what} on {site.name}.",
+            "canonical": site.home,
+            "noindex": True,
+        },
+        what=what,
+    )

@@ -1,0 +1,68 @@
+"""The site a page belongs to: its address, its name and the addresses of its pages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import quote, urlencode
+
+from ...rules.permalinks import Permalinks
+from ...rules.video_players import VideoPlayer
+
+__all__ = ["Site"]
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """The web host at ``web_url`` (without a trailing slash), named ``name``
+    (``Service.site_name``), whose video posters give way to ``players``."""
+
+    web_url: str
+    name: str
+    players: tuple[VideoPlayer, ...] = ()
+
+    @property
+    def home(self) -> str:
+        """The front page."""
+        return f"{self.web_url}/"
+
+    @property
+    def feed(self) -> str:
+        """The site's Atom feed (decisions section 19)."""
+        return f"{self.web_url}/feed.atom"
+
+    @property
+    def search_url(self) -> str:
+        """The search page, without a query."""
+        return f"{self.web_url}/search"
+
+    def story(self, username: str, slug: str) -> str:
+        """A story's permalink."""
+        return Permalinks(self.web_url).story(username, slug)
+
+    def script(self, username: str, slug: str) -> str:
+        """A story's embed script."""
+        return Permalinks(self.web_url).script(username, slug)
+
+    def author(self, username: str) -> str:
+        """An author's page."""
+        return Permalinks(self.web_url).author(username)
+
+    def author_feed(self, username: str) -> str:
+        """An author's Atom feed."""
+        return f"{self.author(username)}/feed.atom"
+
+    def topic(self, topic: str) -> str:
+        """A topic's page."""
+        return f"{self.web_url}/topics/{quote(topic, safe='')}"
+
+    def tag(self, tag: str) -> str:
+        """A hashtag's page."""
+        return f"{self.web_url}/tags/{quote(tag, safe='')}"
+
+    def search(self, q: str) -> str:
+        """The search page for ``q``."""
+        return f"{self.search_url}?{urlencode({'q': q})}"
+
+    def oembed(self, permalink: str) -> str:
+        """The oEmbed answer for ``permalink`` (interface section 4.4)."""
+        return f"{self.web_url}/v1/oembed?{urlencode({'url': permalink, 'format': 'json'})}"
