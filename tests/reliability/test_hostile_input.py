@@ -155,7 +155,6 @@ def test_hostile_query_strings_are_400(api: Api, query: bytes) -> None:
         "/v1/stories/alice/..%2f..%2fetc",
         "/v1/stories/alice%2f..%2fbob/kept",
         "/v1/users/../../etc/passwd",
-        "/alice/../../etc/passwd.js",
         "/v1/stories/" + "a" * 5000,
     ],
 )
@@ -163,6 +162,16 @@ def test_path_traversal_finds_nothing(api: Api, path: str) -> None:
     response = api.get(path)
     assert response.status in (404, 405)
     assert _error(response)["type"] in ("not_found", "method_not_allowed")
+
+
+@pytest.mark.parametrize(
+    "path", ["/alice/../../etc/passwd.js", "/alice/../../etc/passwd", "/static/../../etc/passwd"]
+)
+def test_path_traversal_on_the_web_host_is_its_html_404(api: Api, path: str) -> None:
+    response = api.get(path)
+    assert response.status == 404
+    assert dict(response.headers)["Content-Type"] == "text/html; charset=utf-8"
+    assert b"root:" not in response.body
 
 
 def test_cr_and_lf_never_reach_a_location_header(api: Api) -> None:
