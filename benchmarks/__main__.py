@@ -26,7 +26,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from benchmarks.data import DataSet
 from benchmarks.floors import Floor, SQLiteFloor
 from benchmarks.load import load
-from benchmarks.operations import Operation, operations
+from benchmarks.operations import PAGE_TARGETS, Operation, operations, page_operations
 from storycore import Service, Settings
 from storycore.adapters import open_store
 
@@ -115,6 +115,39 @@ def measure(service: Service, floor: Floor, data: DataSet, repeat: int) -> list[
     return rows
 
 
+def measure_pages(service: Service, repeat: int) -> list[Row]:
+    """Each page against its API counterpart, in process: the rows of ``page_operations``.
+    Each side first answers every story it will be timed on once: a page is rendered at its
+    first request and answered from memory after (``kept_story_page``), and the timing is of
+    the steady state, as wrk's 10 seconds on one story are."""
+    rows = []
+    for operation in page_operations(service):
+        for i in range(20):
+            operation.storycore(i)
+            operation.floor(i)
+        page = _time(operation.storycore, repeat)
+        api = _time(operation.floor, repeat)
+        rows.append((operation.name, page, api))
+    return rows
+
+
+def _pages_table(rows: list[Row]) -> str:
+    lines = [
+        "In process, each a request through `HttpApp.handle`, against its API counterpart:",
+        "",
+        "| page | req/s | p50 ms | p95 ms | API req/s | p50 ms | p95 ms | ratio | target |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for name, (ops, p50, p95), (aops, ap50, ap95) in rows:
+        ratio, target = ops / aops, PAGE_TARGETS[name]
+        met = "met" if ratio >= target else "**not met**"
+        lines.append(
+            f"| {name} | {ops:,.0f} | {p50:.2f} | {p95:.2f} | {aops:,.0f} | {ap50:.2f} "
+            f"| {ap95:.2f} | {ratio:.2f} | ≥ {target}: {met} |"
+        )
+    return "\n".join(lines)
+
+
 def _public_story(service: Service) -> tuple[str, str]:
     story = service.catalog.latest().items[0]
     return story.author.username, story.slug
@@ -160,6 +193,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=300)
     parser.add_argument("--http", action="store_true", help="also HTTP through uvicorn with wrk")
     parser.add_argument("--http-seconds", type=int, default=10, help="wrk duration per run")
+    parser.add_argument(
+        "--pages-only", action="store_true", help="only the pages against the API (issue 27)"
+    )
     parser.add_argument("--memory", action="store_true", help="peak RSS of storycore export")
     parser.add_argument("--scaling", help="comma-separated story counts, e.g. 10000,100000")
     args = parser.parse_args()
@@ -167,6 +203,8 @@ def main() -> None:
         ("postgresql://", "postgres://")
     ):
         parser.error("--db: sqlite, postgresql, or a postgresql:// URL")
+    if args.pages_only and args.scaling:
+        parser.error("--pages-only measures no operations to scale")
     python = f"{platform.python_implementation()} {platform.python_version()}"
     print(f"machine: {platform.machine()}, {python}")
 
@@ -194,8 +232,12 @@ def _run(url: str, count: int, args: argparse.Namespace) -> list[Row]:
         print(f"server: {server()}")
     print(f"\n## {count:,} stories of {args.elements} elements, {data.authors} authors")
     print(f"\nloaded through add_many in {seconds:.1f} s: {count / seconds:,.0f} stories/s\n")
-    rows = measure(service, floor, data, args.repeat)
-    print(_table(rows))
+    if not args.pages_only:
+        rows = measure(service, floor, data, args.repeat)
+        print(_table(rows))
+    else:
+        rows = []
+    print("\n" + _pages_table(measure_pages(service, args.repeat)))
     if args.http:
         from benchmarks.http_load import http_table
 

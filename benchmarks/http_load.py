@@ -3,6 +3,9 @@
 Both servers run as separate processes started the same way (uvicorn, one worker, the same
 pre-bound socket, access log off); wrk runs on loopback for a bounded time. The floor answers
 the exact bytes storycore answered for the same path, recorded just before.
+
+The pages of issue 27 (``operations.page_paths``) run against the same storycore server, in
+the same run, and are compared with their API counterparts' figures.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from benchmarks.operations import PAGE_TARGETS, page_paths
 
 __all__ = ["http_table"]
 
@@ -75,7 +80,8 @@ def _wrk(url: str, seconds: int, connections: int) -> tuple[float, float, float]
 
 
 def http_table(db_url: str, story: tuple[str, str], seconds: int = 10, connections: int = 8) -> str:
-    """A Markdown table of GET a story and GET a list, storycore against the bare app."""
+    """Markdown tables: GET a story and GET a list, storycore against the bare app; then each
+    page of issue 27 against its API counterpart."""
     if shutil.which("wrk") is None:
         return "HTTP: skipped, `wrk` is not installed (apt-get install wrk)"
     paths = {
@@ -87,6 +93,9 @@ def http_table(db_url: str, story: tuple[str, str], seconds: int = 10, connectio
     with _server(serve) as address:
         answers = _record(address, list(paths.values()))
         ours = {name: _wrk(address + path, seconds, connections) for name, path in paths.items()}
+        pages = {
+            name: _wrk(address + path, seconds, connections) for name, path, _ in page_paths(story)
+        }
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
         json.dump(answers, file)
     bare = [sys.executable, "-m", "benchmarks.bare_server", file.name]
@@ -104,5 +113,23 @@ def http_table(db_url: str, story: tuple[str, str], seconds: int = 10, connectio
         rows.append(
             f"| {name} | {rate:,.0f} | {p50:.2f} | {p99:.2f} | {frate:,.0f} | {fp50:.2f} "
             f"| {fp99:.2f} | {rate / frate:.2f} |"
+        )
+    api = {path: ours[name] for name, path in paths.items()}
+    lines += [*rows]
+    rows = []
+    lines += [
+        "",
+        "The pages against their API counterparts, on the same server in the same run:",
+        "",
+        "| page | req/s | p50 ms | p99 ms | API req/s | p50 ms | p99 ms | ratio | target |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for name, _, api_path in page_paths(story):
+        (rate, p50, p99), (arate, ap50, ap99) = pages[name], api[api_path]
+        target = PAGE_TARGETS[name]
+        met = "met" if rate / arate >= target else "**not met**"
+        rows.append(
+            f"| {name} | {rate:,.0f} | {p50:.2f} | {p99:.2f} | {arate:,.0f} | {ap50:.2f} "
+            f"| {ap99:.2f} | {rate / arate:.2f} | ≥ {target}: {met} |"
         )
     return "\n".join(lines + rows)

@@ -2,6 +2,10 @@
 
 storycore's side ends where its HTTP layer would: the answer as JSON bytes. Reads must give the
 floor's exact bytes; ``check`` verifies that before anything is timed.
+
+``page_operations`` are the pages people read (issue 27), each against what the API already
+answers for the same thing: both sides are whole requests through ``HttpApp.handle`` (routing,
+the read, the rendering, ``ETag`` and ``Cache-Control``), the work a server does per request.
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ import orjson
 from benchmarks.data import DataSet
 from benchmarks.floors import Floor
 from storycore import Service
+from storycore.http import HttpApp, HttpRequest
 from storycore.http.call import dump, reading_content
 from storycore.rules.searchtext import query_tokens
 
-__all__ = ["Operation", "operations"]
+__all__ = ["Operation", "operations", "page_operations"]
 
 
 @dataclass
@@ -127,6 +132,47 @@ def operations(service: Service, floor: Floor, data: DataSet) -> list[Operation]
         Operation("save", save, floor_save, same_answer=False),
         Operation("publish", publish, floor_save, same_answer=False),
     ]  # fmt: skip
+
+
+#: Each page against its API counterpart, and the least ratio issue 27 asks of it.
+PAGE_TARGETS = {"the story page": 0.7, "the front page": 0.7, "the embed script": 0.8}
+
+
+def page_paths(story: tuple[str, str]) -> list[tuple[str, str, str]]:
+    """The pages of issue 27 and their API counterparts, as (name, page path, API path), for
+    the public story ``story`` (username, slug)."""
+    username, slug = story
+    read = f"/v1/stories/{username}/{slug}"
+    return [
+        ("the story page", f"/{username}/{slug}", read),
+        ("the front page", "/", "/v1/stories/browse/latest"),
+        ("the embed script", f"/{username}/{slug}.js", read),
+    ]
+
+
+def page_operations(service: Service) -> list[Operation]:
+    """Each page of ``page_paths`` (``storycore``) against its API counterpart (``floor``),
+    on the newest public stories in turn, as requests through one ``HttpApp``."""
+    app = HttpApp(service)
+    public = [(s.author.username, s.slug) for s in service.catalog.latest().items]
+
+    def get(which: int, column: int) -> Callable[[int], Any]:
+        """Requests of column ``column`` (1: the page, 2: the API) of ``page_paths``' row
+        ``which``, on each public story in turn."""
+
+        def call(i: int) -> bytes:
+            path = page_paths(public[i % len(public)])[which][column]
+            response = app.handle(HttpRequest("GET", path))
+            if response.status != 200:
+                raise SystemExit(f"{response.status} for {path}: {response.body[:200]!r}")
+            return response.body
+
+        return call
+
+    return [
+        Operation(name, get(n, 1), get(n, 2), same_answer=False)
+        for n, (name, _, _) in enumerate(page_paths(public[0]))
+    ]
 
 
 def _prepare(service: Service, floor: Floor, story: dict[str, Any]) -> Any:

@@ -91,11 +91,11 @@ def _story(
         return not_found_page(service, "story")
     except InvalidParameter:
         return not_found_page(service, "page")
-    body = pages.story_page(
+    body = pages.kept_story_page(
         site_of(service),
         author=shown.author,
         story=shown.story,
-        elements=shown.elements,
+        documents=shown.documents,
         page=shown.page,
         has_next=shown.has_next,
     )
@@ -113,10 +113,8 @@ def _front(service: Service, page: str | None) -> str:
     latest = service.catalog.latest(page=page, per_page=LIST_SIZE)
     _exists(latest.page, latest.items)
     featured = service.catalog.featured(per_page=FRONT_FEATURED).items if latest.page == 1 else []
-    shown = [story.id for story in [*featured, *latest.items]]
-    return pages.front_page(
-        site_of(service), featured=featured, latest=latest, topics=service.catalog.topics(shown)
-    )
+    topics = service.catalog.topics([*featured, *latest.items])
+    return pages.kept_front_page(site_of(service), featured=featured, latest=latest, topics=topics)
 
 
 def _tagged(service: Service, kind: str, name: str, page: str | None) -> str:

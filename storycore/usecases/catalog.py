@@ -36,6 +36,10 @@ class FeedEntry(NamedTuple):
     published: str
 
 
+#: The public stories whose topic keys a catalog keeps (``Catalog.topics``); past it, it
+#: starts over.
+_KEPT_TOPICS = 4096
+
 _STATUS_NAMES: dict[str, Status] = {
     "working": "working",
     "draft": "working",
@@ -50,6 +54,8 @@ class Catalog:
 
     def __init__(self, context: Context) -> None:
         self._ctx = context
+        #: the topic keys of public stories, by (id, updated): ``topics``
+        self._topic_keys: dict[tuple[str, str], tuple[str, ...]] = {}
 
     def stories(
         self,
@@ -201,18 +207,31 @@ class Catalog:
             for summary, head in zip(summaries, heads, strict=True)
         ]
 
-    def topics(self, story_ids: Iterable[str]) -> list[str]:
-        """The topics of the public stories among ``story_ids``, the most frequent first (then
-        by name): the topics a page of stories links to (decisions section 25)."""
+    def topics(self, stories: Iterable[StorySummary]) -> list[str]:
+        """The topics of the public stories among ``stories`` (items of a list), the most
+        frequent first (then by name): the topics a page of stories links to (decisions
+        section 25)."""
         counts: dict[str, int] = {}
-        for story_id in dict.fromkeys(story_ids):
-            story = self._ctx.store.stories.get(story_id)
-            if story is not None and story.is_public:
-                for topic in story.topics:
-                    key = normalize_tag(topic)
-                    if key:
-                        counts[key] = counts.get(key, 0) + 1
+        for story_id, updated in dict.fromkeys((story.id, story.updated) for story in stories):
+            for key in self._topics_of(story_id, updated):
+                counts[key] = counts.get(key, 0) + 1
         return sorted(counts, key=lambda topic: (-counts[topic], topic))
+
+    def _topics_of(self, story_id: str, updated: str) -> tuple[str, ...]:
+        """A public story's topic keys, none for another. A public story's are read once for
+        each ``updated`` (its topics change only by a write, which changes it), not on every
+        page that lists it."""
+        kept = self._topic_keys.get((story_id, updated))
+        if kept is not None:
+            return kept
+        story = self._ctx.store.stories.get(story_id)
+        if story is None or not story.is_public:
+            return ()
+        kept = tuple(key for key in map(normalize_tag, story.topics) if key)
+        if len(self._topic_keys) >= _KEPT_TOPICS:
+            self._topic_keys.clear()
+        self._topic_keys[(story_id, updated)] = kept
+        return kept
 
     def search(
         self,

@@ -29,13 +29,19 @@ PAGE_ELEMENTS = 50
 @dataclass(frozen=True, slots=True)
 class StoryOnPage:
     """What a story page shows: the story, its author, one page of its elements (``page``,
-    from 1, ``PAGE_ELEMENTS`` each) and whether another page follows."""
+    from 1, ``PAGE_ELEMENTS`` each) and whether another page follows. The elements are kept as
+    their stored documents: a page already rendered for the same documents needs no more."""
 
     author: UserRecord
     story: StoryRecord
-    elements: list[Element]
+    documents: list[str]
     page: int
     has_next: bool
+
+    @property
+    def elements(self) -> list[Element]:
+        """The page's elements, made from their documents."""
+        return [element_of(document) for document in self.documents]
 
 
 class Embeds:
@@ -72,8 +78,8 @@ class Embeds:
         if page > 1 and not read.documents:
             raise NotFound(f"the story {username}/{slug} has no page {page}")
         self._ctx.views.add(story.id)
-        elements = [element_of(document) for document in read.documents[:PAGE_ELEMENTS]]
-        return StoryOnPage(author, story, elements, page, len(read.documents) > PAGE_ELEMENTS)
+        documents = read.documents[:PAGE_ELEMENTS]
+        return StoryOnPage(author, story, documents, page, len(read.documents) > PAGE_ELEMENTS)
 
     def shortlink(self, code: str) -> str:
         """The permalink a shortlink code leads to (public stories only)."""

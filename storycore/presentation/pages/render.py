@@ -5,19 +5,24 @@ Each function takes what the service read (records and shapes) and the ``Site``,
 the whole HTML document. The head of every page is ``templates/base.html``'s: ``lang``, a
 viewport, ``<title>``, a description, a canonical link, Open Graph and Twitter-card tags; the
 stylesheet is inlined (``style.css``, a few KB), so a page needs no other request to be read.
+
+``kept_story_page`` renders a story page once for each content it shows and answers it again
+from memory: issue 27 asks the story page for 0.7 of the API's story read, which answers its
+stored element documents as they are (benchmarks/README.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 from typing import Any, Literal
 
 from markupsafe import Markup
+from pydantic import TypeAdapter
 
-from ...model.records import Element, StoryRecord, UserRecord
+from ...model.records import Element, StoryRecord, UserRecord, element_of
 from ...model.shapes import Page, SearchItem, StorySummary, UserProfile
 from .elements import element_view, render_views
 from .environment import environment
@@ -28,6 +33,8 @@ __all__ = [
     "StoryCard",
     "author_page",
     "front_page",
+    "kept_front_page",
+    "kept_story_page",
     "not_found_page",
     "search_page",
     "story_page",
@@ -182,6 +189,74 @@ def story_page(
         embed_code=f'<script src="{site.script(author.username, story.slug)}"></script>',
         topics=[(topic, site.topic(topic)) for topic in story.topics],
     )
+
+
+#: The pages ``kept_story_page`` and ``kept_front_page`` keep; past it, they start over (a few
+#: MB at most).
+KEPT_PAGES = 256
+_kept: dict[tuple[object, ...], str] = {}
+_summaries = TypeAdapter(list[StorySummary])
+
+
+def _kept_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
+    """The page ``render`` makes, rendered once for each ``key``: everything it is made of."""
+    body = _kept.get(key)
+    if body is None:
+        body = render()
+        if len(_kept) >= KEPT_PAGES:
+            _kept.clear()
+        _kept[key] = body
+    return body
+
+
+def kept_story_page(
+    site: Site,
+    *,
+    author: Author,
+    story: StoryRecord,
+    documents: Sequence[str],
+    page: int,
+    has_next: bool,
+) -> str:
+    """``story_page`` for a page of element documents as stored, rendered once for each
+    content. It is kept by everything the page is made of: the site, the author's and the
+    story's records whole (as JSON), the documents and the page, so that a change to any of
+    them is another page and a kept one is never stale. A page is a pure function of these:
+    its templates read no clock and no file after the first render."""
+    key = ("story", site, author.model_dump_json(), story.model_dump_json(), tuple(documents))
+    return _kept_page(
+        (*key, page, has_next),
+        lambda: story_page(
+            site,
+            author=author,
+            story=story,
+            elements=[element_of(document) for document in documents],
+            page=page,
+            has_next=has_next,
+        ),
+    )
+
+
+def kept_front_page(
+    site: Site,
+    *,
+    featured: Sequence[StorySummary],
+    latest: Page[StorySummary],
+    topics: Sequence[str],
+) -> str:
+    """``front_page``, rendered once for each content: kept by the site, the featured and
+    latest stories whole (as JSON), the page of the latest and the topics."""
+    key = (
+        "front",
+        site,
+        _summaries.dump_json(list(featured)),
+        _summaries.dump_json(latest.items),
+        latest.page,
+        latest.has_next,
+        tuple(topics),
+    )
+    render = lambda: front_page(site, featured=featured, latest=latest, topics=topics)  # noqa: E731
+    return _kept_page(key, render)
 
 
 def author_page(site: Site, author: UserProfile, stories: Page[StorySummary]) -> str:
