@@ -25,7 +25,7 @@ HOSTILE = (
 )
 GREEN = "rgb(0, 128, 0)"
 RED = "rgb(255, 0, 0)"
-QUOTE_TEXT_COLOUR = "rgb(20, 23, 26)"  # quote.css: .text{color:#14171a}
+QUOTE_TEXT_COLOUR = "rgb(20, 23, 26)"  # quote.css: .quote-text, .quote-unresolved{color:#14171a}
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +104,7 @@ def test_the_script_inserts_one_story_right_after_itself(
     )
     assert shape["isStory"] is True
     assert shape["stories"] == 1
-    assert shape["header"] == ["s-title", "s-description", "s-info"]
+    assert shape["header"] == ["s-title", "s-description", "byline s-info"]
     assert "Free Fran" in shape["info"]
     assert shape["title"] == "Free story"
     assert shape["types"] == [
@@ -156,7 +156,7 @@ def test_quotes_ignore_page_and_custom_stylesheets(
     page: Any, host_pages: HostPages, stories: dict[str, str]
 ) -> None:
     hostile_css = (
-        f"* {{ color: {RED} !important; }} .text, p, blockquote {{ color: {RED} !important; }}"
+        f"* {{ color: {RED} !important; }} .quote-text, p, blockquote {{ color: {RED} !important; }}"
     )
     sheet = host_pages.put("/quote-attack.css", "text/css", hostile_css)
     _open(page, _host(host_pages, "quotes", [f"{stories['ent']}?css={sheet}"], css=hostile_css))
@@ -165,7 +165,7 @@ def test_quotes_ignore_page_and_custom_stylesheets(
     )
     colour = page.evaluate(
         "getComputedStyle(document.querySelector('.s-element-quote').shadowRoot"
-        ".querySelector('.text')).color"
+        ".querySelector('.quote > *')).color"
     )
     assert colour == QUOTE_TEXT_COLOUR
 
