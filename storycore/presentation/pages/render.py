@@ -184,7 +184,8 @@ def embedded_story(
     """What the embed script inserts inside its ``div.s-story`` (decisions sections 9 and
     25): the story page's header (its title an ``h2``, as a part of the host page) and the
     same elements' markup as the story page, then a link to the story page."""
-    return environment().get_template("embed.html").render(
+    template = environment().get_template("embed.html")
+    return template.render(
         site=site,
         heading="h2",
         permalink=site.story(author.username, story.slug),
