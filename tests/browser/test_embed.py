@@ -370,3 +370,16 @@ def test_hostile_title_caption_quote_and_link_title_show_as_text_in_the_embed(
         "scripts": [0, 0], "handlers": [0, 0], "pwned": "undefined",
     }  # fmt: skip
     assert page.page_errors_seen == []
+
+
+def test_the_embed_fits_a_320_pixel_wide_page(
+    page: Any, host_pages: HostPages, story_server: StoryServer
+) -> None:
+    path = _demo_story(story_server)
+    page.set_viewport_size({"width": 320, "height": 640})
+    _open(page, _host(host_pages, "narrow", [f"{story_server.base}{path}.js"]))
+    widths = page.evaluate(
+        "() => [document.documentElement.scrollWidth,"
+        " document.querySelector('.s-story').getBoundingClientRect().right]"
+    )
+    assert max(widths) <= 320
