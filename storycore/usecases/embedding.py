@@ -15,6 +15,7 @@ from ..model.pagination import PageRequest
 from ..model.records import Element, StoryRecord, UserRecord, element_of
 from ..model.visibility import ANONYMOUS
 from ..presentation.embed import EmbedStory, embed_script, oembed
+from ..presentation.pages import Site, embedded_story
 from ..rules.addresses import is_http_url
 from ..rules.numbers import whole_number
 from ._context import Context
@@ -121,24 +122,18 @@ class Embeds:
         return self._ctx.presenter.addresses.script(author.username, story.slug)
 
     def _embed_story(self, author: UserRecord, story: StoryRecord) -> EmbedStory:
+        """What the embed shows: the story page's header and elements (all of them, not a
+        page), rendered by the pages' one renderer."""
         presenter = self._ctx.presenter
         documents = self._ctx.store.stories.element_documents(
             story.id, 0, self._ctx.settings.limits.elements
         )
         elements = [element_of(document) for document in documents]
+        site = Site(presenter.web_url, presenter.site_name, self._ctx.settings.video_players)
         return EmbedStory(
             id=story.id,
-            title=story.title,
-            description=story.description or "",
-            date=story.published or story.created,
-            permalink=presenter.permalink(author.username, story.slug),
-            site=presenter.site_name,
-            author_username=author.username,
-            author_name=author.name,
-            author_avatar=author.avatar,
-            author_permalink=presenter.addresses.author(author.username),
+            markup=embedded_story(site, author=author, story=story, elements=elements),
             author_plan=author.plan,
-            elements=elements,
         )
 
 

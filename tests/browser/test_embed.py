@@ -25,7 +25,7 @@ HOSTILE = (
 )
 GREEN = "rgb(0, 128, 0)"
 RED = "rgb(255, 0, 0)"
-QUOTE_TEXT_COLOUR = "rgb(20, 23, 26)"  # quote.css: .text{color:#14171a}
+QUOTE_TEXT_COLOUR = "rgb(20, 23, 26)"  # quote.css: .quote-text, .quote-unresolved{color:#14171a}
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +104,7 @@ def test_the_script_inserts_one_story_right_after_itself(
     )
     assert shape["isStory"] is True
     assert shape["stories"] == 1
-    assert shape["header"] == ["s-title", "s-description", "s-info"]
+    assert shape["header"] == ["s-title", "s-description", "byline s-info"]
     assert "Free Fran" in shape["info"]
     assert shape["title"] == "Free story"
     assert shape["types"] == [
@@ -156,7 +156,7 @@ def test_quotes_ignore_page_and_custom_stylesheets(
     page: Any, host_pages: HostPages, stories: dict[str, str]
 ) -> None:
     hostile_css = (
-        f"* {{ color: {RED} !important; }} .text, p, blockquote {{ color: {RED} !important; }}"
+        f"* {{ color: {RED} !important; }} .quote *, p, blockquote {{ color: {RED} !important; }}"
     )
     sheet = host_pages.put("/quote-attack.css", "text/css", hostile_css)
     _open(page, _host(host_pages, "quotes", [f"{stories['ent']}?css={sheet}"], css=hostile_css))
@@ -165,7 +165,7 @@ def test_quotes_ignore_page_and_custom_stylesheets(
     )
     colour = page.evaluate(
         "getComputedStyle(document.querySelector('.s-element-quote').shadowRoot"
-        ".querySelector('.text')).color"
+        ".querySelector('.quote > *')).color"
     )
     assert colour == QUOTE_TEXT_COLOUR
 
@@ -256,3 +256,130 @@ def test_every_demo_picture_loads_at_the_size_its_element_states(
     )
     assert len(stated) >= 8
     assert dict(zip(stated, decoded, strict=True)) == stated
+
+
+# -- the story page's markup (decisions section 25) ------------------------------------------
+
+# each element as the reader gets it: its classes and its text, a quote's from its shadow root
+_ELEMENTS_SHOWN = """root => [...root.querySelectorAll('.s-elements > .s-element')].map(e => {
+  const parts = e.shadowRoot
+    ? [...e.shadowRoot.children].filter(c => c.tagName !== 'STYLE') : [e];
+  const text = parts.map(p => p.textContent).join(' ').replace(/\\s+/g, ' ').trim();
+  return [e.className, text];
+})"""
+
+
+def _demo_story(story_server: StoryServer) -> str:
+    """The path of a demo story holding every kind of element (a video and an "other" too)."""
+    service = story_server.service
+    load_demo(service)
+    for story in service.catalog.latest(per_page=100).items:
+        if story.author.username in {"alice", "bruno", "chloe"}:
+            detail = service.stories.read(story.author.username, story.slug, per_page=100)
+            kinds = {element.type for element in detail.elements}
+            if kinds >= {"text", "quote", "image", "video", "link", "other"}:
+                return f"/{story.author.username}/{story.slug}"
+    raise AssertionError("no demo story holds every kind of element")
+
+
+def test_the_embed_shows_the_story_pages_elements(
+    page: Any, host_pages: HostPages, story_server: StoryServer
+) -> None:
+    path = _demo_story(story_server)
+    _open(page, story_server.base + path)
+    on_page = page.evaluate(_ELEMENTS_SHOWN, page.query_selector("article.s-story"))
+    _open(page, _host(host_pages, "same-markup", [f"{story_server.base}{path}.js"]))
+    in_embed = page.evaluate(_ELEMENTS_SHOWN, page.query_selector("div.s-story"))
+    assert {cls.split()[-1] for cls, _ in in_embed} >= {
+        "s-element-text", "s-element-quote", "s-element-image", "s-element-video",
+        "s-element-link", "s-element-other",
+    }  # fmt: skip
+    assert in_embed == on_page
+    assert page.console_messages_seen == []
+
+
+def test_every_quote_of_the_embed_is_in_a_shadow_root_with_its_stylesheet(
+    page: Any, host_pages: HostPages, story_server: StoryServer
+) -> None:
+    path = _demo_story(story_server)
+    _open(page, _host(host_pages, "shadow-quotes", [f"{story_server.base}{path}.js"]))
+    quotes = page.evaluate(
+        """() => [...document.querySelectorAll('.s-story .s-element-quote')].map(q => ({
+          light: q.childNodes.length,
+          shadow: q.shadowRoot ? [...q.shadowRoot.children].map(c => c.tagName) : null,
+          text: q.shadowRoot ? q.shadowRoot.querySelector('.quote-text').textContent : '',
+        }))"""
+    )
+    assert len(quotes) == 2
+    for quote in quotes:
+        assert quote["light"] == 0
+        assert quote["shadow"] == ["STYLE", "FIGURE"]
+        assert quote["text"]
+    assert page.evaluate("document.querySelectorAll('.s-story .quote-text').length") == 0
+
+
+def test_the_embed_asks_no_other_host_before_a_click_and_a_poster_click_plays(
+    page: Any, host_pages: HostPages, story_server: StoryServer
+) -> None:
+    path = _demo_story(story_server)
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    _open(page, _host(host_pages, "poster", [f"{story_server.base}{path}.js"]))
+    for image in page.locator(".s-story img").all():  # lazy images load once scrolled to
+        image.scroll_into_view_if_needed()
+    page.wait_for_load_state("networkidle")
+    origins = {url.split("/", 3)[2] for url in asked}
+    assert origins <= {host_pages.base.split("/")[2], story_server.base.split("/")[2]}
+    poster = page.locator(".s-story a.video-poster")
+    player = poster.get_attribute("data-player") or ""
+    assert player.startswith("https://www.youtube-nocookie.com/embed/")
+    poster.click()
+    frame = page.locator(".s-story .s-element-video iframe.video-frame")
+    assert frame.get_attribute("src") == player
+    assert "allow-scripts" in (frame.get_attribute("sandbox") or "")
+    assert page.locator(".s-story a.video-poster").count() == 0
+
+
+def test_hostile_title_caption_quote_and_link_title_show_as_text_in_the_embed(
+    page: Any, host_pages: HostPages, stories: dict[str, str]
+) -> None:
+    _open(page, _host(host_pages, "hostile-fields", [stories["hostile"]]))
+    shown = page.evaluate(
+        """() => {
+          const story = document.querySelector('.s-story');
+          const quote = story.querySelector('.s-element-quote').shadowRoot;
+          const everywhere = [story, quote];
+          return {
+            title: story.querySelector('.s-title').textContent,
+            caption: story.querySelector('.s-element-image figcaption').textContent,
+            alt: story.querySelector('.s-element-image img').getAttribute('alt'),
+            quote: quote.querySelector('.quote-text').textContent,
+            quoteName: quote.querySelector('.quote-name').textContent,
+            linkTitle: story.querySelector('.link-title').textContent,
+            linkDescription: story.querySelector('.link-description').textContent,
+            scripts: everywhere.map(r => r.querySelectorAll('script').length),
+            handlers: everywhere.map(r => [...r.querySelectorAll('*')].filter(
+              e => [...e.attributes].some(a => a.name.startsWith('on'))).length),
+            pwned: typeof window.__pwned,
+          };
+        }"""
+    )
+    assert shown == {
+        "title": HOSTILE, "caption": HOSTILE, "alt": HOSTILE, "quote": HOSTILE,
+        "quoteName": HOSTILE, "linkTitle": HOSTILE, "linkDescription": HOSTILE,
+        "scripts": [0, 0], "handlers": [0, 0], "pwned": "undefined",
+    }  # fmt: skip
+    assert page.page_errors_seen == []
+
+
+def test_the_embed_fits_a_320_pixel_wide_page(
+    page: Any, host_pages: HostPages, story_server: StoryServer
+) -> None:
+    path = _demo_story(story_server)
+    page.set_viewport_size({"width": 320, "height": 640})
+    _open(page, _host(host_pages, "narrow", [f"{story_server.base}{path}.js"]))
+    widths = page.evaluate(
+        "() => [document.documentElement.scrollWidth,"
+        " document.querySelector('.s-story').getBoundingClientRect().right]"
+    )
+    assert max(widths) <= 320

@@ -86,7 +86,7 @@ def test_the_story_page_names_the_site_in_og_site_name() -> None:
 def test_the_embed_names_the_site() -> None:
     named = _named(web_url="https://news.example", site_name="Harbour News")
     _published(named)
-    assert '"site":"Harbour News"' in named.embeds.script("alice", "hi")
+    assert "Read on Harbour News" in named.embeds.script("alice", "hi")
 
 
 def test_oembed_names_the_site_as_its_provider() -> None:

@@ -1,41 +1,32 @@
-"""The embed script: a story as a JSON literal inside a fixed JavaScript template.
+"""The embed script (decisions sections 9 and 25): the story page's markup of a story, as a
+string literal inside a fixed JavaScript template.
 
-Story text reaches the page only through ``textContent`` and attributes; the one exception is
-text-element HTML, sanitized again here before it is written into the script. The JSON literal
-escapes ``<``, ``>``, ``&``, U+2028 and U+2029, so ``</script>`` and ``<!--`` cannot end or
-confuse the script, whatever a story holds.
+The markup is rendered on the server by the pages' one renderer (``pages.embedded_story``:
+Jinja2, autoescaped, the story page's partials), so the embed and the story page never differ
+and every string of a story reaches it escaped; the text element's sanitized HTML is the only
+markup a story brings. The literal escapes ``<``, ``>``, ``&``, U+2028 and U+2029
+(``script_literal``), so ``</script>`` and ``<!--`` cannot end or confuse the script, whatever a
+story holds. In the browser the script parses the markup in an inert ``<template>``, puts each
+quote's content in a shadow root with its own stylesheet, and inserts the story right after its
+own ``<script>`` element.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
-from typing import Any
 
-import orjson
-
-from ...model.records import Element
 from ...rules.addresses import is_http_url
-from ...rules.sanitize import sanitize_html
+from ..literal import script_literal
+from ..pages import player_script
 
 __all__ = ["EmbedStory", "embed_script", "not_found_script", "script_literal"]
 
-_ESCAPES = {
-    "<": "\\u003c",
-    ">": "\\u003e",
-    "&": "\\u0026",
-    "\u2028": "\\u2028",
-    "\u2029": "\\u2029",
-}
-
-
-def script_literal(value: Any) -> str:
-    """``value`` as a JavaScript literal that is safe anywhere inside a ``<script>`` element."""
-    text = orjson.dumps(value).decode()
-    for raw, escaped in _ESCAPES.items():
-        text = text.replace(raw, escaped)
-    return text
+_MARKERS = re.compile(r'/\*[A-Z_]+\*/(?:null|"")?')
+# the player script listens on the story the embed inserts, not on the host page's document
+_PLAYER_SCOPE = "/*SCOPE*/document"
 
 
 @cache
@@ -45,27 +36,31 @@ def _asset(name: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class EmbedStory:
-    """What the embed shows of a story."""
+    """What the embed shows of a story: its id, the markup ``pages.embedded_story`` rendered,
+    and the author's plan (for the ``css`` rule)."""
 
     id: str
-    title: str
-    description: str
-    date: str
-    permalink: str
-    site: str
-    author_username: str
-    author_name: str
-    author_avatar: str
-    author_permalink: str
+    markup: str
     author_plan: str
-    elements: list[Element]
 
 
-def _element_data(element: Element) -> dict[str, Any]:
-    data = element.model_dump(mode="json")
-    if element.type == "text":
-        data["data"] = {"text": sanitize_html(element.data["text"])}
-    return data
+def _ignored_css(css: str | None, plan: str) -> str | None:
+    """Why ``css`` is not used, or None when it is (or there is none)."""
+    if not css:
+        return None
+    if not is_http_url(css):
+        return "css must be an absolute http or https address"
+    if plan != "enterprise":
+        return "custom css is available on the enterprise plan only"
+    return None
+
+
+@cache
+def _player() -> str:
+    source = player_script()
+    if _PLAYER_SCOPE not in source:
+        raise RuntimeError(f"the player script does not start with {_PLAYER_SCOPE}")
+    return source.replace(_PLAYER_SCOPE, "container", 1)
 
 
 def embed_script(story: EmbedStory, css: str | None) -> str:
@@ -73,41 +68,20 @@ def embed_script(story: EmbedStory, css: str | None) -> str:
     http(s) address and the author is on the enterprise plan; otherwise the script says, with
     ``console.warn``, that ``css`` was ignored and why.
     """
-    custom = None
-    ignored = None
-    if css:
-        if not is_http_url(css):
-            ignored = "css must be an absolute http or https address"
-        elif story.author_plan != "enterprise":
-            ignored = "custom css is available on the enterprise plan only"
-        else:
-            custom = css
-    data = {
-        "id": story.id,
-        "title": story.title,
-        "description": story.description,
-        "date": story.date,
-        "permalink": story.permalink,
-        "site": story.site,
-        "author": {
-            "username": story.author_username,
-            "name": story.author_name,
-            "avatar": story.author_avatar,
-            "permalink": story.author_permalink,
-        },
-        "elements": [_element_data(e) for e in story.elements],
-    }
+    ignored = _ignored_css(css, story.author_plan)
+    custom = css if css and ignored is None else None
     replacements = {
-        "/*STORY*/null": script_literal(data),
+        "/*ID*/null": script_literal(story.id),
+        "/*MARKUP*/null": script_literal(story.markup),
         "/*CSS*/null": script_literal(custom),
         "/*IGNORED_CSS*/null": script_literal(ignored),
         '/*DEFAULT_CSS*/""': script_literal(_asset("default.css")),
         '/*QUOTE_CSS*/""': script_literal(_asset("quote.css")),
+        "/*PLAYER*/": _player(),
     }
-    script = _asset("embed.js")
-    for marker, value in replacements.items():
-        script = script.replace(marker, value, 1)
-    return script
+    # one pass over the template: what is put in is never read again for markers, so a story
+    # holding a marker's text cannot have something put inside its string literal
+    return _MARKERS.sub(lambda found: replacements[found.group(0)], _asset("embed.js"))
 
 
 def not_found_script(message: str) -> str:

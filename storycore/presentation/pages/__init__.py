@@ -3,17 +3,20 @@ Jinja2 templates (``templates/``: one a page, ``partials/`` one an element kind)
 
 Everything here is records in, HTML text out: the HTTP layer reads the service and serves it.
 ``render_elements`` is the one renderer of a story's elements, for the story page and the
-embed alike.
+embed alike; ``embedded_story`` is what the embed script inserts (the story page's header and
+elements), and ``player_script`` the one script of the video posters, for both.
 """
 
 from .elements import render_elements
 from .render import (
     StoryCard,
     author_page,
+    embedded_story,
     front_page,
     kept_front_page,
     kept_story_page,
     not_found_page,
+    player_script,
     search_page,
     story_page,
     tagged_page,
@@ -24,10 +27,12 @@ __all__ = [
     "Site",
     "StoryCard",
     "author_page",
+    "embedded_story",
     "front_page",
     "kept_front_page",
     "kept_story_page",
     "not_found_page",
+    "player_script",
     "render_elements",
     "search_page",
     "story_page",

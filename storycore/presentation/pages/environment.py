@@ -14,7 +14,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from ..embed.script import script_literal
+from ..literal import script_literal
 
 __all__ = ["day", "environment"]
 

@@ -1,4 +1,4 @@
-document.addEventListener("click", function (event) {
+/*SCOPE*/document.addEventListener("click", function (event) {
   var poster = event.target.closest && event.target.closest("a[data-player]");
   if (!poster || event.button || event.ctrlKey || event.metaKey || event.shiftKey) return;
   event.preventDefault();

@@ -32,10 +32,12 @@ from .text import linked_hashtags
 __all__ = [
     "StoryCard",
     "author_page",
+    "embedded_story",
     "front_page",
     "kept_front_page",
     "kept_story_page",
     "not_found_page",
+    "player_script",
     "search_page",
     "story_page",
     "tagged_page",
@@ -142,7 +144,7 @@ def story_page(
     permalink = site.story(author.username, story.slug)
     image = story.thumbnail or story.cover
     title = story.title or "Untitled story"
-    views = [element_view(element, site) for element in elements]
+    shown = _story_parts(site, author, story, elements)
     pager = _pager(permalink, page, has_next)
     json_ld: dict[str, Any] = {
         "@context": "https://schema.org",
@@ -175,19 +177,11 @@ def story_page(
             "next": pager.next,
             "prev": pager.previous,
         },
-        story=story,
-        title=linked_hashtags(title, site.tag),
-        description=linked_hashtags(story.description or "", site.tag),
-        author=author,
-        author_name=_name(author),
-        author_url=site.author(author.username),
-        published=story.published or story.created,
-        elements=render_views(views),
-        player=any(view.player for view in views),
-        player_script=Markup(_asset("player.js")),  # noqa: S704 - the package's own file
+        heading="h1",
+        player_script=Markup(player_script()),  # noqa: S704 - the package's own file
         pager=pager,
         embed_code=f'<script src="{site.script(author.username, story.slug)}"></script>',
-        topics=[(topic, site.topic(topic)) for topic in story.topics],
+        **shown,
     )
 
 
@@ -257,6 +251,47 @@ def kept_front_page(
     )
     render = lambda: front_page(site, featured=featured, latest=latest, topics=topics)  # noqa: E731
     return _kept_page(key, render)
+
+
+def embedded_story(
+    site: Site, *, author: Author, story: StoryRecord, elements: Sequence[Element]
+) -> str:
+    """What the embed script inserts inside its ``div.s-story`` (decisions sections 9 and
+    25): the story page's header (its title an ``h2``, as a part of the host page) and the
+    same elements' markup as the story page, then a link to the story page."""
+    template = environment().get_template("embed.html")
+    return template.render(
+        site=site,
+        heading="h2",
+        permalink=site.story(author.username, story.slug),
+        **_story_parts(site, author, story, elements),
+    )
+
+
+def player_script() -> str:
+    """The script that turns a video poster into its provider's player on a click: the
+    story page runs it on the document, the embed on its story (``/*SCOPE*/document``)."""
+    return _asset("player.js")
+
+
+def _story_parts(
+    site: Site, author: Author, story: StoryRecord, elements: Sequence[Element]
+) -> dict[str, Any]:
+    """What the story page and the embed show of a story alike: the header's title,
+    description, byline, dates and topics, and the elements' markup."""
+    views = [element_view(element, site) for element in elements]
+    return {
+        "story": story,
+        "title": linked_hashtags(story.title or "Untitled story", site.tag),
+        "description": linked_hashtags(story.description or "", site.tag),
+        "author": author,
+        "author_name": _name(author),
+        "author_url": site.author(author.username),
+        "published": story.published or story.created,
+        "elements": render_views(views),
+        "player": any(view.player for view in views),
+        "topics": [(topic, site.topic(topic)) for topic in story.topics],
+    }
 
 
 def author_page(site: Site, author: UserProfile, stories: Page[StorySummary]) -> str:
