@@ -15,7 +15,7 @@ from ..model.pagination import PageRequest
 from ..model.records import Element, StoryRecord, UserRecord, element_of
 from ..model.visibility import ANONYMOUS
 from ..presentation.embed import EmbedStory, embed_script, oembed
-from ..presentation.pages import Site, embedded_story
+from ..presentation.pages import Site, kept_embedded_story
 from ..rules.addresses import is_http_url
 from ..rules.numbers import whole_number
 from ._context import Context
@@ -128,11 +128,10 @@ class Embeds:
         documents = self._ctx.store.stories.element_documents(
             story.id, 0, self._ctx.settings.limits.elements
         )
-        elements = [element_of(document) for document in documents]
         site = Site(presenter.web_url, presenter.site_name, self._ctx.settings.video_players)
         return EmbedStory(
             id=story.id,
-            markup=embedded_story(site, author=author, story=story, elements=elements),
+            markup=kept_embedded_story(site, author=author, story=story, documents=documents),
             author_plan=author.plan,
         )
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 
 from ...rules.addresses import is_http_url
@@ -63,10 +63,12 @@ def _player() -> str:
     return source.replace(_PLAYER_SCOPE, "container", 1)
 
 
+@lru_cache(maxsize=256)
 def embed_script(story: EmbedStory, css: str | None) -> str:
     """The script for ``story``. A ``css`` address is used only when it is an absolute
     http(s) address and the author is on the enterprise plan; otherwise the script says, with
-    ``console.warn``, that ``css`` was ignored and why.
+    ``console.warn``, that ``css`` was ignored and why. A pure function of its arguments,
+    kept for the last 256 (a story's markup is kept rendered by its content: ``pages``).
     """
     ignored = _ignored_css(css, story.author_plan)
     custom = css if css and ignored is None else None

@@ -268,6 +268,24 @@ def embedded_story(
     )
 
 
+def kept_embedded_story(
+    site: Site, *, author: Author, story: StoryRecord, documents: Sequence[str]
+) -> str:
+    """``embedded_story`` for every element document as stored, rendered once for each
+    content, kept as ``kept_story_page`` keeps a page (by the site, the records whole and the
+    documents), so a kept one is never stale."""
+    key = ("embed", site, author.model_dump_json(), story.model_dump_json(), tuple(documents))
+    return _kept_page(
+        key,
+        lambda: embedded_story(
+            site,
+            author=author,
+            story=story,
+            elements=[element_of(document) for document in documents],
+        ),
+    )
+
+
 def player_script() -> str:
     """The script that turns a video poster into its provider's player on a click: the
     story page runs it on the document, the embed on its story (``/*SCOPE*/document``)."""
