@@ -140,3 +140,30 @@ def test_a_page_never_scrolls_sideways(
     scroll_width, inner_width = tab.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
     assert inner_width == width
     assert scroll_width <= inner_width
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_pages_targets_are_big_enough_to_tap_on_a_phone(
+    tab: Any, addresses: dict[str, str], name: str
+) -> None:
+    """axe-core's target-size rule (WCAG 2.2, 2.5.8: 24 by 24 pixels, or spaced apart) at 320."""
+    tab.set_viewport_size({"width": 320, "height": 800})
+    _load(tab, addresses[name])
+    response = _axe(tab, {"runOnly": {"type": "rule", "values": ["target-size"]}})
+    assert _violations(response) == []
+    assert [rule["id"] for rule in response["passes"]] == ["target-size"]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_videos_title_leaves_its_play_button_clear(
+    tab: Any, addresses: dict[str, str], width: int
+) -> None:
+    """The title laid over the poster never hides the play button, however narrow the page."""
+    tab.set_viewport_size({"width": width, "height": 800})
+    _load(tab, addresses["story"])
+    button, title = tab.evaluate(
+        """() => [document.querySelector('.video-play'), document.querySelector('.video-title')]
+        .map((shown) => { const box = shown.getBoundingClientRect();
+                          return {top: box.top, bottom: box.bottom}; })"""
+    )
+    assert button["bottom"] <= title["top"]
