@@ -20,6 +20,7 @@ import pytest
 from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.listen import listening_socket
+from tests._serve import serving
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -63,6 +64,14 @@ def story_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StoryServ
     thread.join(timeout=10)
     sock.close()
     service.close()
+
+
+@pytest.fixture(scope="module")
+def demo_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``storycore serve --demo`` in its own process on a free loopback port: its address."""
+    folder = tmp_path_factory.mktemp("demo-serve")
+    with serving(f"sqlite:///{folder / 'stories.db'}", folder, "--demo", "--workers=1") as base:
+        yield base
 
 
 @dataclass

@@ -1,0 +1,48 @@
+"""The pages the quality suites load on the demo data (decisions section 25), and the plain host
+page that carries the embed script, in one place for the axe and the Lighthouse suites.
+"""
+
+from __future__ import annotations
+
+#: A story of the demo with text, quotes, images, a video and link cards.
+STORY = "/alice/cooking-tea-at-home"
+
+#: Each page of section 25 on the demo data, by name: its path on the web host.
+PAGES = {
+    "front": "/",
+    "story": STORY,
+    "author": "/alice",
+    "topic": "/topics/food",
+    "tag": "/tags/tea",
+    "search": "/search?q=porto",
+}
+
+#: Where the host page is served on the host-page origin.
+HOST_PAGE_PATH = "/host.html"
+
+
+def host_page(story_base: str) -> str:
+    """A plain host page, as a publisher would write one, carrying the embed script of ``STORY``.
+
+    It has what any page needs (``lang``, a viewport, a title, a description, an icon that
+    costs no request) so that what the measurements find is storycore's, not the host page's.
+    """
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>A publisher's page with a story</title>
+<meta name="description" content="A plain page of another site that embeds a story.">
+<link rel="icon" href="data:,">
+<style>body{{margin:0 auto;max-width:720px;padding:0 16px;font:18px/1.5 sans-serif}}</style>
+</head>
+<body>
+<main>
+<h1>A publisher's page</h1>
+<p>The story below is embedded with one script tag.</p>
+<script src="{story_base}{STORY}.js"></script>
+</main>
+</body>
+</html>
+"""
