@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 STARTUP_SECONDS = 30
 
@@ -47,3 +50,24 @@ def serving(db: str, folder: Path, *args: str) -> Iterator[str]:
             process.wait(timeout=10)
             if process.stdout is not None:
                 process.stdout.close()
+
+
+@contextmanager
+def in_thread(app: Any, sock: socket.socket) -> Iterator[None]:
+    """The ASGI ``app`` served by uvicorn on ``sock`` in a thread of this process, until the
+    ``with`` ends; the socket is closed after."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)  # waits for uvicorn to listen, not for time to pass
+    try:
+        assert server.started, "the server did not start"
+        yield
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()

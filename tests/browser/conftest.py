@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import shutil
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -20,7 +19,7 @@ import pytest
 from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.listen import listening_socket
-from tests._serve import serving
+from tests._serve import in_thread, serving
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -43,26 +42,14 @@ class StoryServer:
 
 @pytest.fixture(scope="module")
 def story_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StoryServer]:
-    import uvicorn
-
     from storycore.contrib.asgi import StorycoreASGI
 
     sock = listening_socket("127.0.0.1", 0)
     base = f"http://127.0.0.1:{sock.getsockname()[1]}"
     db = tmp_path_factory.mktemp("browser") / "stories.db"
     service = Service(open_store(f"sqlite:///{db}"), Settings(web_url=base, password_cost=2**4))
-    config = uvicorn.Config(StorycoreASGI(service), log_level="warning", lifespan="off")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert server.started, "the storycore server did not start"
-    yield StoryServer(service, base)
-    server.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
+    with in_thread(StorycoreASGI(service), sock):
+        yield StoryServer(service, base)
     service.close()
 
 

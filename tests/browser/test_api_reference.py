@@ -7,8 +7,6 @@ ASGI application under ``/stories``.
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -18,7 +16,7 @@ import pytest
 from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.listen import listening_socket
-from tests._serve import STARTUP_SECONDS, serving
+from tests._serve import in_thread, serving
 
 # Chromium and the servers start once, on one worker
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-api-reference")]
@@ -41,7 +39,6 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def mounted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """storycore mounted under ``PREFIX`` in a Starlette application served by uvicorn, without
     ``web_url``: the page's address."""
-    import uvicorn
     from starlette.applications import Starlette
     from starlette.routing import Mount
 
@@ -51,19 +48,11 @@ def mounted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     service = Service(open_store(f"sqlite:///{folder / 'stories.db'}"), Settings())
     host = Starlette(routes=[Mount(PREFIX, app=StorycoreASGI(service))])
     sock = listening_socket("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(host, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
+    address = f"http://127.0.0.1:{sock.getsockname()[1]}{PREFIX}/docs/api"
     try:
-        assert server.started, "the host application did not start"
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}{PREFIX}/docs/api"
+        with in_thread(host, sock):
+            yield address
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
         service.close()
 
 

@@ -10,8 +10,6 @@ hide the server's own answer.
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -24,6 +22,7 @@ from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.listen import listening_socket
 from storycore.errors import NotFound
+from tests._serve import in_thread
 from tests.browser.conftest import HostPages
 
 # Chromium and the servers start once, on one worker
@@ -31,7 +30,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-cors")]
 
 PASSWORD = "pages-password"
 AUTHOR = "reader"
-STARTUP_SECONDS = 20
 #: A page's script, and so each ``page.evaluate``, gives up after this.
 CALL_TIMEOUT_MS = 10_000
 ELSEWHERE = "http://elsewhere.example"
@@ -78,8 +76,6 @@ class _Recording:
 @contextmanager
 def _serving(folder: Path, origins: tuple[str, ...]) -> Iterator[Api]:
     """An API on a free loopback port allowing ``origins``, with the user ``reader``."""
-    import uvicorn
-
     from storycore.contrib.asgi import StorycoreASGI
 
     sock = listening_socket("127.0.0.1", 0)
@@ -88,20 +84,10 @@ def _serving(folder: Path, origins: tuple[str, ...]) -> Iterator[Api]:
     service = Service(open_store(f"sqlite:///{folder / 'stories.db'}"), settings)
     service.accounts.create_user(AUTHOR, PASSWORD)
     api = Api(service, base, service.accounts.create_app("pages").api_key)
-    app = _Recording(StorycoreASGI(service), api.seen)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
     try:
-        assert server.started, "the storycore server did not start"
-        yield api
+        with in_thread(_Recording(StorycoreASGI(service), api.seen), sock):
+            yield api
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
         service.close()
 
 
