@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from datetime import datetime
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
 
 from ..literal import script_literal
 
@@ -36,7 +38,10 @@ def _json_script(value: Any) -> Markup:
 
 @cache
 def environment() -> Environment:
-    """The one environment of the pages."""
+    """The one environment of the pages. Jinja2 is imported here, at the first page: every
+    ``storycore`` command composes a service, and only ``serve`` renders pages."""
+    from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
     made = Environment(
         loader=PackageLoader("storycore.presentation.pages", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
