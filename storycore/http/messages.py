@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qsl
 
 import orjson
 
@@ -28,6 +29,12 @@ class HttpRequest:
     body: bytes = b""
     root_path: str = ""
     scheme: str = "http"
+
+    def query(self) -> dict[str, str]:
+        """The query string's parameters, the last value of each (the web host's pages and
+        scripts; the API reads its parameters through ``params``)."""
+        text = self.query_string.decode("utf-8", "replace")
+        return dict(parse_qsl(text, keep_blank_values=True))
 
     def header(self, name: str) -> str | None:
         """The last value of a header, or None."""

@@ -11,7 +11,6 @@ the first), is the HTML 404: there is no such page.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from urllib.parse import parse_qsl
 
 from ..errors import InvalidParameter, NotFound, StoryMoved
 from ..presentation import pages
@@ -46,15 +45,10 @@ def _html(body: str) -> HttpResponse:
     return HttpResponse(200, list(HTML_HEADERS), body.encode())
 
 
-def _query(request: HttpRequest) -> dict[str, str]:
-    text = request.query_string.decode("utf-8", "replace")
-    return dict(parse_qsl(text, keep_blank_values=True))
-
-
 def page_handler(service: Service, request: HttpRequest, parts: Sequence[str]) -> Handler | None:
     """The handler of the page the path's segments ``parts`` name, or None when they name
     none."""
-    page = _query(request).get("page")
+    page = request.query().get("page")
     if list(parts) == [""]:
         return lambda: _listed(service, lambda: _front(service, page))
     if list(parts) == ["search"]:
@@ -131,7 +125,7 @@ def _tagged(service: Service, kind: str, name: str, page: str | None) -> str:
 
 
 def _search(service: Service, request: HttpRequest, page: str | None) -> str:
-    q = _query(request).get("q", "").strip()
+    q = request.query().get("q", "").strip()
     if not q:  # the form alone: an empty search is not an error
         return pages.search_page(site_of(service), "", None)
     results = service.catalog.search(q, page=page, per_page=LIST_SIZE)

@@ -13,7 +13,6 @@ Retired slugs redirect to the new address, keeping the query string. ``HttpApp``
 from __future__ import annotations
 
 from collections.abc import Callable
-from urllib.parse import parse_qsl
 
 from ..errors import MethodNotAllowed, NotFound, StoryMoved
 from ..presentation.embed import not_found_script
@@ -34,15 +33,10 @@ _SCRIPT_HEADERS = [
 ]
 
 
-def _query(request: HttpRequest) -> dict[str, str]:
-    text = request.query_string.decode("utf-8", "replace")
-    return dict(parse_qsl(text, keep_blank_values=True))
-
-
 def _script(service: Service, request: HttpRequest, username: str, slug: str) -> HttpResponse:
     try:
         body = service.embeds.script(
-            username, slug, css=_query(request).get("css"), referer=request.header("referer")
+            username, slug, css=request.query().get("css"), referer=request.header("referer")
         )
     except StoryMoved as moved:
         return redirect(request, f"/{moved.username}/{moved.slug}.js")
