@@ -157,19 +157,35 @@ class Route:
         return arguments
 
 
+#: Each route table (by identity, the table kept with it) in the order its paths are tried:
+#: one route a template, the most fixed first, with every route of that template in table order.
+_TRIED: dict[int, tuple[Sequence[Route], list[tuple[Route, list[Route]]]]] = {}
+
+
+def _tried(routes: Sequence[Route]) -> list[tuple[Route, list[Route]]]:
+    kept = _TRIED.get(id(routes))
+    if kept is None or kept[0] is not routes:
+        by_template: dict[str, list[Route]] = {}
+        for route in routes:
+            by_template.setdefault(route.template, []).append(route)
+        order = sorted(by_template.values(), key=lambda same: same[0].fixed, reverse=True)
+        kept = (routes, [(same[0], same) for same in order])
+        _TRIED[id(routes)] = kept
+    return kept[1]
+
+
 def _matches(routes: Sequence[Route], path: str) -> list[tuple[Route, dict[str, str]]]:
     """The routes that ``path`` means, with their arguments, in table order: of the templates
-    that fit it, those fixed where the others take a parameter."""
+    that fit it, the one fixed where the others take a parameter (templates are tried most
+    fixed first, so the first that fits is it)."""
     if path.startswith("//") or path.endswith("//"):
         return []
     parts = path.strip("/").split("/") if path.strip("/") else []
-    found = [
-        (route, arguments) for route in routes if (arguments := route.match(parts)) is not None
-    ]
-    if len(found) > 1:
-        most = max(route.fixed for route, _ in found)
-        found = [(route, arguments) for route, arguments in found if route.fixed == most]
-    return found
+    for first, same in _tried(routes):
+        arguments = first.match(parts)
+        if arguments is not None:
+            return [(route, arguments) for route in same]
+    return []
 
 
 def _overlap(one: Route, other: Route) -> bool:
