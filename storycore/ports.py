@@ -24,12 +24,14 @@ from .model.records import (
     TokenRecord,
     UserRecord,
 )
+from .model.revisions import Revision, RevisionHead, RevisionMark
 
 __all__ = [
     "KEPT_BY_REPLACE",
     "ApplicationRepository",
     "IdentityRepository",
     "NewStory",
+    "RevisionRepository",
     "SearchIndex",
     "Store",
     "StoryRead",
@@ -109,6 +111,7 @@ class StoryRepository(Protocol):
         expected_version: int,
         elements: Sequence[Element] | None = None,
         words: Sequence[str] | None = None,
+        revision: RevisionMark | None = None,
     ) -> None:
         """Replace the stored story ``story.id`` by ``story``, atomically, if it is unchanged.
 
@@ -122,11 +125,25 @@ class StoryRepository(Protocol):
         counters (views, popularity, ...) and ``featured_at`` are kept as stored, whatever
         ``story`` holds: they change only through their own methods. So is ``author_id``: a
         story never changes author.
+
+        With ``revision``, the stored story as it was (its record and its elements, before this
+        replacement) is kept in the same atomic write as a revision at its stored version
+        (``RevisionRepository``), replaced at ``revision.replaced`` by ``revision.by``; then
+        the story's oldest revisions beyond ``revision.keep`` are dropped (``keep`` 0: none is
+        kept, and the replacement costs what it did without revisions).
+        """
+        ...
+
+    def due(self, now: str, limit: int) -> list[StoryRecord]:
+        """Working stories whose ``publish_at`` is ``now`` or earlier (decisions section 27),
+        earliest ``publish_at`` first (then by id), at most ``limit``: a walk of an index over
+        the scheduled stories, which costs one lookup when none is due.
         """
         ...
 
     def remove(self, story_id: str) -> bool:
-        """Delete the story, its elements, aliases, embed counts and search entry, atomically.
+        """Delete the story, its elements, aliases, embed counts, search entry and revisions,
+        atomically.
 
         Returns whether it existed.
         """
@@ -199,6 +216,37 @@ class StoryRepository(Protocol):
 
     def iter_all(self) -> Iterator[tuple[StoryRecord, list[Element]]]:
         """Every story with all its elements, one at a time, in id order (for export)."""
+        ...
+
+
+@runtime_checkable
+class RevisionRepository(Protocol):
+    """Stories as they were before each change (decisions section 26). Revisions are taken by
+    ``StoryRepository.replace`` and go with their story (``StoryRepository.remove``); this port
+    reads them, and stores those an import brings."""
+
+    def heads(self, story_id: str, offset: int, limit: int) -> list[RevisionHead]:
+        """The story's revisions, newest (highest version) first, sliced."""
+        ...
+
+    def count(self, story_id: str) -> int:
+        """How many revisions the story has."""
+        ...
+
+    def get(self, story_id: str, version: int) -> Revision | None:
+        """The story's revision at ``version`` whole, or None."""
+        ...
+
+    def of_story(self, story_id: str) -> list[Revision]:
+        """All the story's revisions whole, oldest first (for export)."""
+        ...
+
+    def add_many(self, revisions: Iterable[Revision]) -> int:
+        """Store revisions as given (an import), each atomically; returns how many.
+        ``Missing("story")`` when a revision's story is not stored, ``DuplicateKey("revision")``
+        when the story has a revision at that version; then that revision is not stored. No
+        limit is applied: the import's source kept at most its own.
+        """
         ...
 
 
@@ -378,6 +426,7 @@ class Store(Protocol):
     reads_never_wait: bool = False
 
     stories: StoryRepository
+    revisions: RevisionRepository
     search: SearchIndex
     users: UserRepository
     apps: ApplicationRepository

@@ -24,7 +24,8 @@ EMBED_PAGES = 100
 class Limits(BaseModel):
     """Sizes beyond which input is refused with ``invalid_parameter`` (or 413 for the body).
 
-    Every limit is at least 1, and the slug limit at least 8; smaller values are refused when
+    Every limit is at least 1 (but ``revisions``, which may be 0: no revision is kept), and the
+    slug limit at least 8; smaller values are refused when
     the settings are built, not met later as slugs that break their own rule.
     """
 
@@ -45,6 +46,8 @@ class Limits(BaseModel):
     profile_field: int = Field(default=2000, ge=1)
     # not an input limit: the most pages ``stats.embeds`` keeps per story (decisions section 23)
     embed_pages: int = Field(default=EMBED_PAGES, ge=1)
+    # not an input limit: the most revisions a story keeps (decisions section 26); 0 keeps none
+    revisions: int = Field(default=50, ge=0)
 
 
 class Network(BaseModel):

@@ -23,6 +23,7 @@ from storycore.model import counters, records
 from storycore.model.heads import StoryHead
 from storycore.model.queries import StoryQuery
 from storycore.model.records import AppRecord, Element, StoryRecord, TokenRecord, UserRecord
+from storycore.model.revisions import Revision, RevisionHead, RevisionMark
 from storycore.rules.usernames import username_key
 
 __all__ = ["MemoryStore"]
@@ -46,6 +47,7 @@ class _State:
     apps: dict[str, AppRecord] = field(default_factory=dict)
     tokens: dict[str, TokenRecord] = field(default_factory=dict)  # by digest
     identities: dict[tuple[str, str], str] = field(default_factory=dict)  # -> user id
+    revisions: dict[str, dict[int, Revision]] = field(default_factory=dict)  # id -> version ->
     derivation: int | None = None
 
 
@@ -135,6 +137,7 @@ class _Stories(_Part, ports.StoryRepository):
         expected_version: int,
         elements: Sequence[Element] | None = None,
         words: Sequence[str] | None = None,
+        revision: RevisionMark | None = None,
     ) -> None:
         stored = self._s.stories.get(story.id)
         if stored is None:
@@ -148,15 +151,47 @@ class _Stories(_Part, ports.StoryRepository):
             self._s.slugs[new] = self._s.slugs.pop(old)
             self._s.aliases.pop(new, None)
             self._s.aliases[old] = story.id
+        if revision is not None and revision.keep > 0:
+            self._keep_revision(stored, revision)
         kept = story.model_copy(update={k: getattr(stored, k) for k in ports.KEPT_BY_REPLACE})
         self._store(kept, elements, words)
+
+    def _keep_revision(self, stored: StoryRecord, mark: RevisionMark) -> None:
+        as_was = StoryRecord.model_validate(
+            {
+                **stored.model_dump(exclude=ports.KEPT_BY_REPLACE),
+                "author_id": stored.author_id,
+            }
+        )
+        kept = self._s.revisions.setdefault(stored.id, {})
+        kept[stored.version] = Revision(
+            stored.id,
+            stored.version,
+            mark.replaced,
+            mark.by,
+            as_was,
+            tuple(self._s.elements.get(stored.id, ())),
+        )
+        for version in sorted(kept)[: max(len(kept) - mark.keep, 0)]:
+            del kept[version]
+
+    def due(self, now: str, limit: int) -> list[StoryRecord]:
+        found = [
+            story
+            for story in self._s.stories.values()
+            if story.status == "working"
+            and story.publish_at is not None
+            and story.publish_at <= now
+        ]
+        found.sort(key=lambda story: (story.publish_at, story.id))
+        return [_copy(story) for story in found[: max(limit, 0)]]
 
     def remove(self, story_id: str) -> bool:
         story = self._s.stories.pop(story_id, None)
         if story is None:
             return False
         del self._s.slugs[story.author_id, story.slug]
-        for parts in (self._s.elements, self._s.words, self._s.embeds):
+        for parts in (self._s.elements, self._s.words, self._s.embeds, self._s.revisions):
             parts.pop(story_id, None)
         self._s.aliases = {slug: held for slug, held in self._s.aliases.items() if held != story_id}
         return True
@@ -230,6 +265,40 @@ class _Stories(_Part, ports.StoryRepository):
                 story, documents = self.get(story_id), self._s.elements.get(story_id, [])
             if story is not None:  # removed meanwhile
                 yield story, [records.element_of(document) for document in documents]
+
+
+class _Revisions(_Part, ports.RevisionRepository):
+    """Revisions by story and version; taken by ``_Stories.replace``."""
+
+    def _newest_first(self, story_id: str) -> list[Revision]:
+        kept = self._s.revisions.get(story_id, {})
+        return [kept[version] for version in sorted(kept, reverse=True)]
+
+    def heads(self, story_id: str, offset: int, limit: int) -> list[RevisionHead]:
+        return [r.head for r in _page(self._newest_first(story_id), offset, limit)]
+
+    def count(self, story_id: str) -> int:
+        return len(self._s.revisions.get(story_id, {}))
+
+    def get(self, story_id: str, version: int) -> Revision | None:
+        found = self._s.revisions.get(story_id, {}).get(version)
+        return None if found is None else found._replace(record=_copy(found.record))
+
+    def of_story(self, story_id: str) -> list[Revision]:
+        return [r._replace(record=_copy(r.record)) for r in self._newest_first(story_id)[::-1]]
+
+    def add_many(self, revisions: Iterable[Revision]) -> int:
+        """One by one, under the lock: the revisions before a failure stay."""
+        count = 0
+        for revision in revisions:
+            if revision.story_id not in self._s.stories:
+                raise Missing("story")
+            kept = self._s.revisions.setdefault(revision.story_id, {})
+            if revision.version in kept:
+                raise DuplicateKey("revision")
+            kept[revision.version] = revision._replace(record=_copy(revision.record))
+            count += 1
+        return count
 
 
 class _Search(_Part, ports.SearchIndex):
@@ -370,6 +439,7 @@ class MemoryStore(ports.Store):
     def _open(self, state: _State) -> None:
         self._state = state
         self.stories, self.search = _Stories(state), _Search(state)
+        self.revisions = _Revisions(state)
         self.users, self.apps = _Users(state), _Applications(state)
         self.tokens, self.identities = _Tokens(state), _Identities(state)
 
