@@ -28,6 +28,8 @@ from .usecases.imports import Imports
 from .usecases.lifecycle import Stories
 from .usecases.ratelimit import RateLimiter
 from .usecases.reindex import bring_up_to_date
+from .usecases.revisions import Revisions
+from .usecases.scheduling import Scheduler
 from .usecases.viewcounts import ViewCounts
 
 __all__ = ["Service"]
@@ -40,7 +42,10 @@ class Service:
     story; ``catalog`` the lists and search; ``embeds`` what the public web host serves;
     ``delegation`` creation on behalf of identity-provider users, which sends requests through
     ``provider_client`` (``storycore.contrib.identity.HttpProviderClient`` in the bindings);
-    ``imports`` reads an export back, checked and derived as writes would make it.
+    ``imports`` reads an export back, checked and derived as writes would make it;
+    ``revisions`` lists, reads and restores what a story was before each change (decisions
+    section 26); ``scheduler`` publishes scheduled stories when their time comes (section 27:
+    ``publish_due`` once, ``scheduler.start()`` every second in the background).
 
     Opening a store written by an older derivation version (or an unknown one) recomputes its
     derived data first (``storycore.usecases.reindex``); a store that is current costs one read.
@@ -49,10 +54,10 @@ class Service:
     an HTTP answer uses when ``Settings.web_url`` is not set (decisions section 15).
 
     ``clock`` says what time it is (``storycore.clocks``): every timestamp the service writes,
-    token expiry, the delegation rate limit and the view-count writer read it. The default is
-    the system's; a test passes ``storycore.testing.ManualClock`` to move time by hand. It is
-    an argument beside ``resolver`` and ``provider_client``, not a setting: settings are
-    values read from the environment, a clock is a collaborator.
+    token expiry, the delegation rate limit, the view-count writer and the scheduler read it.
+    The default is the system's; a test passes ``storycore.testing.ManualClock`` to move time
+    by hand. It is an argument beside ``resolver`` and ``provider_client``, not a setting:
+    settings are values read from the environment, a clock is a collaborator.
     """
 
     #: the services ``at`` keeps for other addresses (a ``Host`` header is the caller's choice)
@@ -86,6 +91,7 @@ class Service:
         self._limiter = RateLimiter(self.settings.delegation_rate_limit, self.clock)
         self._elsewhere: dict[str, Service] = {}
         self._build(self.settings.web_url or DEFAULT_WEB_URL)
+        self.scheduler = Scheduler(self.stories, self.clock)
 
     def _build(self, web_url: str) -> None:
         """The parts, answering with addresses under ``web_url`` and the site's name (its host,
@@ -102,6 +108,7 @@ class Service:
         self._context = context
         self.accounts = Accounts(context)
         self.stories = Stories(context)
+        self.revisions = Revisions(context, self.stories)
         self.catalog = Catalog(context)
         self.embeds = Embeds(context)
         self.delegation = Delegation(
@@ -143,9 +150,18 @@ class Service:
         """
         self._views.flush()
 
+    def publish_due(self) -> int:
+        """Publish the stories whose scheduled time has come (decisions section 27); how many
+        this call published. ``scheduler.start()`` does it every second in the background,
+        as every ``storycore serve`` process does; ``storycore publish-due`` does it once.
+        """
+        return self.scheduler.run_once()
+
     def close(self) -> None:
-        """Write the views counted so far, and close the store."""
+        """Stop publishing due stories, write the views counted so far, and close the
+        store."""
         try:
+            self.scheduler.close()
             self._views.close()
         finally:
             self.store.close()

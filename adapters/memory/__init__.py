@@ -159,7 +159,7 @@ class _Stories(_Part, ports.StoryRepository):
     def _keep_revision(self, stored: StoryRecord, mark: RevisionMark) -> None:
         as_was = StoryRecord.model_validate(
             {
-                **stored.model_dump(exclude=ports.KEPT_BY_REPLACE),
+                **stored.model_dump(exclude=set(ports.KEPT_BY_REPLACE)),
                 "author_id": stored.author_id,
             }
         )

@@ -21,6 +21,7 @@ from ..model.shapes import (
     AuthorFull,
     AuthorStatsShape,
     DelegatedCreated,
+    RevisionItem,
     Revoked,
     SearchItem,
     SlugChanged,
@@ -116,6 +117,7 @@ _DETAIL = StoryDetail(
     version=2,
     permalink=f"{_WEB}/alice/{_SUMMARY.slug}",
     shortlink=f"{_WEB}/s/{_SUMMARY.id}",
+    publish_at=None,
     page=1,
     per_page=20,
     elements=_ELEMENTS,
@@ -128,6 +130,7 @@ _FULL = {
     "version": 4,
     "permalink": f"{_WEB}/alice/walks-in-the-city",
     "shortlink": f"{_WEB}/s/s8f1c2a9",
+    "publish_at": None,
     "description": "Three walks through #oxford",
     "thumbnail": "https://img.example/bridge.jpg",
     "date": StoryDates(created=_CREATED, modified=_UPDATED, published=_UPDATED),
@@ -212,6 +215,30 @@ EXAMPLES: Mapping[str, OperationExample] = {
         _json(_DETAIL),
     ),
     "publish_story": OperationExample(_STORY_PATH, {"version": 2}, _PUBLISHED),
+    "list_revisions": OperationExample(
+        {**_STORY_PATH, "per_page": 10},
+        answer=_page(
+            "revisions",
+            [
+                _json(
+                    RevisionItem(
+                        version=1,
+                        replaced=_UPDATED,
+                        by="alice",
+                        title="City walks",
+                        status="working",
+                        elements=3,
+                    )
+                )
+            ],
+        ),
+    ),
+    "read_revision": OperationExample(
+        {**_STORY_PATH, "revision": 1}, answer={**_json(_DETAIL), "version": 1}
+    ),
+    "restore_revision": OperationExample(
+        {**_STORY_PATH, "revision": 1}, {"version": 2}, {**_json(_DETAIL), "version": 3}
+    ),
     "unpublish_story": OperationExample(_STORY_PATH, answer=_json(_DETAIL)),
     "delete_story": OperationExample(
         _STORY_PATH, answer=_json(StoryDeleted(sid="s8f1c2a9", deleted=True))

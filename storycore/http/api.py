@@ -13,6 +13,7 @@ from dataclasses import replace
 from ..model.queries import SORT_KEYS, parse_sort
 from ..model.shapes import (
     DelegatedCreated,
+    RevisionItem,
     Revoked,
     SearchItem,
     SlugChanged,
@@ -111,7 +112,22 @@ _VERSION = Parameter(
     "the version the change is based on (409 when it is not the current one)",
     read=Read.INTEGER,
 )
+#: a time to publish at, or its cancellation (decisions section 27)
+_PUBLISH_AT = Parameter(
+    "publish_at",
+    {
+        "oneOf": [
+            {"type": "string", "format": "date-time"},
+            {"type": "null"},
+            {"type": "string", "maxLength": 0},
+        ]
+    },
+    "when to publish (ISO 8601 with a zone, one second to one year ahead): the story stays "
+    "working until then; null or empty cancels a schedule",
+    read=Read.SCHEDULE,
+)
 _STORY_PATH = "/v1/stories/{username}/{slug}"
+_REVISIONS_PATH = _STORY_PATH + "/revisions"
 # the statuses of the operations' own faults; a route that reads credentials adds their 400
 # and 401 (``openapi.py``)
 _LIST_ERRORS = (400, 404)
@@ -163,15 +179,15 @@ ROUTES: tuple[Route, ...] = (
           StorySummary, "stories", _LIST_ERRORS, tags=("stories",), credentials=_ANYONE),
     Route("POST", "/v1/stories/{username}/create", e.create_story, "Create a story",
           (_STORY, Parameter("publish", _BOOLEAN, "publish now (default false)",
-                             read=Read.BOOLEAN)),
+                             read=Read.BOOLEAN), _PUBLISH_AT),
           StoryCreated, None, _WRITE_ERRORS, tags=("stories",), credentials=_USER,
           resolves=True),
     Route("GET", _STORY_PATH, e.read_story, "Read a story with a page of its elements",
           _PAGES, StoryDetail, None, (301, 400, 404), tags=("stories",), credentials=_ANYONE),
-    _story_write("save", e.save_story, "Save a story", parameters=(_STORY, _VERSION),
-                 content=StoryDetail, resolves=True),
-    _story_write("publish", e.publish_story, "Publish a story",
-                 parameters=(replace(_STORY, required=False), _VERSION),
+    _story_write("save", e.save_story, "Save a story",
+                 parameters=(_STORY, _VERSION, _PUBLISH_AT), content=StoryDetail, resolves=True),
+    _story_write("publish", e.publish_story, "Publish a story, now or at publish_at",
+                 parameters=(replace(_STORY, required=False), _VERSION, _PUBLISH_AT),
                  content=StoryDetail, resolves=True),
     _story_write("unpublish", e.unpublish_story, "Take a story back to working",
                  content=StoryDetail),
@@ -182,6 +198,17 @@ ROUTES: tuple[Route, ...] = (
                  parameters=(Parameter("slug", lambda s: rules.slug(s.limits.slug),
                                        "the new slug", required=True, keyword="new_slug"),),
                  content=SlugChanged),
+    Route("GET", _REVISIONS_PATH, e.list_revisions, "List a story's revisions, newest first",
+          _LIST_PAGES, RevisionItem, "revisions", _LIST_ERRORS, tags=("revisions",),
+          credentials=_ANYONE),
+    Route("GET", _REVISIONS_PATH + "/{revision}", e.read_revision,
+          "Read a story as it was at a revision", _PAGES, StoryDetail, None, (400, 404),
+          tags=("revisions",), credentials=_ANYONE),
+    Route("POST", _REVISIONS_PATH + "/{revision}/restore", e.restore_revision,
+          "Restore a revision's title, description, thumbnail and elements",
+          (replace(_VERSION, required=True,
+                   description="the story's current version (409 when it is not)"),),
+          StoryDetail, None, (400, 404, 409), tags=("revisions",), credentials=_ANYONE),
     Route("GET", "/v1/users", e.list_users, "List users", _LIST_PAGES, UserProfile, "users",
           (400,), tags=("users",), credentials=_ANYONE),
     Route("GET", "/v1/users/{username}", e.read_user, "Read a profile", (), UserProfile, None,

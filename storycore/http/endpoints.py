@@ -91,6 +91,21 @@ def edit_slug(call: Call) -> HttpResponse:
     return call.ok(call.service.stories.change_slug(**call.arguments(), viewer=call.viewer))
 
 
+# -- revisions (decisions section 26) ---------------------------------------------------------
+
+
+def list_revisions(call: Call) -> HttpResponse:
+    return call.listing(call.service.revisions.list(**call.arguments(), viewer=call.viewer))
+
+
+def read_revision(call: Call) -> HttpResponse:
+    return call.ok(call.service.revisions.read(**call.arguments(), viewer=call.viewer))
+
+
+def restore_revision(call: Call) -> HttpResponse:
+    return call.ok(call.service.revisions.restore(**call.arguments(), viewer=call.viewer))
+
+
 # -- users and authentication ----------------------------------------------------------------
 
 

@@ -205,6 +205,8 @@ def _path_schema(name: str, settings: Settings) -> Schema:
         return {**rules.username(), "not": {"pattern": f"^{reserved}$"}}
     if name == "slug":
         return rules.slug(settings.limits.slug)
+    if name == "revision":
+        return {"type": "string", "pattern": "^[1-9][0-9]{0,17}$"}
     return {**rules.path_segment(), "not": {"enum": [".", ".."]}}
 
 

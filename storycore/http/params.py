@@ -19,6 +19,7 @@ import orjson
 
 from ..errors import InvalidParameter
 from ..rules.numbers import whole_number
+from ..rules.schedule import UNCHANGED, Unchanged
 from ..rules.text import check_text
 from .messages import HttpRequest
 
@@ -125,6 +126,18 @@ class Params:
                 return False
         raise InvalidParameter(f"{name} must be true, false, 1, 0, yes or no", field=name)
 
+    def schedule(self, name: str) -> str | Unchanged | None:
+        """A time to publish at (checked by the operation), None to cancel one (``null`` or
+        empty), ``UNCHANGED`` when not sent (decisions section 27)."""
+        if name not in self.values:
+            return UNCHANGED
+        value = self.values[name]
+        if value is None or value == "":
+            return None
+        if not isinstance(value, str):
+            raise InvalidParameter(f"{name} must be a time or null", field=name)
+        return check_text(value, name)
+
     def integer(self, name: str, *, minimum: int = 1) -> int | None:
         """A whole-number parameter (``storycore.rules.numbers``), or None when absent."""
         value = self.values.get(name)
@@ -146,6 +159,8 @@ class Read(enum.Enum):
     INTEGER = "integer"
     #: as received (``Params.raw``): a JSON object, or its serialized JSON, for the operation
     OBJECT = "object"
+    #: a time, or None for null or empty (a cancellation), or ``UNCHANGED`` when not sent
+    SCHEDULE = "schedule"
 
 
 #: reads one declared parameter of a request
@@ -164,4 +179,6 @@ def reader(read: Read, name: str, *, required: bool, default: bool) -> Reader:
         return lambda params: params.boolean(name, default)
     if read is Read.INTEGER:
         return lambda params: params.integer(name)
+    if read is Read.SCHEDULE:
+        return lambda params: params.schedule(name)
     return lambda params: params.raw(name, required=required)

@@ -21,6 +21,7 @@ __all__ = [
     "AuthorStatsShape",
     "DelegatedCreated",
     "Page",
+    "RevisionItem",
     "Revoked",
     "SearchItem",
     "SlugChanged",
@@ -97,9 +98,25 @@ class StoryDetail(StorySummary):
     version: int
     permalink: str
     shortlink: str
+    #: when a working story is to be published (decisions section 27), else null: only its
+    #: author and editors see a working story, so only they ever see a time here
+    publish_at: str | None
     page: int
     per_page: int
     elements: list[Element]
+
+
+class RevisionItem(_Shape):
+    """A revision in the list of a story's revisions (decisions section 26): the version the
+    story had, when it was replaced and by whom (a username), its title, status and how many
+    elements it held."""
+
+    version: int
+    replaced: str
+    by: str
+    title: str
+    status: Status
+    elements: int
 
 
 class StoryDates(_Shape):
@@ -140,6 +157,7 @@ class StoryFull(_Shape):
     version: int
     permalink: str
     shortlink: str
+    publish_at: str | None
     description: str | None
     thumbnail: str
     date: StoryDates

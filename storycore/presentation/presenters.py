@@ -12,10 +12,12 @@ from pydantic import BaseModel
 
 from ..model.heads import ProfileFields, StoryHead
 from ..model.records import AuthorStats, Element, EmbedCount, StoryRecord, UserRecord
+from ..model.revisions import RevisionHead
 from ..model.shapes import (
     AuthorDates,
     AuthorFull,
     AuthorStatsShape,
+    RevisionItem,
     SearchItem,
     SlugChanged,
     StoryCreated,
@@ -102,16 +104,19 @@ class Presenter:
         page: int,
         per_page: int,
         elements: Sequence[Element],
+        lives_at: str | None = None,
     ) -> StoryDetail:
-        """A story with one page of its elements."""
+        """A story with one page of its elements; ``lives_at`` is the slug the story lives at
+        when it is not ``story.slug`` (a revision's detail shows the slug it had)."""
         return _trusted(
             StoryDetail,
             {
                 **self._summary_members(story),
                 "author": self.profile(author),
                 "version": story.version,
-                "permalink": self.permalink(author.username, story.slug),
+                "permalink": self.permalink(author.username, lives_at or story.slug),
                 "shortlink": self.shortlink(story.id),
+                "publish_at": story.publish_at,
                 "page": page,
                 "per_page": per_page,
                 "elements": list(elements),
@@ -129,6 +134,7 @@ class Presenter:
             "version": story.version,
             "permalink": self.permalink(username, story.slug),
             "shortlink": self.shortlink(story.id),
+            "publish_at": story.publish_at,
             "description": story.description,
             "thumbnail": story.thumbnail or story.cover,
             "date": _trusted(
@@ -216,6 +222,21 @@ class Presenter:
                 **self._full_members(story, author.username, embeds),
                 "author": self.author_full(author, stats),
                 "canEdit": can_edit,
+            },
+        )
+
+    @staticmethod
+    def revision_item(head: RevisionHead, by: str) -> RevisionItem:
+        """A revision in a list; ``by`` is the username of who replaced it."""
+        return _trusted(
+            RevisionItem,
+            {
+                "version": head.version,
+                "replaced": head.replaced,
+                "by": by,
+                "title": head.title,
+                "status": head.status,
+                "elements": head.elements,
             },
         )
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from ..clocks import Clock
 from ..errors import Forbidden, NotFound, StoryMoved, Unauthorized
+from ..model.pagination import PageRequest
 from ..model.records import StoryRecord, UserRecord
 from ..model.resolvers import ElementResolver
 from ..model.visibility import Viewer, can_edit, can_see
@@ -33,6 +34,13 @@ class Context:
     def now(self) -> str:
         """The current time on the service's clock, as the service writes timestamps."""
         return format_timestamp(self.clock.now())
+
+    def page(self, page: int | str | None, per_page: int | str | None) -> PageRequest:
+        """The page a list asks for, under the service's page limits (decisions section 3)."""
+        limits = self.settings.limits
+        return PageRequest.parse(
+            page, per_page, default_per_page=limits.per_page_default, max_per_page=limits.per_page
+        )
 
     def user_named(self, username: str) -> UserRecord:
         """The user with this username (any case), or ``NotFound``."""
@@ -101,6 +109,18 @@ class Context:
         if story is None or not can_see(viewer, story):
             raise NotFound(f"{author.username} has no story at {slug!r}")
         return story
+
+    def revisable_story(
+        self, viewer: Viewer, username: str, slug: str
+    ) -> tuple[UserRecord, StoryRecord]:
+        """The story at ``username/slug`` if ``viewer`` may see and restore its revisions: the
+        author and editors, as for ``editable_story``; for anyone else there is no such story
+        to ask about (``NotFound``, decisions section 26), anonymous callers included.
+        """
+        author, story = self.visible_story(viewer, username, slug)
+        if not can_edit(viewer, story):
+            raise NotFound(f"{author.username} has no story at {slug!r} whose revisions you see")
+        return author, story
 
     def editable_story(
         self, viewer: Viewer, username: str, slug: str

@@ -21,7 +21,7 @@ from ..model.members import (
     USER_WRITE_MEMBERS,
     refuse_unknown,
 )
-from ..model.pagination import PageRequest, page_of
+from ..model.pagination import page_of
 from ..model.records import AppRecord, Plan, TokenRecord, UserRecord
 from ..model.shapes import Page, Revoked, TokenGrant, UserProfile
 from ..model.visibility import ANONYMOUS, Viewer
@@ -277,7 +277,7 @@ class Accounts:
         total: bool = False,
     ) -> Page[UserProfile]:
         """Users ordered by username, regardless of case; with ``total``, how many there are."""
-        request = self._page(page, per_page)
+        request = self._ctx.page(page, per_page)
         users = self._users.find(request.offset, request.probe_limit)
         return page_of(
             request,
@@ -330,12 +330,6 @@ class Accounts:
                     value, members.field(key), limits.address, allow_empty=True
                 )
         return {key: value for key, value in changes.items() if value is not None}
-
-    def _page(self, page: int | str | None, per_page: int | str | None) -> PageRequest:
-        limits = self._ctx.settings.limits
-        return PageRequest.parse(
-            page, per_page, default_per_page=limits.per_page_default, max_per_page=limits.per_page
-        )
 
     def _refuse_expired(self, token: TokenRecord) -> None:
         """``Unauthorized`` for a token whose ``expires`` has come, on the service's clock."""

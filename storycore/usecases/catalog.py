@@ -198,7 +198,7 @@ class Catalog:
         author = None if username is None else self._ctx.user_named(username)
         size = min(FEED_SIZE, self._ctx.settings.limits.per_page)
         filters: dict[str, Any] = {} if topic is None else {"topic": normalize_tag(topic)}
-        request = self._page(1, size)
+        request = self._ctx.page(1, size)
         query = self._query(request, author=author, filters=filters)
         heads = [] if query is None else self._ctx.store.stories.find(query)[:size]
         summaries = self._summaries(heads, author)
@@ -251,7 +251,7 @@ class Catalog:
                 f"q is longer than the limit of {limits.query} characters", field="q"
             )
         words = query_tokens(q)
-        request = self._page(page, per_page)
+        request = self._ctx.page(page, per_page)
         # a query without a letter or digit is valid and matches nothing
         index = self._ctx.store.search
         records = index.search(words, request.offset, request.probe_limit) if words else []
@@ -292,7 +292,7 @@ class Catalog:
     ) -> Page[StorySummary]:
         """A page of summaries; with ``author``, of their stories only; with ``total``, the
         number of stories on every page."""
-        request = self._page(page, per_page)
+        request = self._ctx.page(page, per_page)
         query = self._query(
             request,
             permalink=permalink,
@@ -363,12 +363,6 @@ class Catalog:
         if author is None or username_key(author.username) != username_key(parts[0]):
             return None
         return author.id, parts[1]
-
-    def _page(self, page: PageParam, per_page: PageParam) -> PageRequest:
-        limits = self._ctx.settings.limits
-        return PageRequest.parse(
-            page, per_page, default_per_page=limits.per_page_default, max_per_page=limits.per_page
-        )
 
 
 def _tag(tag: str | None) -> str | None:

@@ -2,8 +2,11 @@
 
 create -> working | published; save keeps the status (a published story becomes ``modified``);
 publish -> published (``date.published`` is the first publication); unpublish -> working;
-delete; slug change (the old slug becomes an alias); feature and unfeature. ``version`` starts
-at 1 and grows by one on every save, publish, unpublish and slug change.
+delete; slug change (the old slug becomes an alias); restore of a revision; feature and
+unfeature. ``version`` starts at 1 and grows by one on every save, publish, unpublish, slug
+change and restore, each of which keeps the story as it was as a revision (decisions section
+26). A working story may be scheduled to publish (``publish_at``, section 27): create, save
+and publish set or cancel the time, and ``publish_due`` publishes it, as ``publish`` would.
 """
 
 from __future__ import annotations
@@ -14,17 +17,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import DuplicateKey, Forbidden, SlugTaken, VersionConflict
+from ..errors import DuplicateKey, Forbidden, InvalidParameter, NotFound, SlugTaken, VersionConflict
 from ..model.derived import story_words, with_derived_members
 from ..model.drafts import StoryDraft, parse_story
 from ..model.elements import normalize_elements
 from ..model.pagination import PageRequest
 from ..model.records import CreatedWith, Element, Status, StoryRecord, UserRecord, element_of
+from ..model.revisions import RevisionMark
 from ..model.shapes import SlugChanged, StoryCreated, StoryDeleted, StoryDetail, StorySummary
 from ..model.story_records import story_record
 from ..model.visibility import ANONYMOUS, Viewer, can_act_for, can_feature, counts_as_view
 from ..rules.ids import new_id
 from ..rules.numbers import whole_number
+from ..rules.schedule import UNCHANGED, PublishAt, Unchanged, publish_time
 from ..rules.slugs import derive_slug, slug_candidates, validate_slug
 from ._context import Context
 from .wording import worded, wording
@@ -33,6 +38,8 @@ __all__ = ["Stories", "StoryReading"]
 
 StoryInput = Mapping[str, Any] | str
 _RETRIES = 8
+#: What a restore takes from a revision (decisions section 26); the derived members follow.
+_RESTORED = ("title", "description", "thumbnail")
 _SLUG_BATCH = 64
 # Every lost race is won by another create, so this many creates of one title at once all get
 # a slug: each round, one of them stores the slug all of them tried.
@@ -90,7 +97,7 @@ class Stories:
         """Read a story with one page of its elements. A read of a published story by anyone
         but its author counts as a view. A retired slug raises ``StoryMoved``.
         """
-        request = self._page(page, per_page)
+        request = self._ctx.page(page, per_page)
         read = self._ctx.store.read_story(username, slug, request.offset, request.probe_limit)
         author = self._ctx.found_user(username, read.author)
         story = self._ctx.found_story(viewer, author, slug, read.story, follow_alias=True)
@@ -121,9 +128,16 @@ class Stories:
     # -- writing -------------------------------------------------------------------------
 
     def create(
-        self, username: str, story: StoryInput, *, viewer: Viewer, publish: bool = False
+        self,
+        username: str,
+        story: StoryInput,
+        *,
+        viewer: Viewer,
+        publish: bool = False,
+        publish_at: PublishAt = UNCHANGED,
     ) -> StoryCreated:
-        """Create a story under ``username``: working, or published when ``publish``.
+        """Create a story under ``username``: working, or published when ``publish``; with
+        ``publish_at``, working and scheduled to publish then (``publish`` or not).
 
         Without a slug, one is derived from the title and made unique with ``-2``, ``-3``, ...
         """
@@ -132,16 +146,19 @@ class Stories:
         if not can_act_for(viewer, author.id):
             raise Forbidden(f"only {author.username} or an editor may create stories here")
         draft = parse_story(story, self._ctx.settings.limits)
+        schedule = self._schedule(publish_at)
+        scheduled = schedule if isinstance(schedule, str) else None
         created = self._ctx.now()
         elements = self._elements(draft, previous=[], at=created) or []
         record = new_story_record(
             author.id,
             draft,
             elements,
-            publish=publish,
+            publish=publish and scheduled is None,
             at=created,
             created_with=_created_with(viewer),
         )
+        record.publish_at = scheduled
         if draft.slug is not None:
             self._add(record, elements)
         else:
@@ -156,11 +173,14 @@ class Stories:
         *,
         viewer: Viewer,
         version: int | None = None,
+        publish_at: PublishAt = UNCHANGED,
     ) -> StoryDetail:
         """Replace the members sent in ``story``; the status stays. A published story becomes
-        ``modified`` until it is published again.
+        ``modified`` until it is published again. ``publish_at`` schedules a working story
+        (None cancels its schedule; left out, the schedule stays).
         """
-        return self._change(username, slug, viewer, version, story, _saved)
+        schedule = self._schedule(publish_at)
+        return self._change(username, slug, viewer, version, story, _saved, schedule)
 
     def publish(
         self,
@@ -170,13 +190,78 @@ class Stories:
         *,
         viewer: Viewer,
         version: int | None = None,
+        publish_at: PublishAt = UNCHANGED,
     ) -> StoryDetail:
-        """Replace the members sent in ``story`` (if any) and publish the story."""
+        """Replace the members sent in ``story`` (if any) and publish the story now, which
+        cancels its schedule; with a time in ``publish_at``, schedule it instead (it stays
+        working until then).
+        """
+        schedule = self._schedule(publish_at)
+        if isinstance(schedule, str):
+            return self._change(username, slug, viewer, version, story, _saved, schedule)
         return self._change(username, slug, viewer, version, story, _published)
 
     def unpublish(self, username: str, slug: str, *, viewer: Viewer) -> StoryDetail:
         """Take a published story back to working; a working story is left as it is."""
         return self._change(username, slug, viewer, None, None, _unpublished)
+
+    def restore(
+        self,
+        username: str,
+        slug: str,
+        revision: int | str,
+        *,
+        viewer: Viewer,
+        version: int | str | None,
+    ) -> StoryDetail:
+        """Give the story the title, description, thumbnail and elements of its revision at
+        ``revision``; its slug, status and schedule stay. ``version`` is the story's current
+        one (required: a restore never starts again from a newer story). Who may not change
+        the story finds no revision (``NotFound``), as ``Revisions`` says.
+        """
+        if version is None:
+            raise InvalidParameter("version is required", field="version")
+        version = whole_number(version, "version", text=False)
+        wanted = whole_number(revision, "revision")
+        author, current = self._ctx.revisable_story(viewer, username, slug)
+        if version != current.version:
+            raise VersionConflict(
+                f"the story is at version {current.version}, not {version}", field="version"
+            )
+        found = self._ctx.store.revisions.get(current.id, wanted)
+        if found is None:
+            raise NotFound(f"{author.username}/{slug} has no revision {wanted}")
+        elements = [element_of(document) for document in found.elements]
+        content = {name: getattr(found.record, name) for name in _RESTORED}
+        changed = with_derived_members(current.model_copy(update=content), elements)
+        changed.modified = changed.status == "published"
+        changed.updated = self._ctx.now()
+        stored = self._replace(
+            current,
+            changed,
+            elements,
+            words=story_words(changed, elements),
+            slug_field="story.slug",
+            by=viewer,
+        )
+        return self._detail(stored, author, self._ctx.page(None, None), elements)
+
+    def publish_due(self, limit: int = 100) -> int:
+        """Publish the stories whose ``publish_at`` has come, as ``publish`` would (a revision
+        by their author, ``date.published`` now); how many this call published. A story that
+        changed since it was read (another process published it, an editor saved it) is left:
+        it is published once, by whoever wins its version, or read again next time.
+        """
+        published = 0
+        for story in self._stories.due(self._ctx.now(), limit):
+            at = self._ctx.now()
+            changed = story.model_copy(update={**_published(story, at), "updated": at})
+            try:
+                self._replace(story, changed, None, slug_field="story.slug", by=story.author_id)
+            except (VersionConflict, NotFound):
+                continue
+            published += 1
+        return published
 
     def change_slug(
         self, username: str, slug: str, new_slug: str, *, viewer: Viewer
@@ -190,6 +275,7 @@ class Stories:
                 story.model_copy(update={"slug": new_slug, "updated": self._ctx.now()}),
                 None,
                 slug_field="slug",
+                by=viewer,
             )
         embeds = self._stories.embeds([story.id]).get(story.id, [])
         return self._ctx.presenter.slug_changed(story, author, embeds)
@@ -231,8 +317,10 @@ class Stories:
         version: int | None,
         story: StoryInput | None,
         transition: Callable[[StoryRecord, str], dict[str, Any] | None],
+        schedule: str | Unchanged | None = UNCHANGED,
     ) -> StoryDetail:
-        """Apply ``draft`` and a status ``transition`` with optimistic concurrency.
+        """Apply ``draft``, a status ``transition`` and a ``schedule`` (a checked time, None
+        to cancel) with optimistic concurrency.
 
         With ``version``, a story that is at another version is a ``VersionConflict``. Without
         it, a concurrent write makes the change start again from the newer story.
@@ -251,8 +339,10 @@ class Stories:
                     f"the story is at version {current.version}, not {version}", field="version"
                 )
             at = self._ctx.now()
-            request = self._page(None, None)
+            request = self._ctx.page(None, None)
             status_changes = transition(current, at)
+            if not isinstance(schedule, Unchanged):
+                status_changes = {**(status_changes or {}), **_scheduled(current, schedule)}
             if _has_members(draft):
                 previous = self._elements_of(current.id, 0, self._ctx.settings.limits.elements)
                 elements = self._elements(draft, previous=previous, at=at)
@@ -269,7 +359,7 @@ class Stories:
             changed.updated = at
             try:
                 stored = self._replace(
-                    current, changed, elements, words=words, slug_field="story.slug"
+                    current, changed, elements, words=words, slug_field="story.slug", by=viewer
                 )
             except VersionConflict:
                 if version is not None or attempt == _RETRIES - 1:
@@ -286,11 +376,20 @@ class Stories:
         *,
         words: Sequence[str] | None = None,
         slug_field: str,
+        by: Viewer | str,
     ) -> StoryRecord:
+        """Store ``changed`` over ``current``, keeping ``current`` as a revision replaced by
+        ``by`` (a viewer with a user, or a user id)."""
         changed = changed.model_copy(update={"version": current.version + 1})
+        by_id = by if isinstance(by, str) else self._ctx.require_user(by).id
+        mark = RevisionMark(changed.updated, by_id, self._ctx.settings.limits.revisions)
         with wording(name=changed.slug, field=slug_field):
             self._stories.replace(
-                changed, expected_version=current.version, elements=elements, words=words
+                changed,
+                expected_version=current.version,
+                elements=elements,
+                words=words,
+                revision=mark,
             )
         return changed
 
@@ -362,11 +461,11 @@ class Stories:
             elements=elements[: request.per_page],
         )
 
-    def _page(self, page: int | str | None, per_page: int | str | None) -> PageRequest:
-        limits = self._ctx.settings.limits
-        return PageRequest.parse(
-            page, per_page, default_per_page=limits.per_page_default, max_per_page=limits.per_page
-        )
+    def _schedule(self, publish_at: PublishAt) -> str | Unchanged | None:
+        """``publish_at`` checked: a stored time, None (cancel) or ``UNCHANGED``."""
+        if publish_at is None or isinstance(publish_at, Unchanged):
+            return publish_at
+        return publish_time(publish_at, self._ctx.clock.now())
 
 
 def new_story_record(
@@ -417,7 +516,21 @@ def _saved(story: StoryRecord, at: str) -> dict[str, Any]:
 
 
 def _published(story: StoryRecord, at: str) -> dict[str, Any]:
-    return {"status": "published", "modified": False, "published": story.published or at}
+    return {
+        "status": "published",
+        "modified": False,
+        "published": story.published or at,
+        "publish_at": None,
+    }
+
+
+def _scheduled(story: StoryRecord, schedule: str | None) -> dict[str, Any]:
+    """The change of a story's schedule to ``schedule`` (a time, or None to cancel it)."""
+    if schedule is not None and story.status == "published":
+        raise InvalidParameter(
+            "a published story cannot be scheduled: unpublish it first", field="publish_at"
+        )
+    return {"publish_at": schedule}
 
 
 def _unpublished(story: StoryRecord, at: str) -> dict[str, Any] | None:

@@ -1,0 +1,101 @@
+"""A story's revisions (decisions section 26): listed, read, restored.
+
+Storage takes a revision in the write of every save, publish, unpublish, slug change and
+restore (``StoryRepository.replace``); this reads them. Only the author and editors may see a
+story's revisions; for anyone else they do not exist (``Context.revisable_story``).
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Sequence
+
+from ..errors import NotFound
+from ..model.pagination import page_of
+from ..model.records import element_of
+from ..model.revisions import RevisionHead
+from ..model.shapes import Page, RevisionItem, StoryDetail
+from ..model.visibility import Viewer
+from ..ports import KEPT_BY_REPLACE
+from ..rules.numbers import whole_number
+from ._context import Context
+from .lifecycle import Stories
+
+__all__ = ["Revisions"]
+
+PageParam = int | str | None
+
+
+class Revisions:
+    """The three operations on a story's revisions."""
+
+    def __init__(self, context: Context, stories: Stories) -> None:
+        self._ctx = context
+        self._stories = stories
+
+    def list(
+        self,
+        username: str,
+        slug: str,
+        *,
+        viewer: Viewer,
+        page: PageParam = None,
+        per_page: PageParam = None,
+        total: bool = False,
+    ) -> Page[RevisionItem]:
+        """The story's revisions, newest first."""
+        _, story = self._ctx.revisable_story(viewer, username, slug)
+        request = self._ctx.page(page, per_page)
+        revisions = self._ctx.store.revisions
+        heads = revisions.heads(story.id, request.offset, request.probe_limit)
+        found = revisions.count(story.id) if total else None
+        return page_of(request, heads, self._items, total=found)
+
+    def read(
+        self,
+        username: str,
+        slug: str,
+        revision: int | str,
+        *,
+        viewer: Viewer,
+        page: PageParam = None,
+        per_page: PageParam = None,
+    ) -> StoryDetail:
+        """The story as it was at version ``revision``, as a story detail with one page of the
+        elements it had. Its counters are the story's; its permalink is where the story lives
+        now."""
+        wanted = whole_number(revision, "revision")
+        author, story = self._ctx.revisable_story(viewer, username, slug)
+        found = self._ctx.store.revisions.get(story.id, wanted)
+        if found is None:
+            raise NotFound(f"{author.username}/{slug} has no revision {wanted}")
+        request = self._ctx.page(page, per_page)
+        kept = {name: getattr(story, name) for name in KEPT_BY_REPLACE}
+        documents = found.elements[request.offset : request.offset + request.per_page]
+        return self._ctx.presenter.detail(
+            found.record.model_copy(update=kept),
+            author,
+            page=request.page,
+            per_page=request.per_page,
+            elements=[element_of(document) for document in documents],
+            lives_at=story.slug,
+        )
+
+    def restore(
+        self,
+        username: str,
+        slug: str,
+        revision: int | str,
+        *,
+        viewer: Viewer,
+        version: int | str | None,
+    ) -> StoryDetail:
+        """The story with the content of its revision at ``revision`` (``Stories.restore``)."""
+        return self._stories.restore(username, slug, revision, viewer=viewer, version=version)
+
+    def _items(self, heads: Sequence[RevisionHead]) -> builtins.list[RevisionItem]:
+        users = self._ctx.store.users.get_many({head.by for head in heads})
+        return [
+            self._ctx.presenter.revision_item(head, u.username if (u := users.get(head.by)) else "")
+            for head in heads
+        ]

@@ -1,0 +1,83 @@
+"""Publishing scheduled stories when their time comes (decisions section 27).
+
+Every process that serves a store runs a ``Scheduler``: once a second (on the service's
+clock) it asks storage for the stories that are due, one index lookup when none is, and
+publishes them through ``Stories.publish_due``, the path of a publish. Processes need not know
+of each other: each due story is published by the one whose version-checked write comes
+first, and the others find it changed and leave it. A process that dies mid-way leaves each
+story published or not, never half: the next round, here or elsewhere, takes what is left.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from ..clocks import Clock
+from ..errors import Unavailable
+from .lifecycle import Stories
+
+__all__ = ["INTERVAL", "Scheduler"]
+
+logger = logging.getLogger("storycore.scheduler")
+
+#: Seconds between two looks for due stories: a story is published at most this long (plus
+#: the time its publishing takes) after its time.
+INTERVAL = 1.0
+#: Stories published in one go; a full batch is followed at once by the next.
+_BATCH = 100
+
+
+class Scheduler:
+    """Publishes due stories: once (``run_once``) or in a background thread (``start``)."""
+
+    def __init__(self, stories: Stories, clock: Clock, *, interval: float = INTERVAL) -> None:
+        self._stories = stories
+        self._clock = clock
+        self._interval = interval
+        self._lock = threading.Lock()
+        self._stop = clock.event()
+        self._thread: threading.Thread | None = None
+
+    def run_once(self) -> int:
+        """Publish every story due now; how many this process published."""
+        published = 0
+        while (done := self._stories.publish_due(_BATCH)) >= _BATCH:
+            published += done
+        return published + done
+
+    def start(self) -> None:
+        """Look for due stories every ``interval`` in a daemon thread, until ``close``; a
+        second start does nothing."""
+        with self._lock:
+            if self._thread is not None or self._stop.is_set():
+                return
+            self._thread = threading.Thread(
+                target=self._run, name="storycore-scheduler", daemon=True
+            )
+            self._thread.start()
+
+    @property
+    def running(self) -> bool:
+        """Whether the background thread runs."""
+        return self._thread is not None and self._thread.is_alive()
+
+    def close(self) -> None:
+        """Stop the background thread (after the round under way, if any)."""
+        self._stop.set()
+        with self._lock:
+            thread, self._thread = self._thread, None
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+
+    def _run(self) -> None:
+        """A round at once, then one every ``interval`` from when the last was due."""
+        due = self._clock.monotonic()
+        while not self._stop.wait(max(0.0, due - self._clock.monotonic())):
+            due = max(due + self._interval, self._clock.monotonic())
+            try:
+                self.run_once()
+            except Unavailable:
+                logger.warning("the store is busy; due stories will be published in a moment")
+            except Exception:  # a bug or a closed store: the next round tries again
+                logger.exception("due stories could not be published")
