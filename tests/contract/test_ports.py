@@ -14,6 +14,7 @@ import pytest
 from storycore.ports import (
     ApplicationRepository,
     IdentityRepository,
+    RevisionRepository,
     SearchIndex,
     Store,
     StoryRepository,
@@ -23,6 +24,7 @@ from storycore.ports import (
 
 PORTS = {
     "stories": StoryRepository,
+    "revisions": RevisionRepository,
     "search": SearchIndex,
     "users": UserRepository,
     "apps": ApplicationRepository,
