@@ -41,7 +41,9 @@ class StorycoreASGI:
     app's server is what the service lives for); else it writes the counted views only, and
     the host closes the service. ``compress``: text answers over 1 KiB go gzipped to clients
     that accept it (decisions section 20); leave it off where the host application or a proxy
-    compresses already.
+    compresses already. ``schedule``: the lifespan's startup starts the service's scheduler,
+    which publishes scheduled stories when they are due (decisions section 27); turn it off
+    where the host runs ``service.scheduler`` or ``storycore publish-due`` itself.
     """
 
     def __init__(
@@ -51,9 +53,11 @@ class StorycoreASGI:
         threads: int | None = None,
         owns_service: bool = False,
         compress: bool = False,
+        schedule: bool = True,
     ) -> None:
         self.app = service if isinstance(service, HttpApp) else HttpApp(service, compress=compress)
         self._owns_service = owns_service
+        self._schedule = schedule
         self._workers = ThreadPoolExecutor(
             threads or self.app.service.store.parallel_calls, thread_name_prefix="storycore"
         )
@@ -69,19 +73,31 @@ class StorycoreASGI:
             await self._http(scope, receive, send)
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
-        """Startup needs nothing; shutdown writes the views counted so far (decisions section
-        14), as a server stopped by a signal may end the process before the host closes the
-        service, and closes a service the app owns."""
+        """Startup starts publishing scheduled stories when they are due (decisions section
+        27: every process that serves the store does, unless ``schedule`` is off); shutdown
+        stops that and writes the views counted so far (decisions section 14), as a server
+        stopped by a signal may end the process before the host closes the service, and closes
+        a service the app owns."""
+        service = self.app.service
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
+                if self._schedule:
+                    service.scheduler.start()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
-                service = self.app.service
-                end = service.close if self._owns_service else service.flush_views
+                end = service.close if self._owns_service else self._stop
                 await asyncio.get_running_loop().run_in_executor(self._workers, end)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
+
+    def _stop(self) -> None:
+        """What shutdown does to a service the host owns: no more scheduled publishing from
+        this app, and the views counted so far written."""
+        service = self.app.service
+        if self._schedule:
+            service.scheduler.close()
+        service.flush_views()
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = [(k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in scope["headers"]]

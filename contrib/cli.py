@@ -239,6 +239,11 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "reindex", help="recompute the search words, tags and other derived data of every record"
     )
+    commands.add_parser(
+        "publish-due",
+        help="publish the scheduled stories whose time has come, once, and exit (serve does it"
+        " every second; this is for cron where another server serves)",
+    )
     return parser  # fmt: skip
 
 
@@ -396,6 +401,8 @@ def _run(args: argparse.Namespace) -> None:
             _export(service, args.file)
         elif args.command == "import":
             _import(service, args.file, replace=args.replace, storify=args.format == "storify")
+        elif args.command == "publish-due":
+            print(f"published {service.publish_due()} due stories")
 
 
 def _export(service: Service, path: str | None) -> None:

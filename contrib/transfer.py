@@ -1,4 +1,5 @@
-"""Export and import as JSON Lines: users, then applications, then stories with elements.
+"""Export and import as JSON Lines: users, then applications, then stories with elements
+(and the revisions a story has, oldest first, in its line's ``revisions``).
 
 One record a line, streamed: memory stays flat however large the store. Secrets are never
 exported: password hashes and api-key digests are (they let a moved store keep working), the
@@ -13,6 +14,7 @@ from typing import IO, Any
 
 import orjson
 
+from storycore.model.revisions import revision_document
 from storycore.ports import Store
 from storycore.service import Service
 from storycore.usecases.imports import ImportProgress
@@ -44,6 +46,8 @@ def export_lines(store: Store) -> Iterator[bytes]:
             "record": story.model_dump(mode="json"),
             "elements": [e.model_dump(mode="json") for e in elements],
         }
+        if revisions := store.revisions.of_story(story.id):
+            line["revisions"] = [revision_document(revision) for revision in revisions]
         yield orjson.dumps(line) + b"\n"
 
 

@@ -24,7 +24,7 @@ from .model.records import (
     TokenRecord,
     UserRecord,
 )
-from .model.revisions import Revision, RevisionHead, RevisionMark
+from .model.revisions import STORY_OWN, Revision, RevisionHead, RevisionMark
 
 __all__ = [
     "KEPT_BY_REPLACE",
@@ -43,9 +43,7 @@ __all__ = [
 
 #: The members ``StoryRepository.replace`` keeps as stored, whatever the new record holds: the
 #: counters and the featured mark change through their own methods; a story never changes author.
-KEPT_BY_REPLACE = frozenset(
-    {"views", "likes", "comments", "element_comments", "popularity", "featured_at", "author_id"}
-)
+KEPT_BY_REPLACE = STORY_OWN | {"author_id"}
 
 #: A new story as ``StoryRepository.add_many`` takes it: the record, its elements, its search
 #: words.

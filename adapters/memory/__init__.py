@@ -23,7 +23,7 @@ from storycore.model import counters, records
 from storycore.model.heads import StoryHead
 from storycore.model.queries import StoryQuery
 from storycore.model.records import AppRecord, Element, StoryRecord, TokenRecord, UserRecord
-from storycore.model.revisions import Revision, RevisionHead, RevisionMark
+from storycore.model.revisions import Revision, RevisionHead, RevisionMark, revision_record
 from storycore.rules.usernames import username_key
 
 __all__ = ["MemoryStore"]
@@ -157,12 +157,7 @@ class _Stories(_Part, ports.StoryRepository):
         self._store(kept, elements, words)
 
     def _keep_revision(self, stored: StoryRecord, mark: RevisionMark) -> None:
-        as_was = StoryRecord.model_validate(
-            {
-                **stored.model_dump(exclude=set(ports.KEPT_BY_REPLACE)),
-                "author_id": stored.author_id,
-            }
-        )
+        as_was = _copy(revision_record(stored))
         kept = self._s.revisions.setdefault(stored.id, {})
         kept[stored.version] = Revision(
             stored.id,

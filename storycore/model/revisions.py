@@ -9,11 +9,26 @@ the story's, whatever its content was (``KEPT_BY_REPLACE``).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from .records import Status, StoryRecord
+from .records import Status, StoryRecord, element_of, trusted_element, trusted_story
 
-__all__ = ["Revision", "RevisionHead", "RevisionMark"]
+__all__ = [
+    "STORY_OWN",
+    "Revision",
+    "RevisionHead",
+    "RevisionMark",
+    "revision_document",
+    "revision_from",
+    "revision_record",
+]
+
+#: The members that are the story's whatever its content was: its counters and featured mark.
+#: A revision holds them at their defaults; a replacement keeps them as stored
+#: (``storycore.ports.KEPT_BY_REPLACE``).
+STORY_OWN = frozenset(
+    {"views", "likes", "comments", "element_comments", "popularity", "featured_at"}
+)
 
 
 class RevisionMark(NamedTuple):
@@ -58,3 +73,32 @@ class Revision(NamedTuple):
         return RevisionHead(
             self.version, self.replaced, self.by, record.title, record.status, len(self.elements)
         )
+
+
+def revision_record(story: StoryRecord) -> StoryRecord:
+    """``story``'s record as a revision holds it: ``STORY_OWN`` at their defaults."""
+    fields = StoryRecord.model_fields
+    return story.model_copy(update={name: fields[name].get_default() for name in STORY_OWN})
+
+
+def revision_document(revision: Revision) -> dict[str, Any]:
+    """A revision as an export carries it beside its story: when and by whom it was replaced,
+    the story as it was (its version in ``record``) and its elements, each as the element shape
+    (so an export is the same bytes whichever store it was read from)."""
+    return {
+        "replaced": revision.replaced,
+        "by": revision.by,
+        "record": revision.record.model_dump(mode="json"),
+        "elements": [
+            element_of(document).model_dump(mode="json") for document in revision.elements
+        ],
+    }
+
+
+def revision_from(document: dict[str, Any]) -> Revision:
+    """The revision of a checked ``revision_document``, trusted as it was checked."""
+    record = trusted_story(document["record"])
+    elements = tuple(trusted_element(e).model_dump_json() for e in document["elements"])
+    return Revision(
+        record.id, record.version, document["replaced"], document["by"], record, elements
+    )

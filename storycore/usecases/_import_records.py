@@ -31,6 +31,7 @@ from ..input.fields import Members, decode_object
 from ..model.derived import with_search_tokens
 from ..model.drafts import STORY_WRITE_MEMBERS, parse_story
 from ..model.elements import normalize_elements
+from ..model.members import refuse_unknown
 from ..model.records import (
     AppRecord,
     CoverPhoto,
@@ -41,8 +42,10 @@ from ..model.records import (
     StoryRecord,
     UserRecord,
     UserSettings,
+    element_document,
 )
 from ..model.resolvers import ElementResolver
+from ..model.revisions import Revision, revision_record
 from ..model.story_records import story_record
 from ..rules.appnames import validate_app_name
 from ..rules.credentials import is_password_hash
@@ -50,7 +53,7 @@ from ..rules.numbers import STORE_INT_MAX
 from ..rules.usernames import validate_username
 from ..settings import Limits
 
-__all__ = ["ProfileCheck", "checked_app", "checked_story", "checked_user"]
+__all__ = ["ProfileCheck", "checked_app", "checked_revisions", "checked_story", "checked_user"]
 
 #: ``Accounts``' check of the profile members (name, bio, location, website, avatar) of a
 #: mapping, given the path of their field names; answers the members present.
@@ -143,11 +146,52 @@ def checked_story(
         updated=members.timestamp("updated", required=True),
         published=published,
         featured_at=members.timestamp("featured_at"),
+        publish_at=members.timestamp("publish_at"),
         created_with=_created_with(members, limits),
         **{name: members.integer(name, maximum=STORE_INT_MAX) or 0 for name in _COUNTERS},
     )
     members.integer("popularity", maximum=STORE_INT_MAX)  # checked, then derived again
     return story, elements
+
+
+_REVISION_MEMBERS = ("replaced", "by", "record", "elements")
+
+
+def checked_revisions(
+    raw: object, story: StoryRecord, limits: Limits, resolver: ElementResolver
+) -> list[Revision]:
+    """The revisions an export carries beside ``story`` (``revision_document``), checked: each
+    replaced at a timestamp by a user id, its record checked as a story's is, the same story
+    (id, author) at a version below the story's, no version twice. A store keeps at most
+    ``limits.revisions`` a story: the newest of them are imported."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise InvalidParameter("revisions must be an array", field="revisions")
+    found: dict[int, Revision] = {}
+    for index, item in enumerate(raw):
+        path = f"revisions.{index}"
+        data = decode_object(item, path)
+        refuse_unknown(data, _REVISION_MEMBERS, path, what="a revision", hints=_REVISION_MEMBERS)
+        members = Members(data, path)
+        replaced = members.timestamp("replaced", required=True)
+        by = _id(members, "by")
+        record, elements = checked_story(data.get("record"), data.get("elements"), limits, resolver)
+        where = f"{path}.record"
+        if (record.id, record.author_id) != (story.id, story.author_id):
+            raise InvalidParameter(
+                f"{where}: a revision is of its own story (id and author_id)", field=f"{where}.id"
+            )
+        if record.version >= story.version or record.version in found:
+            raise InvalidParameter(
+                f"{where}.version must be below the story's ({story.version}) and not repeat",
+                field=f"{where}.version",
+            )
+        as_was = revision_record(record)
+        documents = tuple(element_document(element) for element in elements)
+        found[record.version] = Revision(story.id, record.version, replaced, by, as_was, documents)
+    newest = sorted(found, reverse=True)[: limits.revisions]
+    return [found[version] for version in sorted(newest)]
 
 
 # -- the members ------------------------------------------------------------------------------

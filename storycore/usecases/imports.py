@@ -5,7 +5,7 @@ writes it: users, then applications, then stories with their elements::
 
     {"kind": "user", "record": {...}}
     {"kind": "app", "record": {...}}
-    {"kind": "story", "record": {...}, "elements": [{...}, ...]}
+    {"kind": "story", "record": {...}, "elements": [{...}, ...], "revisions": [{...}, ...]}
 
 ``Imports.load`` reads it in two passes. The first checks every line: the record as a write
 through the Python API would check it, derived as such a write derives it
@@ -17,7 +17,7 @@ name or slug is still refused when another stored record holds it, even one the 
 too (the checks do not reorder renames). The checked records are spooled to temporary files (in
 memory up to a few megabytes, on disk beyond), so memory holds only the keys the checks compare,
 however large the file. The second pass writes the spooled records: users, applications, then
-stories.
+stories, then their revisions (``revisions``, when a story has some: decisions section 26).
 
 ``Imports.load_storify`` reads Storify v1 story JSON instead (``storycore.usecases.storify``,
 decisions section 22): its reader checks each story and its new author as a write would, and
@@ -54,11 +54,18 @@ from ..model.records import (
     trusted_story,
     trusted_user,
 )
+from ..model.revisions import Revision, revision_document, revision_from
 from ..model.trusted import construct_trusted
 from ..ports import NewStory, Store, whole_record
 from ..rules.usernames import username_key
 from ._context import Context
-from ._import_records import ProfileCheck, checked_app, checked_story, checked_user
+from ._import_records import (
+    ProfileCheck,
+    checked_app,
+    checked_revisions,
+    checked_story,
+    checked_user,
+)
 from .accounts import Accounts
 from .storify import CheckedRecord, StorifyReader
 from .wording import worded, wording
@@ -73,7 +80,7 @@ _IN_MEMORY = 4 * 1024 * 1024  # bytes of spooled records kept in memory before u
 _LINE_MEMBERS = {
     "user": {"kind", "record"},
     "app": {"kind", "record"},
-    "story": {"kind", "record", "elements"},
+    "story": {"kind", "record", "elements", "revisions"},
 }
 
 
@@ -108,7 +115,7 @@ class Imports:
 
     def load_checked(
         self,
-        items: Iterable[tuple[str, Iterable[CheckedRecord | AppRecord]]],
+        items: Iterable[tuple[str, Iterable[CheckedRecord | AppRecord | Revision]]],
         *,
         replace: bool = False,
         progress: ImportProgress | None = None,
@@ -154,7 +161,7 @@ class Imports:
 
     # -- the first pass: checking ------------------------------------------------------------
 
-    def _line_records(self, line: bytes) -> Iterator[CheckedRecord | AppRecord]:
+    def _line_records(self, line: bytes) -> Iterator[CheckedRecord | AppRecord | Revision]:
         """The record of one line of an export, checked and derived as it is read."""
         item = _decode(line)
         limits = self._ctx.settings.limits
@@ -164,11 +171,19 @@ class Imports:
         elif kind == "app":
             yield checked_app(item.get("record"), limits)
         else:
-            yield checked_story(
-                item.get("record"), item.get("elements"), limits, self._ctx.resolver
+            resolver = self._ctx.resolver
+            story, elements = checked_story(
+                item.get("record"), item.get("elements"), limits, resolver
             )
+            yield story, elements
+            yield from checked_revisions(item.get("revisions"), story, limits, resolver)
 
-    def _admit_checked(self, plan: _Plan, number: int, record: CheckedRecord | AppRecord) -> None:
+    def _admit_checked(
+        self, plan: _Plan, number: int, record: CheckedRecord | AppRecord | Revision
+    ) -> None:
+        if isinstance(record, Revision):  # of the story just admitted; not a record of its own
+            plan.spools["revision"].add(revision_document(record))
+            return
         if isinstance(record, UserRecord):
             self._admit_user(plan, number, record)
             plan.spools["user"].add(record.model_dump(mode="json"))
@@ -262,6 +277,7 @@ class Imports:
                     written()
 
             store.stories.add_many(stories())
+            store.revisions.add_many(revision_from(data) for data in plan.spools["revision"])
         except BaseException as exc:
             try:
                 undo.run()
@@ -308,7 +324,7 @@ class _Plan:
         default_factory=lambda: {"user": set(), "app": set(), "story": set()}
     )
     spools: dict[str, _Spool] = field(
-        default_factory=lambda: {"user": _Spool(), "app": _Spool(), "story": _Spool()}
+        default_factory=lambda: {kind: _Spool() for kind in ("user", "app", "story", "revision")}
     )
 
     def first(self, field_name: str, number: int, key: str, what: str) -> None:
@@ -372,6 +388,8 @@ class _Undo:
             documents = self._store.stories.element_documents(story_id, 0, 2**31)
             elements = [element_of(document) for document in documents]
             self.replaced.add({"kind": "story", **_story_document(story, elements)})
+            for revision in self._store.revisions.of_story(story_id):
+                self.replaced.add({"kind": "revision", **revision_document(revision)})
 
     def run(self) -> None:
         """Remove the stories added, put the replaced records back."""
@@ -381,6 +399,8 @@ class _Undo:
         for item in self.replaced:
             if item["kind"] == "story":
                 store.stories.add_many([_story_from(item)])
+            elif item["kind"] == "revision":
+                store.revisions.add_many([revision_from(item)])
             elif item["kind"] == "app":
                 app = construct_trusted(AppRecord, item["record"])
                 store.apps.update(app.id, whole_record(app))
