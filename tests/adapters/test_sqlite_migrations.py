@@ -52,6 +52,10 @@ _UNDO = {
     DROP TRIGGER author_stats_changed; DROP TABLE author_stats; DROP INDEX stories_featured;
     ALTER TABLE stories DROP COLUMN embed_views;
     """,
+    11: """
+    DROP TABLE revision_elements; DROP TABLE revisions; DROP INDEX stories_due;
+    ALTER TABLE stories DROP COLUMN publish_at;
+    """,
 }
 
 
