@@ -3,7 +3,8 @@
 A story is a row: its JSON ``record`` beside the columns lists filter and sort on, and the
 members ``replace`` keeps (``KEPT_BY_REPLACE``), which live in their columns alone: counters are
 added to in place, and a replacement never writes them. A replacement with a ``RevisionMark``
-copies the row and its elements into ``revisions`` first, in the database (``_keep_revision``).
+first copies the row and its element documents into ``revisions``, in the database
+(``_keep_revision``).
 """
 
 from __future__ import annotations
@@ -121,9 +122,9 @@ def _write_rows(
 def _keep_revision(conn: sqlite3.Connection, rowid: int, version: int, mark: RevisionMark) -> None:
     """Keep the story of ``rowid``, stored at ``version``, as a revision, in the caller's
     transaction and before it replaces the story: the revisions past the newest ``keep - 1``
-    go first, then the row and its elements are copied in the database (nothing is read into
-    Python). A revision at ``version`` or later, which only an inconsistent import could have
-    left, goes too, so the copy never collides with it.
+    go, then the row and its element documents (a JSON array, in story order) are copied in the
+    database (nothing is read into Python). A revision at ``version`` or later, which only an
+    inconsistent import could have left, goes too, so the copy never collides with it.
     """
     conn.execute(
         "DELETE FROM revisions WHERE story_rowid = ?1 AND (version >= ?2 OR version <= ("
@@ -132,17 +133,14 @@ def _keep_revision(conn: sqlite3.Connection, rowid: int, version: int, mark: Rev
         (rowid, version, mark.keep - 1),
     )
     conn.execute(
-        "INSERT INTO revisions"
-        " (story_rowid, version, replaced, replaced_by, title, status, elements, record)"
+        "INSERT INTO revisions (story_rowid, version, replaced, replaced_by, title, status,"
+        " elements, record, element_documents)"
         " SELECT rowid, version, ?2, ?3, json_extract(record, '$.title'), status,"
-        " (SELECT count(*) FROM elements WHERE story_rowid = ?1), record"
+        " (SELECT count(*) FROM elements WHERE story_rowid = ?1), record,"
+        " (SELECT json_group_array(record) FROM"
+        " (SELECT record FROM elements WHERE story_rowid = ?1 ORDER BY position))"
         " FROM stories WHERE rowid = ?1",
         (rowid, mark.replaced, mark.by),
-    )
-    conn.execute(
-        "INSERT INTO revision_elements (story_rowid, version, position, record)"
-        " SELECT story_rowid, ?2, position, record FROM elements WHERE story_rowid = ?1",
-        (rowid, version),
     )
 
 
