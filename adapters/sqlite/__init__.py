@@ -16,6 +16,7 @@ from storycore.ports import Store
 from .._sql.accounts import Applications, Identities, Tokens
 from ._accounts import SQLiteUsers
 from ._connection import Connection, opening_error
+from ._revisions import SQLiteRevisions
 from ._stories import SQLiteSearch, SQLiteStories
 
 __all__ = ["SQLiteStore"]
@@ -47,6 +48,7 @@ class SQLiteStore(Store):
             self.parallel_calls, self.reads_never_wait = 1, False
         db = self.connection
         self.stories, self.search = SQLiteStories(db), SQLiteSearch(db)
+        self.revisions = SQLiteRevisions(db)
         self.users = users = SQLiteUsers(db)
         self.apps, self.tokens, self.identities = (
             Applications(db),

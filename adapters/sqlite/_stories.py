@@ -2,7 +2,9 @@
 
 A story is a row: its JSON ``record`` beside the columns lists filter and sort on, and the
 members ``replace`` keeps (``KEPT_BY_REPLACE``), which live in their columns alone: counters are
-added to in place, and a replacement never writes them.
+added to in place, and a replacement never writes them. A replacement with a ``RevisionMark``
+first copies the row and its element documents into ``revisions``, in the database
+(``_keep_revision``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from storycore.model.records import (
     element_of,
     trusted_story,
 )
+from storycore.model.revisions import RevisionMark
 from storycore.ports import KEPT_BY_REPLACE, NewStory, SearchIndex, StoryRepository
 from storycore.rules.searchtext import token_text
 
@@ -49,6 +52,7 @@ _COLUMNS = (
     "updated",
     "published",
     "title_key",
+    "publish_at",
     *_KEPT,
 )
 _UNREPLACED = KEPT_BY_REPLACE | {"id"}  # the columns a replacement leaves as stored
@@ -115,6 +119,31 @@ def _write_rows(
         )
 
 
+def _keep_revision(conn: sqlite3.Connection, rowid: int, version: int, mark: RevisionMark) -> None:
+    """Keep the story of ``rowid``, stored at ``version``, as a revision, in the caller's
+    transaction and before it replaces the story: the revisions past the newest ``keep - 1``
+    go, then the row and its element documents (a JSON array, in story order) are copied in the
+    database (nothing is read into Python). A revision at ``version`` or later, which only an
+    inconsistent import could have left, goes too, so the copy never collides with it.
+    """
+    conn.execute(
+        "DELETE FROM revisions WHERE story_rowid = ?1 AND (version >= ?2 OR version <= ("
+        "SELECT version FROM revisions WHERE story_rowid = ?1 AND version < ?2"
+        " ORDER BY version DESC LIMIT 1 OFFSET ?3))",
+        (rowid, version, mark.keep - 1),
+    )
+    conn.execute(
+        "INSERT INTO revisions (story_rowid, version, replaced, replaced_by, title, status,"
+        " elements, record, element_documents)"
+        " SELECT rowid, version, ?2, ?3, json_extract(record, '$.title'), status,"
+        " (SELECT count(*) FROM elements WHERE story_rowid = ?1), record,"
+        " (SELECT json_group_array(record) FROM"
+        " (SELECT record FROM elements WHERE story_rowid = ?1 ORDER BY position))"
+        " FROM stories WHERE rowid = ?1",
+        (rowid, mark.replaced, mark.by),
+    )
+
+
 def _add_page(
     conn: sqlite3.Connection, story_id: str, href: str, loads: int, max_pages: int
 ) -> None:
@@ -173,6 +202,7 @@ class SQLiteStories(Repository, StoryRepository):
         expected_version: int,
         elements: Sequence[Element] | None = None,
         words: Sequence[str] | None = None,
+        revision: RevisionMark | None = None,
     ) -> None:
         with self._db.write() as conn:
             row = conn.execute(
@@ -183,6 +213,8 @@ class SQLiteStories(Repository, StoryRepository):
             rowid, version, old_slug, author_id = row
             if version != expected_version:
                 raise StaleVersion(version)
+            if revision is not None and revision.keep > 0:  # else not one statement more
+                _keep_revision(conn, rowid, version, revision)
             changes = {
                 name: value for name, value in _row(story).items() if name not in _UNREPLACED
             }
@@ -198,7 +230,18 @@ class SQLiteStories(Repository, StoryRepository):
             _write_rows(conn, rowid, story, elements, replacing=True)
             index(conn, rowid, story, None if words is None else token_text(words))
 
+    def due(self, now: str, limit: int) -> list[StoryRecord]:
+        """A walk of ``stories_due`` (migration 11) from its start, stopped after ``now``."""
+        rows = self._db.rows(
+            f"SELECT {_STORY} FROM stories s WHERE s.publish_at <= ? AND s.status = 'working'"
+            " ORDER BY s.publish_at, s.id LIMIT ?",
+            (now, max(limit, 0)),
+        )
+        return [_story(row) for row in rows]
+
     def remove(self, story_id: str) -> bool:
+        """The story's elements, aliases, labels, embeds and revisions go with its row (foreign
+        keys); its search entry is removed here."""
         with self._db.write() as conn:
             row = conn.execute("SELECT rowid FROM stories WHERE id = ?", (story_id,)).fetchone()
             if row is None:

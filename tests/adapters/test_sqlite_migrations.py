@@ -11,8 +11,9 @@ from pathlib import Path
 from storycore import Service
 from storycore.adapters import open_store
 from storycore.adapters.sqlite._schema import MIGRATIONS
+from storycore.model.revisions import RevisionMark
 from tests.conftest import TEST_SETTINGS
-from tests.contract._factories import add_story, add_user
+from tests.contract._factories import add_story, add_user, at, changed, make_element
 
 
 def _database_at(path: Path, version: int) -> None:
@@ -51,6 +52,10 @@ _UNDO = {
     DROP TRIGGER author_stats_in; DROP TRIGGER author_stats_out;
     DROP TRIGGER author_stats_changed; DROP TABLE author_stats; DROP INDEX stories_featured;
     ALTER TABLE stories DROP COLUMN embed_views;
+    """,
+    11: """
+    DROP TABLE revisions; DROP INDEX stories_due;
+    ALTER TABLE stories DROP COLUMN publish_at;
     """,
 }
 
@@ -206,3 +211,33 @@ def test_migrating_counts_each_authors_public_stories_views_and_embed_loads(
     finally:
         store.close()
     assert (stats.stories, stats.views, stats.embeds) == (1, 5, 1)
+
+
+def test_a_database_of_version_10_migrates_with_its_stories_unscheduled_and_without_revisions(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'v10.db'}"
+    store = open_store(url)
+    author = add_user(store, "alice")
+    story = add_story(store, author.id, "tale", status="working", elements=[make_element()])
+    store.close()
+    _rewind(tmp_path / "v10.db", to=10)
+    connection = sqlite3.connect(tmp_path / "v10.db")  # records as version 10 wrote them
+    connection.execute("UPDATE stories SET record = json_remove(record, '$.publish_at')")
+    connection.commit()
+    connection.close()
+    store = open_store(url)
+    try:
+        stored = store.stories.get(story.id)
+        assert stored is not None
+        assert stored.publish_at is None
+        assert store.stories.due(at(10**6), 10) == []
+        assert store.revisions.count(story.id) == 0
+        documents = tuple(store.stories.element_documents(story.id, 0, 10))
+        mark = RevisionMark(at(5), "someone", 50)
+        store.stories.replace(changed(stored, []), expected_version=1, elements=[], revision=mark)
+        assert [(r.version, r.elements) for r in store.revisions.of_story(story.id)] == [
+            (1, documents)
+        ]
+    finally:
+        store.close()
