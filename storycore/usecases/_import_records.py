@@ -180,7 +180,7 @@ def checked_revisions(
         where = f"{path}.record"
         if (record.id, record.author_id) != (story.id, story.author_id):
             raise InvalidParameter(
-                f"{where}: a revision is of its own story (id and author_id)", field=f"{where}.id"
+                "a revision's id and author_id are its story's", field=f"{where}.id"
             )
         if record.version >= story.version or record.version in found:
             raise InvalidParameter(

@@ -11,9 +11,10 @@ from tests._exports import Lines, line_of
 
 
 def _story_at(lines: Lines, slug: str) -> bytes:
-    """A new story of the first story line's author, at ``slug``."""
+    """A new story of the first story line's author, at ``slug`` (new: without revisions)."""
     item = orjson.loads(lines[line_of(lines, "story", lambda record: True) - 1])
     item["record"].update(id="imported", slug=slug, title="Another tale")
+    item.pop("revisions", None)
     return orjson.dumps(item)
 
 
