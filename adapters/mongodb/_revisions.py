@@ -13,25 +13,27 @@ whose ``keep`` is above 0 goes:
 3. write the revision document under a fresh id: the record as read (the counters and
    ``featured_at`` left out), the mark, and the generation the story shows, which the revision
    keeps instead of a copy of its elements;
-4. the story's one update, conditional on the story as read (its version, ..., and its entries),
-   which sets the new members and elements and the entries with the new one (over one at its
-   version), the newest ``keep`` of them, at once;
-5. then the revision documents no entry names any more (those cut off, or the new one when it
-   was older than every one kept) go, and the generations that neither the story nor an entry
-   names any more (``drop_unreferenced``).
+4. when the story lists ``COLLECT_AT`` or more unnamed documents and generations (below),
+   delete them;
+5. the story's one update, conditional on the story as read (its version, ..., and its entries),
+   which sets the new members and elements, the entries with the new one (over one at its
+   version) cut to the newest ``keep``, and the list of what nothing names any more: the
+   revision documents of the entries cut off and the generations neither the story nor an
+   entry names (``unnamed_revisions``, ``unnamed_elements``), with what it listed unless 4
+   deleted that.
 
-A change and the entry of its revision are one single-document write (4), so neither is ever
+A change and the entry of its revision are one single-document write (5), so neither is ever
 without the other. A crash before it leaves a revision document no entry names, unseen like an
 unshown generation; a refused replacement (``StaleVersion``, ``Missing``, ``DuplicateKey``)
 deletes the document it wrote. Two replacements of one version each write a document of their
 own, and only the winner's is named: keyed by (story, version), the loser's document could
 replace the winner's, with the loser's ``replaced`` and ``by``. The update matched the story as
-read, so the entries and generations before and after it are known exactly: 5 deletes only
-what nothing names, and a generation that an entry names stays. A crash after 4 leaves
-documents and generations nothing names; as what a crash leaves of a save without revisions,
-they stay, unreachable, until the story is removed. Without a mark (or with ``keep`` 0) a
-replacement writes as it did before revisions, and the generation it replaces goes only when
-no entry names it.
+read, so what it leaves unnamed is known exactly, and is never named again (ids are fresh).
+Listing it rather than deleting it after the update saves two round trips on most saves (a save
+keeping revisions makes as many as one without), and a crash loses nothing: what is listed is
+deleted before the update that stops listing it, and deleting again does nothing. A save
+without a mark (or with ``keep`` 0) writes as before revisions, deleting what the story lists
+first and the generation it replaces, when no entry names it, after its update.
 
 Reads start from the story's entries, then fetch what those name; a document or generation
 that a replacement cut off meanwhile comes back missing or short, and the read starts again
@@ -44,6 +46,7 @@ entries before then matches nothing and reads again.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from storycore.errors import DuplicateKey, Missing
 from storycore.model.records import element_document, element_of, trusted_element, trusted_story
@@ -56,20 +59,33 @@ from ._elements import read_generation, write_generation
 from ._schema import Collections
 
 __all__ = [
+    "COLLECT_AT",
     "READ_WHOLE",
     "MongoRevisions",
-    "drop_unreferenced",
+    "Unnamed",
+    "collect_unnamed",
     "entries_after",
     "entry_of",
     "revision_document",
 ]
 
 _ATTEMPTS = 5  # reads started again when a replacement cut off what they were reading
+#: How many unnamed documents and generations a story lists before a save deletes them.
+COLLECT_AT = 10
 # What a replacement that keeps a revision reads of its story: the record and the rest.
 READ_WHOLE = {
     **STORY.fields,
     **dict.fromkeys(
-        ("elements_rev", "element_total", "author_tokens", "author_tokens_version", "revisions"), 1
+        (
+            "elements_rev",
+            "element_total",
+            "author_tokens",
+            "author_tokens_version",
+            "revisions",
+            "unnamed_revisions",
+            "unnamed_elements",
+        ),
+        1,
     ),
 }
 # The members a revision leaves at their defaults: the story's own, whatever its content.
@@ -110,29 +126,92 @@ def entries_after(before: Sequence[Document], entry: Document, keep: int) -> lis
     return sorted(joined, key=lambda kept: int(kept["version"]))[-keep:]
 
 
-def drop_unreferenced(
+@dataclass(frozen=True, slots=True)
+class Unnamed:
+    """Revision documents and element generations of one story that nothing names any more
+    (by their ids), as its document lists them (``unnamed_revisions``, ``unnamed_elements``)
+    until a save deletes them."""
+
+    revisions: frozenset[str] = frozenset()
+    elements: frozenset[str] = frozenset()
+
+    @classmethod
+    def listed(cls, found: Document) -> Unnamed:
+        """What the story ``found`` lists."""
+        return cls(
+            frozenset(found.get("unnamed_revisions", ())),
+            frozenset(found.get("unnamed_elements", ())),
+        )
+
+    def __or__(self, other: Unnamed) -> Unnamed:
+        return Unnamed(self.revisions | other.revisions, self.elements | other.elements)
+
+    def __len__(self) -> int:
+        return len(self.revisions) + len(self.elements)
+
+    def fields(self) -> Document:
+        """The story's fields that list these."""
+        return {
+            "unnamed_revisions": sorted(self.revisions),
+            "unnamed_elements": sorted(self.elements),
+        }
+
+    def delete(self, collections: Collections, story_id: str) -> None:
+        """Delete these (again: deleting what is gone does nothing); nothing when none."""
+        if self.revisions:
+            collections.revisions.delete_many(
+                {"story_id": story_id, "_id": {"$in": sorted(self.revisions)}}
+            )
+        if self.elements:
+            collections.elements.delete_many(
+                {"story_id": story_id, "rev": {"$in": sorted(self.elements)}}
+            )
+
+
+def unnamed_by(
+    found: Document, elements_rev: str, after: Sequence[Document], written: str
+) -> Unnamed:
+    """What nothing names once the story ``found`` (as read) shows generation ``elements_rev``
+    and entries ``after``, the revision ``written`` (or none: "") written for it: the revision
+    documents of the entries it leaves out (the new one's included, when it is older than every
+    one kept), and the generations that neither the story nor an entry names any more."""
+    before = found.get("revisions", ())
+    kept_ids = {kept["id"] for kept in after}
+    candidates = [*(gone["id"] for gone in before), *([written] if written else [])]
+    named = {elements_rev, *(kept["elements"] for kept in after)}
+    shown = {found["elements_rev"], *(gone["elements"] for gone in before)}
+    return Unnamed(
+        frozenset(revision_id for revision_id in candidates if revision_id not in kept_ids),
+        frozenset(shown - named),
+    )
+
+
+def collect_unnamed(
     collections: Collections,
     found: Document,
     elements_rev: str,
     after: Sequence[Document],
     written: str,
-) -> None:
-    """After the update that switched the story ``found`` (as read) to generation
-    ``elements_rev`` and to entries ``after``, having written the revision document
-    ``written`` (or none: ""): delete the revision documents that no entry names any more and
-    the generations that nothing names any more. Nothing when there is none, as in the usual
-    save (the generation it replaced is its new revision's).
+) -> tuple[Document, Unnamed]:
+    """For the update that switches the story ``found`` (as read) to generation ``elements_rev``
+    and entries ``after`` (``written``: the revision written for it, or ""): the fields it sets
+    to list what nothing names (none when the story lists nothing and is to list nothing), and
+    what to delete once it is made.
+
+    A save that keeps a revision lists what it leaves unnamed, for a later save to delete; one
+    that finds ``COLLECT_AT`` or more listed deletes them first. A save that keeps none deletes
+    what the story lists first and what it leaves unnamed once made, as before revisions. What
+    is listed is unnamed already, so it is deleted before the update that stops listing it.
     """
-    story_id, before = found["_id"], found.get("revisions", ())
-    kept_ids = {kept["id"] for kept in after}
-    candidates = [*(gone["id"] for gone in before), *([written] if written else [])]
-    cut = [revision_id for revision_id in candidates if revision_id not in kept_ids]
-    if cut:
-        collections.revisions.delete_many({"story_id": story_id, "_id": {"$in": cut}})
-    named = {elements_rev, *(kept["elements"] for kept in after)}
-    unnamed = {found["elements_rev"], *(gone["elements"] for gone in before)} - named
-    if unnamed:
-        collections.elements.delete_many({"story_id": story_id, "rev": {"$in": sorted(unnamed)}})
+    was_listed = Unnamed.listed(found)
+    listed, left = was_listed, unnamed_by(found, elements_rev, after, written)
+    keeping = bool(written)
+    if not keeping or len(listed) >= COLLECT_AT:
+        listed.delete(collections, found["_id"])
+        listed = Unnamed()
+    if keeping:
+        listed, left = listed | left, Unnamed()
+    return (listed.fields() if listed or was_listed else {}), left
 
 
 def _head(found: Document) -> RevisionHead:

@@ -55,7 +55,8 @@ from ._documents import HEAD, STORY, Document, document, refused
 from ._elements import read_generation, write_generation
 from ._revisions import (
     READ_WHOLE,
-    drop_unreferenced,
+    Unnamed,
+    collect_unnamed,
     entries_after,
     entry_of,
     revision_document,
@@ -72,7 +73,9 @@ _DUE = [("publish_at", ASCENDING), ("_id", ASCENDING)]
 # What a replace finds unchanged when it writes; what it reads (the tokens, the revisions'
 # entries besides), or the whole story when it keeps a revision (``READ_WHOLE``).
 _UNCHANGED = ("_id", "version", "slug", "elements_rev", "author_tokens_version")
-_READ_BY_REPLACE = dict.fromkeys((*_UNCHANGED, "author_tokens", "revisions"), 1)
+_READ_BY_REPLACE = dict.fromkeys(
+    (*_UNCHANGED, "author_tokens", "revisions", "unnamed_revisions", "unnamed_elements"), 1
+)
 
 
 def copy_author_tokens(
@@ -163,7 +166,7 @@ class MongoStories(StoryRepository):
         mark = revision if revision is not None and revision.keep > 0 else None
         revision_id = new_id() if mark else ""
         try:
-            found, entries = self._switch(story, expected_version, fields, words, mark, revision_id)
+            found, unnamed = self._switch(story, expected_version, fields, words, mark, revision_id)
         except (Missing, StaleVersion, DuplicateKey):
             if elements is not None:  # refused, so the story never showed them
                 self._elements.delete_many({"story_id": story.id, "rev": fields["elements_rev"]})
@@ -174,8 +177,7 @@ class MongoStories(StoryRepository):
             self._aliases.delete_many(
                 {"author_id": story.author_id, "slug": story.slug, "story_id": {"$ne": story.id}}
             )
-        shown: str = fields["elements_rev"] if elements is not None else found["elements_rev"]
-        drop_unreferenced(self._collections, found, shown, entries, revision_id)
+        unnamed.delete(self._collections, story.id)
 
     def _switch(
         self,
@@ -185,10 +187,11 @@ class MongoStories(StoryRepository):
         words: Sequence[str] | None,
         mark: RevisionMark | None,
         revision_id: str,
-    ) -> tuple[Document, list[Document]]:
+    ) -> tuple[Document, Unnamed]:
         """Set ``fields`` in one update, conditional on the story being as read, with the
         entry of its revision among its entries when ``mark`` asks for one (the revision
-        written first, as ``revision_id``); the story as read, and its entries after."""
+        written first, as ``revision_id``); the story as read, and what it left unnamed that
+        it did not list (``_revisions``)."""
         for _ in range(_ATTEMPTS):
             found = self._stories.find_one(
                 {"_id": story.id}, READ_WHOLE if mark else _READ_BY_REPLACE
@@ -212,9 +215,12 @@ class MongoStories(StoryRepository):
                 changes = {**fields, "revisions": entries}
                 # an import's entry may join meanwhile: then this matches nothing, and reads again
                 unchanged["revisions"] = found.get("revisions")
+            shown: str = fields.get("elements_rev") or found["elements_rev"]
+            listing, left = collect_unnamed(self._collections, found, shown, entries, revision_id)
+            changes = {**changes, **listing}
             with refused(self._stories, "story.slug"):
                 if self._stories.update_one(unchanged, {"$set": changes}).matched_count:
-                    return found, entries
+                    return found, left
             # Something else changed the story since it was read: read it again.
         raise StaleVersion()  # it kept changing
 
