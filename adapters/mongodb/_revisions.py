@@ -29,11 +29,12 @@ deletes the document it wrote. Two replacements of one version each write a docu
 own, and only the winner's is named: keyed by (story, version), the loser's document could
 replace the winner's, with the loser's ``replaced`` and ``by``. The update matched the story as
 read, so what it leaves unnamed is known exactly, and is never named again (ids are fresh).
-Listing it rather than deleting it after the update saves two round trips on most saves (a save
-keeping revisions makes as many as one without), and a crash loses nothing: what is listed is
-deleted before the update that stops listing it, and deleting again does nothing. A save
-without a mark (or with ``keep`` 0) writes as before revisions, deleting what the story lists
-first and the generation it replaces, when no entry names it, after its update.
+Listing it rather than deleting it after the update saves two round trips on most saves (a
+save of new elements keeping a revision makes as many as one without), and a crash loses
+nothing: what is listed is deleted before the update that stops listing it, and deleting again
+does nothing. A save without a mark (or with ``keep`` 0) writes as before revisions, deleting
+what the story lists first and the generation it replaces, when no entry names it, after its
+update.
 
 Reads start from the story's entries, then fetch what those name; a document or generation
 that a replacement cut off meanwhile comes back missing or short, and the read starts again

@@ -8,14 +8,16 @@ written in an order that never lets a crash leave a reference to something missi
 - ``add_many``, for each story in turn: the elements, then the story (its slug's uniqueness is
   decided here), then the alias that held the slug stops.
 - ``replace``: the new elements, as a new generation (a fresh ``rev``); the old slug's alias
-  (inert while the story still lives there); the story's one conditional update, which switches
-  members, slug and elements (``elements_rev``) at once; then other stories' aliases at the new
-  slug stop, and the old generation goes.
-- ``remove``: the story first (gone for every read at once), then its aliases, elements and
-  embed counts.
+  (inert while the story still lives there); with a ``RevisionMark``, the revision document;
+  the story's one conditional update, which switches members, slug, elements
+  (``elements_rev``) and revisions at once; then other stories' aliases at the new slug stop,
+  and the old generation goes unless a revision shows it (``_revisions`` has the details).
+- ``remove``: the story first (gone for every read at once), then its aliases, revisions,
+  elements and embed counts.
 
 A crash between two steps leaves only documents no read reaches: a generation no story shows,
-an alias at its own story's live slug, what a removed story left; ``get_by_slug`` and
+a revision document no story names, an alias at its own story's live slug, what a removed
+story left; ``get_by_slug`` and
 ``embeds`` check the story behind what they find. A read of elements that comes back short (a
 save switched generations meanwhile) starts again from the story.
 
@@ -250,8 +252,9 @@ class MongoStories(StoryRepository):
         return True
 
     def due(self, now: str, limit: int) -> list[StoryRecord]:
-        """A walk of the ``due`` index: its partial filter (``publish_at`` a string) is part of
-        the selector, so the planner may use it, and it holds scheduled stories only."""
+        """A walk of the ``due`` index, which holds the scheduled stories only: the selector
+        holds its partial filter (``publish_at`` a string), without which the planner may not
+        use it."""
         due: Document = {"publish_at": {"$type": "string", "$lte": now}, "status": "working"}
         return STORY.page(self._stories, due, _DUE, 0, limit)
 
