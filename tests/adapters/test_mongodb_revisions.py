@@ -380,12 +380,13 @@ def test_removing_a_story_deletes_its_revision_documents_and_generations(
 def _calls_of_a_save(
     raw: Collections, store: Store, author: UserRecord, mark: RevisionMark | None
 ) -> list[tuple[str, str]]:
-    """The collection calls of a save with new elements, of a story with one revision."""
+    """The collection calls of a save with new elements, of a story with two revisions (so
+    that a save keeping two cuts one off)."""
     story = add_story(store, author.id, f"cost-{uuid.uuid4().hex[:6]}", elements=[make_element()])
-    elements = [make_element()]
-    story = _replace(
-        store.stories, story, _next(story, elements), elements, RevisionMark(at(1), "x", 50)
-    )
+    for n in range(2):
+        elements = [make_element()]
+        new = _next(story, elements)
+        story = _replace(store.stories, story, new, elements, RevisionMark(at(n), "x", 2))
     watch = _Watch()
     stories, _ = _watched(raw, watch)
     elements = [make_element()]
@@ -401,11 +402,12 @@ def test_a_save_with_revisions_off_makes_the_calls_of_a_save_without_them(
     assert ("revisions", "replace_one") not in without
 
 
+@pytest.mark.parametrize("keep", [2, 50], ids=["cutting one off", "below the limit"])
 def test_a_save_keeping_a_revision_makes_no_more_calls_than_one_without(
-    raw: Collections, store: Store, author: UserRecord
+    raw: Collections, store: Store, author: UserRecord, keep: int
 ) -> None:
     without = _calls_of_a_save(raw, store, author, None)
-    keeping = _calls_of_a_save(raw, store, author, RevisionMark(at(2), "x", 50))
+    keeping = _calls_of_a_save(raw, store, author, RevisionMark(at(2), "x", keep))
     assert ("revisions", "replace_one") in keeping
     assert len(keeping) <= len(without)
 
