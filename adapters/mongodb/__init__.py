@@ -4,7 +4,8 @@ Storage URLs: ``mongodb://host:port/dbname`` (any pymongo connection string that
 database, ``mongodb+srv://`` included) and ``mongomock://dbname``; nothing past opening
 (``_mongo_client``) tells them apart. No change uses a multi-document transaction (a standalone
 server has none): ``_mongo_stories`` and ``_mongo_accounts`` say in which order each writes its
-documents. ``docs/mongodb.md`` has the documents, indexes, shard keys and trade-offs.
+documents, and ``_revisions`` how a revision joins its change. ``docs/mongodb.md`` has the
+documents, indexes, shard keys and trade-offs.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from storycore.ports import Store
 
 from ._accounts import MongoApplications, MongoIdentities, MongoTokens, MongoUsers
 from ._client import connect, drop_database
+from ._revisions import MongoRevisions
 from ._stories import MongoSearch, MongoStories
 
 __all__ = ["MongoStore", "drop_database"]
@@ -31,6 +33,7 @@ class MongoStore(Store):
         self._collections, self._close = connect(url)
         db = self._collections
         self.stories, self.search = MongoStories(db), MongoSearch(db)
+        self.revisions = MongoRevisions(db)
         self.users, self.apps = MongoUsers(db), MongoApplications(db)
         self.tokens, self.identities = MongoTokens(db), MongoIdentities(db)
 

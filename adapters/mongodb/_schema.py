@@ -20,6 +20,9 @@ from ._documents import Document
 __all__ = ["INDEXES", "Collections"]
 
 _PUBLIC = {"public": True}
+# Scheduled stories: a ``publish_at`` is a timestamp (a string), else null or, in a database
+# made before scheduling, absent.
+_SCHEDULED = {"publish_at": {"$type": "string"}}
 _UP, _DOWN = ASCENDING, DESCENDING
 # A total order: newest first, then by id (lists and search walk these backwards or forwards).
 _NEWEST = (("published", _DOWN), ("_id", _DOWN))
@@ -43,12 +46,16 @@ INDEXES: dict[str, tuple[IndexModel, ...]] = {
         _index("topic", ("topic_keys", _UP), *_NEWEST),
         _index("containing_element", ("element_permalinks", _UP)),
         _index("search", ("search", _UP), *_NEWEST, partialFilterExpression=_PUBLIC),
+        _index("due", ("publish_at", _UP), ("_id", _UP), partialFilterExpression=_SCHEDULED),
     ),
     "elements": (
         _index(
             "story_rev_position", ("story_id", _UP), ("rev", _UP), ("position", _UP), unique=True
         ),
     ),
+    # Not unique: a revision document is keyed by its own id; which one a story shows at a
+    # version is the story's to say (``_revisions``).
+    "revisions": (_index("story_version", ("story_id", _UP), ("version", _UP)),),
     "aliases": (
         _index("author_slug", ("author_id", _UP), ("slug", _UP), unique=True),
         _index("story", ("story_id", _UP)),
@@ -73,6 +80,7 @@ class Collections:
 
     stories: Collection[Document]
     elements: Collection[Document]
+    revisions: Collection[Document]
     aliases: Collection[Document]
     embeds: Collection[Document]
     users: Collection[Document]

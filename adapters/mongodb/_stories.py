@@ -8,14 +8,16 @@ written in an order that never lets a crash leave a reference to something missi
 - ``add_many``, for each story in turn: the elements, then the story (its slug's uniqueness is
   decided here), then the alias that held the slug stops.
 - ``replace``: the new elements, as a new generation (a fresh ``rev``); the old slug's alias
-  (inert while the story still lives there); the story's one conditional update, which switches
-  members, slug and elements (``elements_rev``) at once; then other stories' aliases at the new
-  slug stop, and the old generation goes.
-- ``remove``: the story first (gone for every read at once), then its aliases, elements and
-  embed counts.
+  (inert while the story still lives there); with a ``RevisionMark``, the revision document;
+  the story's one conditional update, which switches members, slug, elements
+  (``elements_rev``) and revisions at once; then other stories' aliases at the new slug stop,
+  and the old generation goes unless a revision shows it (``_revisions`` has the details).
+- ``remove``: the story first (gone for every read at once), then its aliases, revisions,
+  elements and embed counts.
 
 A crash between two steps leaves only documents no read reaches: a generation no story shows,
-an alias at its own story's live slug, what a removed story left; ``get_by_slug`` and
+a revision document no story names, an alias at its own story's live slug, what a removed
+story left; ``get_by_slug`` and
 ``embeds`` check the story behind what they find. A read of elements that comes back short (a
 save switched generations meanwhile) starts again from the story.
 
@@ -47,10 +49,20 @@ from storycore.model.records import (
     element_document,
     trusted_element,
 )
+from storycore.model.revisions import RevisionMark
 from storycore.ports import KEPT_BY_REPLACE, NewStory, SearchIndex, StoryRepository
 from storycore.rules.ids import new_id
 
 from ._documents import HEAD, STORY, Document, document, refused
+from ._elements import read_generation, write_generation
+from ._revisions import (
+    READ_WHOLE,
+    Unnamed,
+    collect_unnamed,
+    entries_after,
+    entry_of,
+    revision_document,
+)
 from ._schema import Collections
 
 __all__ = ["MongoSearch", "MongoStories", "copy_author_tokens"]
@@ -59,9 +71,12 @@ _ATTEMPTS = 5  # reads of elements, and conditional updates, tried again when ra
 _EXPORT_BATCH = 100
 _NEWEST = [("published", DESCENDING), ("_id", DESCENDING)]
 _FEATURED = [("featured_at", DESCENDING), ("_id", DESCENDING)]
-# What a replace reads of the story and finds unchanged when it writes (but the tokens).
+_DUE = [("publish_at", ASCENDING), ("_id", ASCENDING)]
+# What a replace finds unchanged when it writes; what it reads (the tokens, the revisions'
+# entries besides), or the whole story when it keeps a revision (``READ_WHOLE``).
+_UNCHANGED = ("_id", "version", "slug", "elements_rev", "author_tokens_version")
 _READ_BY_REPLACE = dict.fromkeys(
-    ("version", "slug", "elements_rev", "author_tokens_version", "author_tokens"), 1
+    (*_UNCHANGED, "author_tokens", "revisions", "unnamed_revisions", "unnamed_elements"), 1
 )
 
 
@@ -85,9 +100,10 @@ class MongoStories(StoryRepository):
     """Stories: one document each, elements apart, kept in step with aliases and embeds."""
 
     def __init__(self, collections: Collections) -> None:
+        self._collections = collections
         self._stories, self._elements = collections.stories, collections.elements
         self._aliases, self._embeds = collections.aliases, collections.embeds
-        self._users = collections.users
+        self._users, self._revisions = collections.users, collections.revisions
 
     # -- writes --------------------------------------------------------------------------
 
@@ -140,6 +156,7 @@ class MongoStories(StoryRepository):
         expected_version: int,
         elements: Sequence[Element] | None = None,
         words: Sequence[str] | None = None,
+        revision: RevisionMark | None = None,
     ) -> None:
         fields = story.model_dump(exclude={"id", *KEPT_BY_REPLACE})
         fields["public"] = story.is_public
@@ -148,18 +165,21 @@ class MongoStories(StoryRepository):
         if elements is not None:
             fields["elements_rev"] = self._write_elements(story.id, elements)
             fields["element_total"] = len(elements)
+        mark = revision if revision is not None and revision.keep > 0 else None
+        revision_id = new_id() if mark else ""
         try:
-            before = self._switch(story, expected_version, fields, words)
+            found, unnamed = self._switch(story, expected_version, fields, words, mark, revision_id)
         except (Missing, StaleVersion, DuplicateKey):
             if elements is not None:  # refused, so the story never showed them
                 self._elements.delete_many({"story_id": story.id, "rev": fields["elements_rev"]})
+            if mark is not None:  # nor named its revision (when it was written at all)
+                self._revisions.delete_one({"story_id": story.id, "_id": revision_id})
             raise
-        if before["slug"] != story.slug:
+        if found["slug"] != story.slug:
             self._aliases.delete_many(
                 {"author_id": story.author_id, "slug": story.slug, "story_id": {"$ne": story.id}}
             )
-        if elements is not None:
-            self._elements.delete_many({"story_id": story.id, "rev": before["elements_rev"]})
+        unnamed.delete(self._collections, story.id)
 
     def _switch(
         self,
@@ -167,22 +187,42 @@ class MongoStories(StoryRepository):
         expected_version: int,
         fields: Document,
         words: Sequence[str] | None,
-    ) -> Document:
-        """Set ``fields`` in one update, conditional on the story being as read; what it read."""
+        mark: RevisionMark | None,
+        revision_id: str,
+    ) -> tuple[Document, Unnamed]:
+        """Set ``fields`` in one update, conditional on the story being as read, with the
+        entry of its revision among its entries when ``mark`` asks for one (the revision
+        written first, as ``revision_id``); the story as read, and what it left unnamed that
+        it did not list (``_revisions``)."""
         for _ in range(_ATTEMPTS):
-            before = self._stories.find_one({"_id": story.id}, _READ_BY_REPLACE)
-            if before is None:
+            found = self._stories.find_one(
+                {"_id": story.id}, READ_WHOLE if mark else _READ_BY_REPLACE
+            )
+            if found is None:
                 raise Missing("story")
-            if before["version"] != expected_version:
-                raise StaleVersion(before["version"])
-            if before["slug"] != story.slug:
-                self._retire(story, before["slug"])
-            tokens = before.pop("author_tokens", [])
+            if found["version"] != expected_version:
+                raise StaleVersion(found["version"])
+            if found["slug"] != story.slug:
+                self._retire(story, found["slug"])
             if words is not None:
-                fields["search"] = sorted({*words, *tokens})
+                fields["search"] = sorted({*words, *found.get("author_tokens", [])})
+            unchanged = {key: found[key] for key in _UNCHANGED if key in found}
+            changes, entries = fields, found.get("revisions", [])
+            if mark is not None:
+                kept = revision_document(revision_id, found, mark)
+                self._revisions.replace_one(
+                    {"story_id": story.id, "_id": revision_id}, kept, upsert=True
+                )
+                entries = entries_after(entries, entry_of(kept), mark.keep)
+                changes = {**fields, "revisions": entries}
+                # an import's entry may join meanwhile: then this matches nothing, and reads again
+                unchanged["revisions"] = found.get("revisions")
+            shown: str = fields.get("elements_rev") or found["elements_rev"]
+            listing, left = collect_unnamed(self._collections, found, shown, entries, revision_id)
+            changes = {**changes, **listing}
             with refused(self._stories, "story.slug"):
-                if self._stories.update_one(before, {"$set": fields}).matched_count:
-                    return before
+                if self._stories.update_one(unchanged, {"$set": changes}).matched_count:
+                    return found, left
             # Something else changed the story since it was read: read it again.
         raise StaleVersion()  # it kept changing
 
@@ -202,22 +242,21 @@ class MongoStories(StoryRepository):
 
     def _write_elements(self, story_id: str, elements: Sequence[Element]) -> str:
         """Store ``elements`` as a new generation of the story's elements; its ``rev``."""
-        rev = new_id()
-        if elements:
-            self._elements.insert_many(
-                [
-                    {"story_id": story_id, "rev": rev, "position": at, "element": e.model_dump()}
-                    for at, e in enumerate(elements)
-                ]
-            )
-        return rev
+        return write_generation(self._elements, story_id, [e.model_dump() for e in elements])
 
     def remove(self, story_id: str) -> bool:
         if self._stories.delete_one({"_id": story_id}).deleted_count == 0:
             return False
-        for collection in (self._aliases, self._elements, self._embeds):
+        for collection in (self._aliases, self._revisions, self._elements, self._embeds):
             collection.delete_many({"story_id": story_id})
         return True
+
+    def due(self, now: str, limit: int) -> list[StoryRecord]:
+        """A walk of the ``due`` index, which holds the scheduled stories only: the selector
+        holds its partial filter (``publish_at`` a string), without which the planner may not
+        use it."""
+        due: Document = {"publish_at": {"$type": "string", "$lte": now}, "status": "working"}
+        return STORY.page(self._stories, due, _DUE, 0, limit)
 
     def set_featured(self, story_id: str, featured_at: str | None) -> None:
         self._stories.update_one({"_id": story_id}, {"$set": {"featured_at": featured_at}})
@@ -304,16 +343,9 @@ class MongoStories(StoryRepository):
             expected = max(0, min(limit, story["element_total"] - offset))
             if expected == 0:
                 return []
-            page = self._elements.find(
-                {
-                    "story_id": story_id,
-                    "rev": story["elements_rev"],
-                    "position": {"$gte": offset, "$lt": offset + expected},
-                },
-                {"element": 1, "_id": 0},
-                sort=[("position", ASCENDING)],
-            )
-            found = [trusted_element(entry["element"]) for entry in page]
+            rev = story["elements_rev"]
+            page = read_generation(self._elements, story_id, rev, offset, expected)
+            found = [trusted_element(element) for element in page]
             if len(found) == expected:
                 break
         return found
