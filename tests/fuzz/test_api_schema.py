@@ -10,12 +10,14 @@ that the server refuses (``positive_data_acceptance``), none it forbids that the
 enforced where the document asks for them (``ignored_auth``). The stateful phase follows the
 document's links (create, then read, save, publish, change the slug, delete).
 
-Two things schemathesis does not read, and that the document states, are held here by a hook
-on the cases it calls valid (``_holds_to_the_document``): JSON Schema's content vocabulary
+Three things schemathesis does not read, and that the document states, are held here by a
+hook on the cases it calls valid (``_holds_to_the_document``): JSON Schema's content vocabulary
 (``contentMediaType``/``contentSchema``: a form's ``story`` is the serialized JSON of a story;
-schemathesis draws any JSON text for it) and the rule that element ids are unique in a story,
-which JSON Schema cannot state. Neither makes a valid case out of an invalid one: they only
-keep schemathesis from calling valid what the document says is not.
+schemathesis draws any JSON text for it), the rule that element ids are unique in a story,
+which JSON Schema cannot state, and the window of ``publish_at`` (one second to one year after
+the request, decisions section 27: a bound that moves with the clock, which no schema can
+hold). None makes a valid case out of an invalid one: they only keep schemathesis from calling
+valid what the document says is not.
 
 The calls go through the WSGI binding, the cheaper one to call (that both bindings stand for
 ``HttpApp`` is ``tests/http/test_bindings.py``), on a seeded run, so a finding reproduces.
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import jsonschema_rs
@@ -122,9 +125,26 @@ def _holds_to_the_document(raw_schema: dict[str, Any]) -> Any:
             if not validator(content).is_valid(value):
                 return False
             body = {**body, name: value}
-        return _unique_element_ids(body.get("story"))
+        return _unique_element_ids(body.get("story")) and _in_the_window(
+            body.get("publish_at", (case.query or {}).get("publish_at"))
+        )
 
     return filter_case
+
+
+def _in_the_window(publish_at: Any) -> bool:
+    """Whether a ``publish_at`` sent is none, a cancellation or a time the service takes now
+    (with a minute's margin each side for the call to arrive)."""
+    if publish_at is None or publish_at == "" or not isinstance(publish_at, str):
+        return True
+    try:
+        when = datetime.fromisoformat(publish_at.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return True  # not a time: the document refuses it, as the server does
+    if when.tzinfo is None:
+        return True
+    now = datetime.now(UTC)
+    return now + timedelta(minutes=1) < when < now + timedelta(days=364)
 
 
 def _schema(world: dict[str, Any]) -> Any:
