@@ -31,22 +31,26 @@ _WHOLE = "version, replaced, replaced_by, author_id, record, documents"
 #: The revision a replacement keeps, as ``WITH`` clauses of its ``UPDATE`` (one statement, no
 #: round trip of its own). The statement's snapshot is the story as it was, its row and its
 #: elements (no part of a statement sees another's change), taken after ``replace`` locked the
-#: row, so the copy is the story the replacement replaces. Then the story's revisions below the
-#: newest ``keep`` versions, counting the one kept now, go; the one kept now is not written when
-#: ``keep`` revisions newer than it are there (only an import can have put them there). A
-#: revision already at the stored version (an import's too) is written over.
+#: row, so the copy is the story the replacement replaces. ``bound`` is the ``keep``-th newest of
+#: the story's other revisions (one backward walk of the primary key, ``keep`` entries long):
+#: when it is older than the stored version, the revision is kept and the others from ``bound``
+#: down go; when it is newer (only an import can have put revisions above the stored version),
+#: the newest ``keep`` are those above, so the revision is not kept and those below ``bound`` go.
+#: A revision already at the stored version (an import's too) is written over, or goes.
 KEEP = (
-    f"WITH kept AS (INSERT INTO revisions ({', '.join(_COLUMNS)})"
+    "WITH bound AS (SELECT (SELECT version FROM revisions WHERE story_id = %(id)s"
+    " AND version <> %(revision_version)s ORDER BY version DESC"
+    " OFFSET %(revision_keep)s - 1 LIMIT 1) AS version),"
+    f" kept AS (INSERT INTO revisions ({', '.join(_COLUMNS)})"
     " SELECT s.id, s.version, %(revision_replaced)s, %(revision_by)s, s.author_id, s.title,"
     " s.status, cardinality(e.documents), s.record, e.documents FROM stories s,"
     " LATERAL (SELECT array(SELECT document FROM elements WHERE story_id = s.id"
-    " ORDER BY position) AS documents) e WHERE s.id = %(id)s AND (SELECT count(*) FROM revisions"
-    " WHERE story_id = %(id)s AND version > %(revision_version)s) < %(revision_keep)s"
+    " ORDER BY position) AS documents OFFSET 0) e"  # OFFSET 0: the array is made once
+    " WHERE s.id = %(id)s AND NOT EXISTS (SELECT FROM bound WHERE version > s.version)"
     " ON CONFLICT (story_id, version) DO UPDATE SET "
     + ", ".join(f"{name} = excluded.{name}" for name in _COLUMNS[2:])
-    + "), trimmed AS (DELETE FROM revisions WHERE story_id = %(id)s AND version < (SELECT"
-    " min(version) FROM (SELECT version FROM revisions WHERE story_id = %(id)s UNION SELECT"
-    " %(revision_version)s::integer ORDER BY version DESC LIMIT %(revision_keep)s) newest)) "
+    + "), trimmed AS (DELETE FROM revisions WHERE story_id = %(id)s AND version <"
+    " (SELECT version + (version < %(revision_version)s)::integer FROM bound)) "
 )
 _ADD = (
     f"INSERT INTO revisions ({', '.join(_COLUMNS)})"
