@@ -15,6 +15,7 @@ from storycore.ports import Store, StoryRead
 from .._sql.accounts import Applications, Identities, Tokens
 from ._accounts import PostgreSQLUsers
 from ._database import POOL_SIZE, Database, drop_schema, empty_schema
+from ._revisions import PostgreSQLRevisions
 from ._stories import PostgreSQLSearch, PostgreSQLStories, read_story
 
 __all__ = ["PostgreSQLStore", "drop_schema", "empty_schema"]
@@ -33,6 +34,7 @@ class PostgreSQLStore(Store):
     def __init__(self, url: str) -> None:
         self._db = db = Database(url)
         self.stories, self.search = PostgreSQLStories(db), PostgreSQLSearch(db)
+        self.revisions = PostgreSQLRevisions(db)
         self.users = users = PostgreSQLUsers(db)
         self.apps, self.tokens, self.identities = (
             Applications(db),

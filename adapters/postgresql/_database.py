@@ -42,10 +42,15 @@ _SCHEMA = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 #: The unique constraints, named after the storage key they hold (``_pg_schema``).
 _KEYS = frozenset(
     {"story.id", "story.slug", "user.id", "user.username"}
-    | {"app.id", "app.name", "app.key_digest", "token.digest", "identity"}
+    | {"app.id", "app.name", "app.key_digest", "token.digest", "identity", "revision"}
 )
 #: The foreign keys, by name: what is missing when one refuses a row.
-_REFERENCES = {"story.author": "user", "token.user": "user", "token.app": "app"}
+_REFERENCES = {
+    "story.author": "user",
+    "token.user": "user",
+    "token.app": "app",
+    "revision.story": "story",
+}
 _UNAVAILABLE = "the PostgreSQL server did not answer in time; try again in a moment"
 
 
@@ -112,7 +117,9 @@ class Database:
             reason = f"cannot open PostgreSQL at {where}: {type(exc).__name__}: {exc}"
             raise ConfigurationError(_without(reason, url)) from None  # its text may hold it
 
-    def rows(self, query: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    def rows(
+        self, query: str, params: Sequence[Any] | Mapping[str, Any] = ()
+    ) -> list[tuple[Any, ...]]:
         """Every row of one statement, which is its own transaction."""
         with _translated(), self.pool.connection() as conn:
             return conn.execute(query, params).fetchall()

@@ -151,12 +151,33 @@ CREATE INDEX stories_featured ON stories (author_id, featured_at DESC, id DESC)
     WHERE public AND featured_at IS NOT NULL;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+# Revisions (decisions section 26) and scheduled publishing (section 27). A revision is a row:
+# the story's JSON record, title and status as they were, and its element documents in order as
+# one array (``documents``), which the replacement copies inside the database (INSERT ... SELECT
+# in its UPDATE statement, ``_revisions.KEEP``); ``element_count`` serves a list of revisions
+# without reading the array. ``publish_at`` (null for the stories of earlier versions) has a
+# partial index over scheduled stories only, so the due lookup is one index probe however many
+# stories there are, and a few pages however many are scheduled.
+_V4 = f"""
+ALTER TABLE stories ADD COLUMN publish_at {_C};
+CREATE INDEX stories_due ON stories (publish_at, id) WHERE publish_at IS NOT NULL;
+CREATE TABLE revisions (
+    story_id {_C} NOT NULL CONSTRAINT "revision.story" REFERENCES stories ON DELETE CASCADE,
+    version integer NOT NULL,
+    replaced {_C} NOT NULL, replaced_by {_C} NOT NULL, author_id {_C} NOT NULL,
+    title text NOT NULL, status {_C} NOT NULL, element_count integer NOT NULL,
+    record text NOT NULL, documents text[] NOT NULL,
+    CONSTRAINT revision PRIMARY KEY (story_id, version)
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 
 #: The tables of the last migration but ``schema_version``, in an order that empties them: each
 #: after the tables whose rows refer to it, and ``author_stats`` after ``stories``, whose
 #: trigger writes it as stories go (``_pg_database.empty_schema``).
 TABLES = (
-    *("tokens", "identities", "elements", "aliases", "embeds", "stories", "author_stats"),
+    *("tokens", "identities", "elements", "aliases", "embeds", "revisions", "stories"),
+    "author_stats",
     *("users", "apps", "store_meta"),
 )

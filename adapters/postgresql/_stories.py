@@ -23,6 +23,7 @@ from storycore.model.counters import pages_dropped, popularity
 from storycore.model.heads import StoryHead
 from storycore.model.queries import StoryQuery
 from storycore.model.records import AuthorStats, Element, EmbedCount, StoryRecord
+from storycore.model.revisions import RevisionMark
 from storycore.ports import (
     KEPT_BY_REPLACE,
     NewStory,
@@ -34,15 +35,16 @@ from storycore.rules.usernames import username_key
 
 from .._sql.accounts import load_user
 from ._database import Connection, Database, Part
+from ._revisions import KEEP, keep_parameters
 
-__all__ = ["PostgreSQLSearch", "PostgreSQLStories", "read_story"]
+__all__ = ["DUE", "PostgreSQLSearch", "PostgreSQLStories", "read_story"]
 
 _KEPT = tuple(sorted(KEPT_BY_REPLACE))
 #: The columns a replacement writes (besides ``public`` and ``record``).
 _REPLACED = (
     *("slug", "title", "description", "thumbnail", "cover", "status", "private", "version"),
     *("created", "updated", "published", "title_key", "tags", "topic_keys"),
-    "element_permalinks",
+    *("element_permalinks", "publish_at"),
 )
 _COLUMNS = ("id", *_REPLACED, *_KEPT, "public", "record")
 _STORY = ", ".join(("record", *_KEPT))  # what a whole read selects, for ``_story``
@@ -64,6 +66,12 @@ _ADD = (
 _WORDS = ", words = %(words)s::text[], search = %(words)s::text[] || %(tokens)s::text[]"
 _ORDER = ("ASC NULLS FIRST", "ASC"), ("DESC NULLS LAST", "DESC")
 _LARGE_LOAD = 1000  # stories: a bulk load after which ``add_many`` runs VACUUM (ANALYZE)
+#: The working stories due at ``now``, earliest first: a walk of ``stories_due``, the partial
+#: index of scheduled stories (migration 4), which stops at the first one not due.
+DUE = (
+    f"SELECT {_STORY} FROM stories WHERE publish_at IS NOT NULL AND publish_at <= %(now)s"
+    " AND status = 'working' ORDER BY publish_at, id LIMIT %(limit)s"
+)
 
 
 #: A story read in one round trip (``Store.read_story``): the user by their username's key, their
@@ -139,7 +147,11 @@ class PostgreSQLStories(Part, StoryRepository):
         expected_version: int,
         elements: Sequence[Element] | None = None,
         words: Sequence[str] | None = None,
+        revision: RevisionMark | None = None,
     ) -> None:
+        """The story's row is locked, its version compared, then one ``UPDATE`` writes it,
+        keeping the revision (``_revisions.KEEP``) when ``revision`` keeps any: no statement
+        more than without revisions."""
         with self._db.write() as conn:
             row = _row(story, words, elements)
             if words is not None:  # the author first, as ``UserRepository.update`` locks
@@ -160,8 +172,12 @@ class PostgreSQLStories(Part, StoryRepository):
                 raise StaleVersion(version)
             columns = [f"{name} = %({name})s" for name in (*_REPLACED, "public", "record")]
             words_sql = _WORDS if words is not None else ""
+            keep = ""
+            if revision is not None and revision.keep > 0:
+                keep = KEEP
+                row.update(keep_parameters(revision, version))
             conn.execute(
-                f"UPDATE stories SET {', '.join(columns)}{words_sql} WHERE id = %(id)s", row
+                f"{keep}UPDATE stories SET {', '.join(columns)}{words_sql} WHERE id = %(id)s", row
             )
             if old_slug != story.slug:
                 conn.execute(
@@ -177,8 +193,13 @@ class PostgreSQLStories(Part, StoryRepository):
                 conn.execute("DELETE FROM elements WHERE story_id = %s", (story.id,))
                 conn.execute(_ELEMENTS, row)
 
+    def due(self, now: str, limit: int) -> list[StoryRecord]:
+        rows = self._db.rows(DUE, {"now": now, "limit": max(limit, 0)})
+        return [_story(row) for row in rows]
+
     def remove(self, story_id: str) -> bool:
-        """Its elements, aliases and embed pages go with it (``ON DELETE CASCADE``)."""
+        """Its elements, aliases, embed pages and revisions go with it (``ON DELETE CASCADE``):
+        one statement."""
         return self._db.run("DELETE FROM stories WHERE id = %s", (story_id,)) > 0
 
     def set_featured(self, story_id: str, featured_at: str | None) -> None:
