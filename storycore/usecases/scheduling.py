@@ -24,7 +24,8 @@ logger = logging.getLogger("storycore.scheduler")
 #: Seconds between two looks for due stories: a story is published at most this long (plus
 #: the time its publishing takes) after its time.
 INTERVAL = 1.0
-#: Stories published in one go; a full batch is followed at once by the next.
+#: Stories looked up and published in one go; a round goes on to the next batch as long as the
+#: last one published anything.
 _BATCH = 100
 
 
@@ -40,11 +41,18 @@ class Scheduler:
         self._thread: threading.Thread | None = None
 
     def run_once(self) -> int:
-        """Publish every story due now; how many this process published."""
+        """Publish every story due now; how many this process published.
+
+        A batch goes on to the next as long as it published anything, not only when it
+        published a whole batch: where other processes publish too, each publishes a share of
+        the batch all of them found, and stopping there left the rest for the next round, a
+        second later. A batch that published nothing found nothing due, or found what others
+        published (and they go on).
+        """
         published = 0
-        while (done := self._stories.publish_due(_BATCH)) >= _BATCH:
+        while done := self._stories.publish_due(_BATCH):
             published += done
-        return published + done
+        return published
 
     def start(self) -> None:
         """Look for due stories every ``interval`` in a daemon thread, until ``close``; a
