@@ -137,6 +137,8 @@ def world() -> Iterator[World]:
         publish=True,
     )
     stories.create("alice", {"title": "Unfinished", "slug": "draft"}, viewer=alice)
+    # a save keeps version 1 of the draft as its revision (decisions section 26)
+    stories.save("alice", "draft", {"title": "Unfinished"}, viewer=alice)
     stories.create(
         "alice",
         {"title": "Diary", "slug": "secret", "private": True},

@@ -10,6 +10,7 @@ import pytest
 
 from storycore.http import HttpApp
 from storycore.http.api import ROUTES
+from storycore.http.routing import Credentials
 from tests.http._clients import AppClient, Client
 from tests.http._shapes import content_of
 from tests.http.conftest import World
@@ -18,16 +19,29 @@ from tests.http.test_endpoints import VALID_REQUESTS
 PUBLIC = "public, max-age=0, must-revalidate"
 PRIVATE = "private, no-cache"
 _READ_ROUTES = [r for r in ROUTES if r.method == "GET"]
+#: what anyone may read, without credentials
+_OPEN_READS = [r.template for r in _READ_ROUTES if r.credentials is not Credentials.REQUIRED]
 _WEB_PATHS = ["/alice/open", "/alice/open.js", "/feed.atom", "/alice/feed.atom", "/v1/openapi.json"]
 
 
+def _valid(template: str, world: World) -> tuple[str, dict[str, object]]:
+    """A read's path and parameters: a valid request, with its user's credentials if any."""
+    if template.startswith("/v1/") and ("GET", template) in VALID_REQUESTS:
+        path, params, username = VALID_REQUESTS["GET", template]
+        return path, {**params, **(world.credentials(username) if username else {})}
+    return template, {}
+
+
 @pytest.fixture(params=[*(r.template for r in _READ_ROUTES), *_WEB_PATHS])
-def read(request: pytest.FixtureRequest, client: Client) -> tuple[str, dict[str, object]]:
+def read(request: pytest.FixtureRequest, world: World) -> tuple[str, dict[str, object]]:
     """Every GET the API and the web host answer: a path and its parameters."""
-    if request.param.startswith("/v1/") and ("GET", request.param) in VALID_REQUESTS:
-        path, params, _ = VALID_REQUESTS["GET", request.param]
-        return path, params
-    return request.param, {}
+    return _valid(request.param, world)
+
+
+@pytest.fixture(params=[*_OPEN_READS, *_WEB_PATHS])
+def open_read(request: pytest.FixtureRequest, world: World) -> tuple[str, dict[str, object]]:
+    """Every GET that answers a caller without credentials."""
+    return _valid(request.param, world)
 
 
 def test_every_get_answer_carries_an_etag(
@@ -47,9 +61,9 @@ def test_if_none_match_with_the_etag_is_a_304_without_content(
 
 
 def test_an_anonymous_answer_may_be_kept_by_shared_caches_that_revalidate(
-    client: Client, read: tuple[str, dict[str, object]]
+    client: Client, open_read: tuple[str, dict[str, object]]
 ) -> None:
-    assert client.get(*read).headers["cache-control"] == PUBLIC
+    assert client.get(*open_read).headers["cache-control"] == PUBLIC
 
 
 def test_a_304_keeps_the_cache_control(client: Client, world: World) -> None:
