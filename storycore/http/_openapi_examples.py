@@ -234,10 +234,10 @@ EXAMPLES: Mapping[str, OperationExample] = {
         ),
     ),
     "read_revision": OperationExample(
-        {**_STORY_PATH, "revision": 1}, answer={**_json(_DETAIL), "version": 1}
+        {**_STORY_PATH, "revision": "1"}, answer={**_json(_DETAIL), "version": 1}
     ),
     "restore_revision": OperationExample(
-        {**_STORY_PATH, "revision": 1}, {"version": 2}, {**_json(_DETAIL), "version": 3}
+        {**_STORY_PATH, "revision": "1"}, {"version": 2}, {**_json(_DETAIL), "version": 3}
     ),
     "unpublish_story": OperationExample(_STORY_PATH, answer=_json(_DETAIL)),
     "delete_story": OperationExample(

@@ -44,8 +44,8 @@ class Revisions:
         total: bool = False,
     ) -> Page[RevisionItem]:
         """The story's revisions, newest first."""
-        _, story = self._ctx.revisable_story(viewer, username, slug)
         request = self._ctx.page(page, per_page)
+        _, story = self._ctx.revisable_story(viewer, username, slug)
         revisions = self._ctx.store.revisions
         heads = revisions.heads(story.id, request.offset, request.probe_limit)
         found = revisions.count(story.id) if total else None
@@ -65,11 +65,11 @@ class Revisions:
         elements it had. Its counters are the story's; its permalink is where the story lives
         now."""
         wanted = whole_number(revision, "revision")
+        request = self._ctx.page(page, per_page)
         author, story = self._ctx.revisable_story(viewer, username, slug)
         found = self._ctx.store.revisions.get(story.id, wanted)
         if found is None:
             raise NotFound(f"{author.username}/{slug} has no revision {wanted}")
-        request = self._ctx.page(page, per_page)
         kept = {name: getattr(story, name) for name in KEPT_BY_REPLACE}
         documents = found.elements[request.offset : request.offset + request.per_page]
         return self._ctx.presenter.detail(

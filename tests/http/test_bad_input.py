@@ -363,7 +363,7 @@ def test_a_known_path_with_another_method_is_405_with_allow(
 
 
 def _concrete(template: str) -> str:
-    return template.format(username="alice", slug="open", topic="harbour")
+    return template.format(username="alice", slug="open", topic="harbour", revision="1")
 
 
 GARBAGE = {

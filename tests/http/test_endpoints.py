@@ -441,6 +441,21 @@ VALID_REQUESTS: dict[tuple[str, str], tuple[str, dict[str, object], str | None]]
         {"slug": "quay"},
         _ALICE,
     ),
+    ("GET", "/v1/stories/{username}/{slug}/revisions"): (
+        "/v1/stories/alice/draft/revisions",
+        {},
+        _ALICE,
+    ),
+    ("GET", "/v1/stories/{username}/{slug}/revisions/{revision}"): (
+        "/v1/stories/alice/draft/revisions/1",
+        {},
+        _ALICE,
+    ),
+    ("POST", "/v1/stories/{username}/{slug}/revisions/{revision}/restore"): (
+        "/v1/stories/alice/draft/revisions/1/restore",
+        {"version": 2},
+        _ALICE,
+    ),
     ("GET", "/v1/users"): ("/v1/users", {}, None),
     ("GET", "/v1/users/{username}"): ("/v1/users/alice", {}, None),
     ("POST", "/v1/users/{username}/update"): ("/v1/users/alice/update", {"user": {}}, _ALICE),
