@@ -196,11 +196,13 @@ def boolean_text() -> Schema:
     return {"type": "string", "pattern": f"^\\s*{word}\\s*$"}
 
 
-def positive_integer_text() -> Schema:
-    """A whole number from 1 as text (``storycore.rules.numbers``), or ``""`` for none: the digits
-    of an integer the stores hold (up to 18 here, the largest count that always fits)."""
+def positive_integer_text(*, empty: bool = True) -> Schema:
+    """A whole number from 1 as text (``storycore.rules.numbers``), or ``""`` for none unless
+    not ``empty`` (a required number): the digits of an integer the stores hold (up to 18 here,
+    the largest count that always fits)."""
     digits = len(str(STORE_INT_MAX)) - 1
-    return {"type": "string", "pattern": f"^(?:\\s*[1-9][0-9]{{0,{digits - 1}}}\\s*)?$"}
+    number = f"\\s*[1-9][0-9]{{0,{digits - 1}}}\\s*"
+    return {"type": "string", "pattern": f"^(?:{number})?$" if empty else f"^{number}$"}
 
 
 def json_text(content: Schema) -> Schema:

@@ -117,7 +117,7 @@ _PUBLISH_AT = Parameter(
     "publish_at",
     {
         "oneOf": [
-            {"type": "string", "format": "date-time"},
+            rules.timestamp(),
             {"type": "null"},
             {"type": "string", "maxLength": 0},
         ]
@@ -206,8 +206,9 @@ ROUTES: tuple[Route, ...] = (
           tags=("revisions",), credentials=_ANYONE),
     Route("POST", _REVISIONS_PATH + "/{revision}/restore", e.restore_revision,
           "Restore a revision's title, description, thumbnail and elements",
-          (replace(_VERSION, required=True,
-                   description="the story's current version (409 when it is not)"),),
+          (replace(_VERSION, schema={"oneOf": [_WHOLE, rules.positive_integer_text(empty=False)]},
+                   description="the story's current version (409 when it is not)",
+                   required=True),),
           StoryDetail, None, (400, 404, 409), tags=("revisions",), credentials=_ANYONE),
     Route("GET", "/v1/users", e.list_users, "List users", _LIST_PAGES, UserProfile, "users",
           (400,), tags=("users",), credentials=_ANYONE),

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import jsonschema_rs
 import pytest
 
+from storycore.http.api import ROUTES
+from storycore.http.openapi import openapi_document
+from tests.conftest import TEST_SETTINGS
 from tests.http._clients import Answer, Client
 from tests.http._shapes import DETAIL, ELEMENT, TIMESTAMP, content_of, error_of, keys
 from tests.http.conftest import OPEN_ELEMENTS, World
@@ -184,3 +188,15 @@ def test_a_restore_is_a_post(client: Client, world: World) -> None:
     answer = client.get(f"{DRAFT}/revisions/1/restore", _as(world, version=2))
     assert answer.status == 405
     assert content_of(client.get(DRAFT, _as(world)))["version"] == 2
+
+
+@pytest.mark.parametrize("media", ["application/json", "application/x-www-form-urlencoded"])
+def test_the_documented_version_of_a_restore_is_required_and_never_empty(media: str) -> None:
+    document = openapi_document(ROUTES, TEST_SETTINGS)
+    restore = document["paths"]["/v1/stories/{username}/{slug}/revisions/{revision}/restore"]
+    schema = restore["post"]["requestBody"]["content"][media]["schema"]
+    validator = jsonschema_rs.validator_for({**schema, "components": document["components"]})
+    assert "version" in schema["required"]
+    assert validator.is_valid({"version": "2"})
+    assert not validator.is_valid({"version": ""})
+    assert not validator.is_valid({})
