@@ -197,9 +197,9 @@ def boolean_text() -> Schema:
 
 
 def positive_integer_text(*, empty: bool = True) -> Schema:
-    """A whole number from 1 as text (``storycore.rules.numbers``), or ``""`` for none when
-    ``empty``: the digits of an integer the stores hold (up to 18 here, the largest count that
-    always fits)."""
+    """A whole number from 1 as text (``storycore.rules.numbers``), or ``""`` for none unless
+    not ``empty`` (a required number): the digits of an integer the stores hold (up to 18 here,
+    the largest count that always fits)."""
     digits = len(str(STORE_INT_MAX)) - 1
     number = f"\\s*[1-9][0-9]{{0,{digits - 1}}}\\s*"
     return {"type": "string", "pattern": f"^(?:{number})?$" if empty else f"^{number}$"}

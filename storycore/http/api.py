@@ -115,7 +115,13 @@ _VERSION = Parameter(
 #: a time to publish at, or its cancellation (decisions section 27)
 _PUBLISH_AT = Parameter(
     "publish_at",
-    {"oneOf": [{"type": "string", "format": "date-time"}, {"type": "string", "maxLength": 0}]},
+    {
+        "oneOf": [
+            rules.timestamp(),
+            {"type": "null"},
+            {"type": "string", "maxLength": 0},
+        ]
+    },
     "when to publish (ISO 8601 with a zone, one second to one year ahead): the story stays "
     "working until then; null or empty cancels a schedule",
     read=Read.SCHEDULE,
@@ -200,9 +206,9 @@ ROUTES: tuple[Route, ...] = (
           tags=("revisions",), credentials=_ANYONE),
     Route("POST", _REVISIONS_PATH + "/{revision}/restore", e.restore_revision,
           "Restore a revision's title, description, thumbnail and elements",
-          (Parameter("version", {"oneOf": [_WHOLE, rules.positive_integer_text(empty=False)]},
-                     "the story's current version (409 when it is not)", required=True,
-                     read=Read.INTEGER),),
+          (replace(_VERSION, schema={"oneOf": [_WHOLE, rules.positive_integer_text(empty=False)]},
+                   description="the story's current version (409 when it is not)",
+                   required=True),),
           StoryDetail, None, (400, 404, 409), tags=("revisions",), credentials=_ANYONE),
     Route("GET", "/v1/users", e.list_users, "List users", _LIST_PAGES, UserProfile, "users",
           (400,), tags=("users",), credentials=_ANYONE),

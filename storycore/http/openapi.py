@@ -284,9 +284,12 @@ def _parameters(route: Route, settings: Settings) -> list[Schema]:
 
 
 def _nullable(schema: Schema) -> Schema:
-    """``schema`` or ``null``: in a JSON body, ``null`` counts as not sent."""
+    """``schema`` or ``null``: in a JSON body, ``null`` counts as not sent, unless the
+    parameter's own schema takes ``null`` and says what it means (``publish_at``: a
+    cancellation); ``null`` is then one branch, not two, which ``oneOf`` would refuse."""
     branches = schema.get("oneOf", [schema])
-    return {"oneOf": [*branches, {"type": "null"}]}
+    null = {"type": "null"}
+    return {"oneOf": [*branches, *([] if null in branches else [null])]}
 
 
 def _request_body(route: Route, settings: Settings) -> Schema | None:

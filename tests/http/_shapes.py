@@ -21,15 +21,7 @@ def keys(names: str) -> frozenset[str]:
 PROFILE = keys("username name bio location website avatar")
 CREATED = keys("id title slug description thumbnail created updated status private")
 SUMMARY = CREATED | {"author"}
-DETAIL = SUMMARY | {
-    "version",
-    "permalink",
-    "shortlink",
-    "publish_at",
-    "page",
-    "per_page",
-    "elements",
-}
+DETAIL = SUMMARY | keys("version permalink shortlink publish_at page per_page elements")
 ELEMENT = keys("id type permalink source attribution data posted_at added_at")
 FULL = keys(
     "sid title slug status version permalink shortlink publish_at description thumbnail date "

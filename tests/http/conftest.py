@@ -10,7 +10,8 @@ is the contract suite's part, on every backend), so the world lives on the refer
 The world: alice (the owner of every story), bob (another user), ed (an editor) and cora (may
 feature stories); one application with a key and a token for each user; a partner application
 with a delegation grant and a fake identity provider. alice has a published public story
-``open`` (featured, with elements), a working story ``draft`` and a published private ``secret``.
+``open`` (featured, with elements), a working story ``draft`` (saved once: at version 2, with
+revision 1) and a published private ``secret``.
 Its time is a ``ManualClock`` (``world.clock``): it moves only when a test moves it, and each
 story ``world.publish`` makes is published a second after the one before.
 """
@@ -137,8 +138,7 @@ def world() -> Iterator[World]:
         publish=True,
     )
     stories.create("alice", {"title": "Unfinished", "slug": "draft"}, viewer=alice)
-    # a save keeps version 1 of the draft as its revision (decisions section 26)
-    stories.save("alice", "draft", {"title": "Unfinished"}, viewer=alice)
+    stories.save("alice", "draft", {"description": "A first go"}, viewer=alice)
     stories.create(
         "alice",
         {"title": "Diary", "slug": "secret", "private": True},

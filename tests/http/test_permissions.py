@@ -47,6 +47,19 @@ def _hidden_stories_listed(client: Client, world: World, credentials: dict[str, 
     return WITH_HIDDEN if slugs == {"open", "draft", "secret"} else PUBLIC_ONLY
 
 
+def _revisions_of_open(path: str, *, post: bool = False, **params: object) -> Operation:
+    """A route of the public story ``open``'s revisions (``path`` under them), after alice has
+    saved it once (version 2, revision 1)."""
+
+    def call(client: Client, world: World, credentials: dict[str, str]) -> Answer:
+        alice = world.service.accounts.as_user("alice")
+        world.service.stories.save("alice", "open", {"title": "Changed"}, viewer=alice)
+        send = client.post_form if post else client.get
+        return send(f"/v1/stories/alice/open/revisions{path}", {**params, **credentials})
+
+    return call
+
+
 _STORY = {"title": "Changed"}
 
 # operation -> (how it is called, the outcome for each caller in the order of ACTORS)
@@ -108,6 +121,23 @@ TABLE: dict[str, tuple[Operation, tuple[str, ...]]] = {
     "delete a private story": (
         _post("/v1/stories/alice/secret/delete"),
         (UNAUTHORIZED, UNAUTHORIZED, OK, NOT_FOUND, OK, NOT_FOUND),
+    ),
+    # a story's revisions do not exist for anyone but its author and editors (section 26)
+    "list the revisions of a public story": (
+        _revisions_of_open(""),
+        (NOT_FOUND, NOT_FOUND, OK, NOT_FOUND, OK, NOT_FOUND),
+    ),
+    "read a revision of a public story": (
+        _revisions_of_open("/1"),
+        (NOT_FOUND, NOT_FOUND, OK, NOT_FOUND, OK, NOT_FOUND),
+    ),
+    "restore a revision of a public story": (
+        _revisions_of_open("/1/restore", post=True, version=2),
+        (NOT_FOUND, NOT_FOUND, OK, NOT_FOUND, OK, NOT_FOUND),
+    ),
+    "list the revisions of a working story": (
+        _get("/v1/stories/alice/draft/revisions"),
+        (NOT_FOUND, NOT_FOUND, OK, NOT_FOUND, OK, NOT_FOUND),
     ),
     "update the profile": (
         _post("/v1/users/alice/update", user={"bio": "Changed"}),

@@ -157,13 +157,30 @@ def test_a_route_that_needs_credentials_answers_401_without_a_user(
     assert (answer.status, error_of(answer)["type"]) == (401, "unauthorized")
 
 
-@pytest.mark.parametrize(
-    "route", _declared(Credentials.OPTIONAL), ids=_ids(_declared(Credentials.OPTIONAL))
-)
+def _for_anyone(route: Route) -> bool:
+    """Whether the route's valid request is one anyone may make (it names no user)."""
+    return VALID_REQUESTS[route.method, route.template][2] is None
+
+
+_FOR_ANYONE = [route for route in _declared(Credentials.OPTIONAL) if _for_anyone(route)]
+# a story's revisions: anyone may ask, but for all but its author and editors there are none
+_FOR_THE_AUTHOR = [route for route in _declared(Credentials.OPTIONAL) if not _for_anyone(route)]
+
+
+@pytest.mark.parametrize("route", _FOR_ANYONE, ids=_ids(_FOR_ANYONE))
 def test_a_route_that_accepts_credentials_answers_without_them(
     client: Client, world: World, route: Route
 ) -> None:
     assert _call(client, world, route, {}).status == 200
+
+
+@pytest.mark.parametrize("route", _FOR_THE_AUTHOR, ids=_ids(_FOR_THE_AUTHOR))
+def test_a_route_of_what_only_the_author_sees_answers_404_without_credentials(
+    client: Client, world: World, route: Route
+) -> None:
+    answer = _call(client, world, route, {})
+    assert (answer.status, error_of(answer)["type"]) == (404, "not_found")
+    assert _call(client, world, route, world.credentials("alice")).status == 200
 
 
 @pytest.mark.parametrize(

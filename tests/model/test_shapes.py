@@ -57,6 +57,7 @@ FULL: dict[str, Any] = {
     "version": 1,
     "permalink": "https://w.example/alice/t",
     "shortlink": "https://w.example/s/s1",
+    "publish_at": None,
     "description": None,
     "thumbnail": "",
     "date": StoryDates(created=NOW, modified=NOW, published=NOW),
@@ -114,6 +115,7 @@ FULL_KEYS = {
     "version",
     "permalink",
     "shortlink",
+    "publish_at",
     "description",
     "thumbnail",
     "date",
@@ -152,12 +154,14 @@ def test_a_story_detail_adds_what_a_save_needs_and_the_page_of_elements() -> Non
         version=1,
         permalink="https://stories.example/alice/s",
         shortlink="https://stories.example/s/s1",
+        publish_at=None,
         page=1,
         per_page=20,
         elements=[],
     )
     assert set(detail.to_json_dict()) == SUMMARY_KEYS | {
-        "author", "version", "permalink", "shortlink", "page", "per_page", "elements",
+        "author", "version", "permalink", "shortlink", "publish_at", "page", "per_page",
+        "elements",
     }  # fmt: skip
 
 

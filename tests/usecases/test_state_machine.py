@@ -2,12 +2,15 @@
 
 A hypothesis ``RuleBasedStateMachine`` drives the ``Service`` (create working or published,
 save with or without a version, publish, unpublish, delete, slug change, feature and unfeature,
-private toggling, reads by the owner, another user, an editor, a curator and anonymous) with
-the testing kit's strategies, and after every step checks the model's invariants: what each
-caller may see, versions that grow by one per change (``version_conflict`` otherwise, with
-nothing changed), ``date.published`` kept from the first publication, slugs unique per author,
-every alias leading to its live story, and every list holding exactly what its caller may
-see, each item once however it is paged.
+private toggling, restores of revisions, reads by the owner, another user, an editor, a curator
+and anonymous) with the testing kit's strategies, and after every step checks the model's
+invariants: what each caller may see, versions that grow by one per change (``version_conflict``
+otherwise, with nothing changed), ``date.published`` kept from the first publication, slugs
+unique per author, every alias leading to its live story, every list holding exactly what its
+caller may see, each item once however it is paged, and revisions (decisions section 26): a
+story keeps what it was at each of its last ``REVISIONS`` versions and nothing older, a restore
+brings back exactly a revision's title, description, thumbnail and elements, and only the
+author and editors ever see a revision.
 
 Each hypothesis example runs on a fresh store from ``store_factory``, once per backend.
 """
@@ -32,6 +35,7 @@ from hypothesis.stateful import (
 
 from storycore import (
     Forbidden,
+    InvalidParameter,
     InvalidSlug,
     NotFound,
     Service,
@@ -66,6 +70,8 @@ from storycore.usecases.catalog import Catalog
 from tests.conftest import TEST_SETTINGS
 
 AUTHORS = ("alice", "bob")
+#: what a restore takes from a revision: title, description, thumbnail, element documents
+Content = tuple[str, str | None, str | None, tuple[str, ...]]
 # "other" is the author's counterpart among AUTHORS; "curator" may feature, "editor" may not.
 # The author is the likeliest caller, so that changes go through often.
 ACTORS = st.sampled_from(["author", "author", "author", "editor", "other", "curator", "anonymous"])
@@ -76,6 +82,11 @@ TITLES = st.sampled_from(["Harbour", "harbour!", "Hårbour", "", "Fog", "x"]).fl
     lambda t: st.just(t) if t != "x" else titles(max_size=40)
 )
 PER_PAGE = 2
+# the revisions a story keeps: few, so that the oldest go often
+REVISIONS = 3
+SERVICE_SETTINGS = TEST_SETTINGS.model_copy(
+    update={"limits": TEST_SETTINGS.limits.model_copy(update={"revisions": REVISIONS})}
+)
 MACHINE_SETTINGS = settings(
     max_examples=30,
     stateful_step_count=30,
@@ -109,7 +120,7 @@ class StoryMachine(RuleBasedStateMachine):
 
     def __init__(self, open_store: Callable[[], Store]) -> None:
         super().__init__()
-        self.service = Service(open_store(), TEST_SETTINGS)
+        self.service = Service(open_store(), SERVICE_SETTINGS)
         accounts = self.service.accounts
         accounts.create_user("alice")
         accounts.create_user("bob")
@@ -119,6 +130,8 @@ class StoryMachine(RuleBasedStateMachine):
         self.stories: list[Modelled] = []
         self.aliases: dict[tuple[str, str], Modelled] = {}
         self.addresses: list[tuple[str, str]] = []  # every (author, slug) that ever held a story
+        # what a restore takes, of every version each story had: id -> version -> content
+        self.contents: dict[str, dict[int, Content]] = {}
 
     # -- the model ----------------------------------------------------------------------------
 
@@ -314,6 +327,67 @@ class StoryMachine(RuleBasedStateMachine):
     @rule(
         story=handles,
         actor=ACTORS,
+        members=story_members(
+            slug=ABSENT,
+            private=ABSENT,
+            topics=ABSENT,
+            hashtags=ABSENT,
+            elements=elements(max_size=2),
+        ),
+    )
+    def save_content(self, story: Modelled, actor: str, members: dict[str, Any]) -> None:
+        """A save of what a restore brings back: title, description, thumbnail, elements."""
+        self._change(story, actor, "none", members, publish=False)
+
+    @precondition(lambda self: any(story.version > 1 for story in self.stories))
+    @rule(
+        data=st.data(),
+        actor=st.sampled_from(["author", "author", "author", "editor", "other", "anonymous"]),
+        version=st.sampled_from(["current", "current", "current", "none", "stale"]),
+        back=st.sampled_from([1, 1, 2, REVISIONS, 0, REVISIONS + 1]),
+    )
+    def restore(self, data: st.DataObject, actor: str, version: str, back: int) -> None:
+        """A restore of a story that was changed, of the revision ``back`` versions before the
+        current one (0: the current version, which is no revision; more than ``REVISIONS``:
+        one dropped)."""
+        changed = [story for story in self.stories if story.version > 1]
+        story = data.draw(st.sampled_from(changed), label="story")
+        target = self.live_at(story.author, story.slug)
+        current = target.version if target is not None else story.version
+        revision = max(1, current - back)
+        expected: type[StorycoreError] | None = None
+        if version == "none":
+            expected = InvalidParameter
+        elif target is None or actor not in ("author", "editor"):
+            expected = NotFound  # for anyone else a story's revisions do not exist
+        elif version == "stale":
+            expected = VersionConflict
+        elif not current - REVISIONS <= revision < current:
+            expected = NotFound
+        sent = None if version == "none" else current + (3 if version == "stale" else 0)
+        viewer = self.viewer(actor, story.author)
+        detail = self.attempt(
+            "restore",
+            expected,
+            lambda: self.service.revisions.restore(
+                story.author, story.slug, revision, viewer=viewer, version=sent
+            ),
+        )
+        if detail is None:
+            return
+        assert target is not None
+        target.version += 1
+        target.modified = target.status == "published"
+        assert (detail.slug, detail.status, detail.version) == (
+            target.slug,
+            target.status,
+            target.version,
+        )
+        assert self.content_of(target.id)[1] == self.contents[target.id][revision]
+
+    @rule(
+        story=handles,
+        actor=ACTORS,
         version=st.sampled_from(["none", "current", "stale"]),
         members=st.just({}) | story_members(slug=st.just(ABSENT) | SLUGS, elements=ABSENT),
     )
@@ -489,6 +563,47 @@ class StoryMachine(RuleBasedStateMachine):
                 story.published,
             )
             assert may_view(ANONYMOUS, record) == story.public
+
+    def content_of(self, story_id: str) -> tuple[int, Content]:
+        """The stored story's version, and what a restore would take of it."""
+        stories = self.service.store.stories
+        record = stories.get(story_id)
+        assert record is not None
+        documents = tuple(stories.element_documents(story_id, 0, 1000))
+        return record.version, (record.title, record.description, record.thumbnail, documents)
+
+    @invariant()
+    def revisions_are_what_the_story_was_at_its_last_versions(self) -> None:
+        revisions = self.service.store.revisions
+        for story in self.stories:
+            if not story.live:
+                assert revisions.count(story.id) == 0  # gone with the story
+                continue
+            version, content = self.content_of(story.id)
+            # no step makes two versions: every version a story had was seen here
+            assert self.contents.setdefault(story.id, {}).setdefault(version, content) == content
+            kept = [head.version for head in revisions.heads(story.id, 0, REVISIONS + 5)]
+            assert kept == list(range(version - 1, max(version - 1 - REVISIONS, 0), -1))
+            for number in kept:
+                revision = revisions.get(story.id, number)
+                assert revision is not None
+                record = revision.record
+                as_was = (record.title, record.description, record.thumbnail, revision.elements)
+                assert as_was == self.contents[story.id][number]
+
+    @invariant()
+    def revisions_show_to_no_one_but_the_author_and_editors(self) -> None:
+        for story in self.stories:
+            if not story.live:
+                continue
+            for actor in ("author", "editor", "other", "curator", "anonymous"):
+                viewer = self.viewer(actor, story.author)
+                try:
+                    self.service.revisions.list(story.author, story.slug, viewer=viewer)
+                except NotFound:
+                    assert actor not in ("author", "editor")
+                else:
+                    assert actor in ("author", "editor")
 
     @invariant()
     def author_stats_are_those_of_their_public_stories(self) -> None:
