@@ -100,6 +100,33 @@ def test_hashtags_in_description_and_text_link_to_their_tag_page(client: Client)
     assert doc.css_first(".s-element-text p").text() == "Fog over the #harbour"
 
 
+@pytest.mark.parametrize(
+    "path", ["/", "/alice", "/topics/harbour", "/tags/quay", "/search?q=lights"]
+)
+def test_hashtags_in_a_cards_description_link_to_their_tag_page(
+    client: Client, world: World, path: str
+) -> None:
+    world.publish("Night shift", description="Lights on the #quay tonight", topics=["harbour"])
+    doc = _doc(_get(client, path))
+    (card,) = [c for c in doc.css(".card") if c.css_first(".card-title a").text() == "Night shift"]
+    description = card.css_first(".card-description")
+    links = [(a.text(), a.attributes["href"]) for a in description.css("a.hashtag")]
+    assert links == [("#quay", f"{client.web_url}/tags/quay")]
+    assert description.text() == "Lights on the #quay tonight"
+
+
+def test_hostile_text_around_a_cards_hashtags_stays_text(client: Client, world: World) -> None:
+    hostile = '#quay"><img src=x onerror=alert(1)> <script>alert(1)</script>#harbour</p>'
+    world.publish("Night shift", description=hostile)
+    doc = _doc(client.get("/"))
+    (card,) = [c for c in doc.css(".card") if c.css_first(".card-title a").text() == "Night shift"]
+    description = card.css_first(".card-description")
+    assert description.css("img, script") == []
+    links = [a.attributes["href"] for a in description.css("a")]
+    assert links == [f"{client.web_url}/tags/quay", f"{client.web_url}/tags/harbour"]
+    assert description.text() == hostile
+
+
 def test_every_element_page_holds_50_and_links_next_and_prev(client: Client, world: World) -> None:
     texts = [{"type": "text", "data": {"text": f"<p>line {n}</p>"}} for n in range(120)]
     (slug,) = world.publish("Long one", elements=texts)

@@ -53,11 +53,13 @@ def _asset(name: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class StoryCard:
-    """A story in a list: what its card shows."""
+    """A story in a list: what its card shows. Its description is HTML: the text escaped, each
+    hashtag a link to its tag's page (``linked_hashtags``, as on the story page); its title is
+    text, for the whole title is the link to the story (a link holds no link)."""
 
     title: str
     url: str
-    description: str
+    description: Markup
     thumbnail: str
     author_name: str
     author_url: str
@@ -75,7 +77,7 @@ class StoryCard:
         return cls(
             title=story.title or "Untitled story",
             url=url,
-            description=story.description or "",
+            description=linked_hashtags(story.description or "", site.tag),
             thumbnail=story.thumbnail or "",
             author_name=author.name or author.username,
             author_url=site.author(author.username),
