@@ -367,6 +367,7 @@ def front_page(
         topics=[(topic, site.topic(topic)) for topic in topics],
         pager=pager,
         q="",
+        problem="",
     )
 
 
@@ -396,12 +397,15 @@ def tagged_page(
     )
 
 
-def search_page(site: Site, q: str, results: Page[SearchItem] | None) -> str:
-    """The search page: the form, and for a query, a page of what it finds."""
-    address = site.search(q) if q else site.search_url
+def search_page(site: Site, q: str, results: Page[SearchItem] | None, *, problem: str = "") -> str:
+    """The search page: the form, and for a query, a page of what it finds. With a
+    ``problem`` (what is wrong with ``q``, said to a reader), the form holds ``q`` and says
+    so beside it, and the page finds nothing and is not indexed."""
+    searched = results is not None
+    address = site.search(q) if searched else site.search_url
     page, has_next = (results.page, results.has_next) if results is not None else (1, False)
     pager = _pager(address, page, has_next)
-    title = f"Search: {q}" if q else "Search"
+    title = f"Search: {q}" if searched else "Search"
     return _render(
         "search.html",
         site,
@@ -409,11 +413,13 @@ def search_page(site: Site, q: str, results: Page[SearchItem] | None) -> str:
             "title": title,
             "description": f"Search the stories of {site.name}",
             "canonical": _paged(address, page),
+            "noindex": bool(problem),
             "next": pager.next,
             "prev": pager.previous,
         },
         q=q,
-        searched=results is not None,
+        problem=problem,
+        searched=searched,
         cards=[StoryCard.of(item, site) for item in results.items] if results else [],
         pager=pager,
     )
