@@ -158,6 +158,16 @@ def test_what_does_not_exist_is_the_html_404(client: Client, path: str) -> None:
     _doc(answer)
 
 
+def test_the_html_404_is_not_indexed_and_names_no_canonical_address(client: Client) -> None:
+    """A missing page is no copy of another: a canonical link to the front page would tell
+    search engines that it is (a "soft 404")."""
+    head = _doc(client.get("/alice/nothing-here")).head
+    assert head is not None
+    assert head.css_first('meta[name="robots"]').attributes["content"] == "noindex"
+    assert head.css('link[rel="canonical"], meta[property="og:url"]') == []
+    assert head.css_first('meta[property="og:site_name"]') is not None
+
+
 def test_a_retired_slug_of_a_story_page_is_a_301(client: Client, world: World) -> None:
     client.post_form(
         "/v1/stories/alice/open/editslug", {**world.credentials("alice"), "slug": "quay"}

@@ -426,14 +426,16 @@ def search_page(site: Site, q: str, results: Page[SearchItem] | None, *, problem
 
 
 def not_found_page(site: Site, what: str) -> str:
-    """The web host's 404 page: there is no such ``what`` (a story, a user, a page)."""
+    """The web host's 404 page: there is no such ``what`` (a story, a user, a page). It is
+    not indexed and names no canonical address: a missing page is no copy of another (a
+    canonical link to the front page would make it a "soft 404")."""
     return _render(
         "not_found.html",
         site,
         head={
             "title": "Not found",
             "description": f"There is no such {what} on {site.name}.",
-            "canonical": site.home,
+            "canonical": "",
             "noindex": True,
         },
         what=what,
