@@ -2,7 +2,9 @@
 
 Both servers run as separate processes started the same way (uvicorn, one worker, the same
 pre-bound socket, access log off); wrk runs on loopback for a bounded time. The floor answers
-the exact bytes storycore answered for the same path, recorded just before.
+the exact bytes storycore answered for the same path, recorded just before. ``storycore serve``
+runs with ``--workers 1`` (``serve_command``): its default, a worker per core, measures how
+wrk's connections happened to split between the workers more than what an answer costs.
 
 The pages of issue 27 (``operations.page_paths``) run against the same storycore server, in
 the same run, and are compared with their API counterparts' figures.
@@ -24,7 +26,7 @@ from pathlib import Path
 
 from benchmarks.operations import PAGE_TARGETS, page_paths
 
-__all__ = ["http_table"]
+__all__ = ["http_table", "serve_command"]
 
 _SERVE = "from storycore.contrib.cli import main; main()"
 _UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}
@@ -54,6 +56,18 @@ def _record(address: str, paths: list[str]) -> dict[str, list[object]]:
             body = response.read()
         answers[path] = [response.status, headers, base64.b64encode(body).decode()]
     return answers
+
+
+def serve_command(db_url: str) -> list[str]:
+    """``storycore serve`` as this benchmark runs it: in one process, as the bare app runs.
+
+    With serve's default of a worker per core, the workers share one socket and the one that
+    wakes first accepts every connection waiting: wrk's eight connections, opened at once,
+    often all went to one worker while the other idled (8 to 0 in about a quarter of the runs
+    on two cores), and such a run's req/s fell by chance, whatever path it measured. Two
+    workers are ``benchmarks.serving``'s to measure.
+    """
+    return [sys.executable, "-c", _SERVE, "--db", db_url, "serve", "--port", "0", "--workers", "1"]
 
 
 def _milliseconds(text: str) -> float:
@@ -88,9 +102,8 @@ def http_table(db_url: str, story: tuple[str, str], seconds: int = 10, connectio
         "GET a story": f"/v1/stories/{story[0]}/{story[1]}",
         "GET a list (latest)": "/v1/stories/browse/latest",
     }
-    serve = [sys.executable, "-c", _SERVE, "--db", db_url, "serve", "--port", "0"]
     rows = []
-    with _server(serve) as address:
+    with _server(serve_command(db_url)) as address:
         answers = _record(address, list(paths.values()))
         ours = {name: _wrk(address + path, seconds, connections) for name, path in paths.items()}
         pages = {

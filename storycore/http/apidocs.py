@@ -3,7 +3,8 @@ document (``GET /v1/openapi.json``) in Swagger UI, whose files storycore serves 
 
 The viewer's files come from the ``swagger-ui-py`` distribution (its folder ``swagger_ui/static``,
 Swagger UI 5 under the Apache License 2.0), read without importing that package (its code is for
-other frameworks); the initializer is storycore's (``storycore/static/apidocs``). The page and its
+other frameworks); the initializer and a stylesheet correcting the viewer's colours to a contrast
+of 4.5:1 are storycore's (``storycore/static/apidocs``). The page and its
 files are addressed under the prefix the app is mounted under (``root_path``), never under another
 host, so the page works behind a prefix and without ``Settings.web_url``. Only the names listed
 here are answered, looked up, never joined to a folder: any other path under ``/docs/`` is the web
@@ -45,7 +46,7 @@ _VIEWER = {
     "favicon-16x16.png": "image/png",
 }
 #: storycore's own files for the page (``storycore/static/apidocs``).
-_OWN = {"initializer.js": _JS}
+_OWN = {"initializer.js": _JS, "apidocs.css": _CSS}
 
 
 def _viewer_folder() -> Path | None:
@@ -98,6 +99,7 @@ def _page(*, root_path: str, web_url: str, site_name: str) -> str:
         '<meta name="twitter:card" content="summary">\n'
         f'<link rel="stylesheet" href="{files}/swagger-ui.css">\n'
         f'<link rel="stylesheet" href="{files}/index.css">\n'
+        f'<link rel="stylesheet" href="{files}/apidocs.css">\n'
         f'<link rel="icon" type="image/png" href="{files}/favicon-32x32.png" sizes="32x32">\n'
         f'<link rel="icon" type="image/png" href="{files}/favicon-16x16.png" sizes="16x16">\n'
         f'<script src="{files}/swagger-ui-bundle.js" defer></script>\n'

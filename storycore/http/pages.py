@@ -5,7 +5,8 @@ renders the HTML; ``HttpApp`` gives every 200 its ``ETag`` and ``Cache-Control``
 (``conditional``), as it does every answer of the web host.
 
 A page number (``?page=N``) that is not a whole number from 1, or a page past the last (but
-the first), is the HTML 404: there is no such page.
+the first), is the HTML 404: there is no such page. A search the service refuses (a query
+longer than its limit) is the search page holding the query and saying what is wrong, a 400.
 """
 
 from __future__ import annotations
@@ -32,7 +33,10 @@ Handler = Callable[[], HttpResponse]
 
 def site_of(service: Service) -> pages.Site:
     """The site whose pages ``service`` answers with."""
-    return pages.Site(service.web_url, service.site_name, service.settings.video_players)
+    settings = service.settings
+    return pages.Site(
+        service.web_url, service.site_name, settings.video_players, settings.limits.query
+    )
 
 
 def not_found_page(service: Service, what: str) -> HttpResponse:
@@ -52,7 +56,7 @@ def page_handler(service: Service, request: HttpRequest, parts: Sequence[str]) -
     if list(parts) == [""]:
         return lambda: _listed(service, lambda: _front(service, page))
     if list(parts) == ["search"]:
-        return lambda: _listed(service, lambda: _search(service, request, page))
+        return lambda: _search(service, request, page)
     if len(parts) == 2 and parts[0] in ("topics", "tags") and parts[1]:
         kind = "topic" if parts[0] == "topics" else "tag"
         return lambda: _listed(service, lambda: _tagged(service, kind, parts[1], page))
@@ -124,13 +128,30 @@ def _tagged(service: Service, kind: str, name: str, page: str | None) -> str:
     return pages.tagged_page(site_of(service), "tag", key, stories)
 
 
-def _search(service: Service, request: HttpRequest, page: str | None) -> str:
+def _search(service: Service, request: HttpRequest, page: str | None) -> HttpResponse:
+    """The search page. Without words, the form alone (an empty search is not an error, and
+    no page number is read); a query the search refuses, the form holding it and saying why
+    (400, still the search page); a page number that is no page of the results, the 404."""
+    site = site_of(service)
     q = request.query().get("q", "").strip()
-    if not q:  # the form alone: an empty search is not an error
-        return pages.search_page(site_of(service), "", None)
-    results = service.catalog.search(q, page=page, per_page=LIST_SIZE)
-    _exists(results.page, results.items)
-    return pages.search_page(site_of(service), q, results)
+    if not q:
+        return _html(pages.search_page(site, "", None))
+    try:
+        results = service.catalog.search(q, page=page, per_page=LIST_SIZE)
+        _exists(results.page, results.items)
+    except NotFound:
+        return not_found_page(service, "page")
+    except InvalidParameter as invalid:
+        if invalid.field != "q":
+            return not_found_page(service, "page")
+        # the search's one rule on a query with words is its length (Settings.limits.query)
+        problem = (
+            f"A search can be at most {site.query_limit} characters long, and this one is "
+            f"{len(q)}. Shorten it and search again."
+        )
+        body = pages.search_page(site, q, None, problem=problem)
+        return HttpResponse(400, list(HTML_HEADERS), body.encode())
+    return _html(pages.search_page(site, q, results))
 
 
 def _exists(page: int, items: Sequence[object]) -> None:

@@ -7,7 +7,9 @@ from __future__ import annotations
 #: A story of the demo with text, quotes, images, a video and link cards.
 STORY = "/alice/cooking-tea-at-home"
 
-#: Each page of section 25 on the demo data, by name: its path on the web host.
+#: Each page of section 25 on the demo data, by name: its path on the web host. Besides the
+#: table's pages: the web host's HTML 404, and the search page refusing a query longer than
+#: the limit (``Settings.limits.query``, 200 by default).
 PAGES = {
     "front": "/",
     "story": STORY,
@@ -15,7 +17,29 @@ PAGES = {
     "topic": "/topics/food",
     "tag": "/tags/tea",
     "search": "/search?q=porto",
+    "docs": "/docs/api",
+    "not_found": "/alice/no-such-story",
+    "search_refused": "/search?q=" + "porto+" * 40,
 }
+
+#: The pages that answer an error status by design, with it. Chromium logs the status of the
+#: page's own address as an error (``Failed to load resource``); nothing else may be logged.
+ERROR_STATUS = {"not_found": (404, "Not Found"), "search_refused": (400, "Bad Request")}
+
+#: What shows that a page is whole once loaded, where its script draws it after the load: the
+#: API reference's operations, which Swagger UI draws from the OpenAPI document.
+DRAWN = {"docs": ".opblock-summary"}
+
+
+def status_line(name: str, address: str) -> list[str]:
+    """What Chromium logs for the page ``name`` at ``address``: the line of its own error
+    status, or nothing."""
+    if name not in ERROR_STATUS:
+        return []
+    status, reason = ERROR_STATUS[name]
+    text = f"Failed to load resource: the server responded with a status of {status} ({reason})"
+    return [f"error: {text} at {address}"]
+
 
 #: Where the host page is served on the host-page origin.
 HOST_PAGE_PATH = "/host.html"

@@ -1,9 +1,10 @@
 """The pages people read, measured in Debian's Chromium (decisions section 25): on the demo data
-(a real ``storycore serve --demo``), each page of section 25 and a plain host page carrying the
-embed log nothing to the console, ask no host but their own before a click, show no violation of
-axe-core's WCAG 2.1 A and AA rules (axe-core as ``axe-playwright-python`` bundles it, run
-offline), keep their colour contrast in the dark scheme, and never scroll sideways from 320 to
-1440 pixels wide.
+(a real ``storycore serve --demo``), each page of section 25 (the API reference in Swagger UI
+too), the web host's HTML 404, the search page refusing a query, and a plain host page carrying
+the embed log nothing to the console (but, on a page answering an error status, Chromium's line
+for that status), ask no host but their own before a click, show no violation of axe-core's
+WCAG 2.1 A and AA rules (axe-core as ``axe-playwright-python`` bundles it, run offline), keep
+their colour contrast in the dark scheme, and never scroll sideways from 320 to 1440 pixels wide.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser._demo_pages import HOST_PAGE_PATH, PAGES, host_page
+from tests.browser._demo_pages import DRAWN, HOST_PAGE_PATH, PAGES, host_page, status_line
 from tests.browser.conftest import HostPages
 
 # Chromium and the servers start once, on one worker
@@ -23,6 +24,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-page-quality
 #: axe-core's tags for the rules of WCAG 2.0 and 2.1, levels A and AA.
 WCAG21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 WIDTHS = [320, 768, 1440]
+DRAW_TIMEOUT_MS = 20_000
 NAMES = [*PAGES, "host"]
 
 #: Scrolls through the page a screen at a time, so that every lazy image is asked for, then
@@ -62,15 +64,24 @@ def tab(browser: Any) -> Iterator[Any]:
     opened = context.new_page()
     opened.logged = []
     opened.asked = []
-    opened.on("console", lambda message: opened.logged.append(f"{message.type}: {message.text}"))
+    opened.on(
+        "console",
+        lambda message: opened.logged.append(
+            f"{message.type}: {message.text} at {message.location['url']}"
+        ),
+    )
     opened.on("pageerror", lambda error: opened.logged.append(f"uncaught: {error}"))
     opened.on("request", lambda sent: opened.asked.append(sent.url))
     yield opened
     context.close()
 
 
-def _load(tab: Any, address: str) -> None:
+def _load(tab: Any, address: str, name: str = "") -> None:
+    """Opens ``address`` (the page ``name``), waits until its script has drawn it, then loads
+    every image."""
     tab.goto(address, wait_until="load")
+    if name in DRAWN:
+        tab.wait_for_selector(DRAWN[name], timeout=DRAW_TIMEOUT_MS)
     assert tab.evaluate(SCROLL_THROUGH) >= 0
     tab.wait_for_load_state("networkidle")
 
@@ -93,8 +104,8 @@ def _violations(response: dict[str, Any]) -> list[str]:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_a_page_logs_nothing_to_the_console(tab: Any, addresses: dict[str, str], name: str) -> None:
-    _load(tab, addresses[name])
-    assert tab.logged == []
+    _load(tab, addresses[name], name)
+    assert tab.logged == status_line(name, addresses[name])
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -102,7 +113,7 @@ def test_a_page_asks_no_host_but_its_own_before_a_click(
     tab: Any, addresses: dict[str, str], demo_server: str, name: str
 ) -> None:
     """The host page asks its own origin for itself and the story server for the story."""
-    _load(tab, addresses[name])
+    _load(tab, addresses[name], name)
     own = {urlsplit(addresses[name]).netloc, urlsplit(demo_server).netloc}
     assert tab.asked, "the page asked for nothing: nothing was measured"
     assert [url for url in tab.asked if urlsplit(url).netloc not in own] == []
@@ -112,7 +123,7 @@ def test_a_page_asks_no_host_but_its_own_before_a_click(
 def test_a_page_has_no_wcag_2_1_a_or_aa_violation_found_by_axe(
     tab: Any, addresses: dict[str, str], name: str
 ) -> None:
-    _load(tab, addresses[name])
+    _load(tab, addresses[name], name)
     response = _axe(tab, {"runOnly": {"type": "tag", "values": WCAG21_AA}})
     assert _violations(response) == []
     assert response["passes"], "axe found nothing to check"
@@ -123,7 +134,7 @@ def test_a_page_keeps_its_colour_contrast_in_the_dark_scheme(
     tab: Any, addresses: dict[str, str], name: str
 ) -> None:
     tab.emulate_media(color_scheme="dark")
-    _load(tab, addresses[name])
+    _load(tab, addresses[name], name)
     assert tab.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") is True
     response = _axe(tab, {"runOnly": {"type": "rule", "values": ["color-contrast"]}})
     assert _violations(response) == []
@@ -136,7 +147,7 @@ def test_a_page_never_scrolls_sideways(
     tab: Any, addresses: dict[str, str], name: str, width: int
 ) -> None:
     tab.set_viewport_size({"width": width, "height": 800})
-    _load(tab, addresses[name])
+    _load(tab, addresses[name], name)
     scroll_width, inner_width = tab.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
     assert inner_width == width
     assert scroll_width <= inner_width
@@ -148,7 +159,7 @@ def test_a_pages_targets_are_big_enough_to_tap_on_a_phone(
 ) -> None:
     """axe-core's target-size rule (WCAG 2.2, 2.5.8: 24 by 24 pixels, or spaced apart) at 320."""
     tab.set_viewport_size({"width": 320, "height": 800})
-    _load(tab, addresses[name])
+    _load(tab, addresses[name], name)
     response = _axe(tab, {"runOnly": {"type": "rule", "values": ["target-size"]}})
     assert _violations(response) == []
     assert [rule["id"] for rule in response["passes"]] == ["target-size"]

@@ -18,7 +18,11 @@ from tests.http._clients import AppClient, Client
 from tests.http.conftest import PREFIX, World
 
 PAGE = "/docs/api"
-INITIALIZER = Path(__file__).resolve().parents[2] / "storycore/static/apidocs/initializer.js"
+OWN = Path(__file__).resolve().parents[2] / "storycore/static/apidocs"
+OWN_FILES = {
+    "initializer.js": "application/javascript; charset=utf-8",
+    "apidocs.css": "text/css; charset=utf-8",
+}
 VIEWER_FILES = {
     "swagger-ui-bundle.js": "application/javascript; charset=utf-8",
     "swagger-ui.css": "text/css; charset=utf-8",
@@ -26,7 +30,7 @@ VIEWER_FILES = {
     "favicon-32x32.png": "image/png",
     "favicon-16x16.png": "image/png",
 }
-FILES = {**VIEWER_FILES, "initializer.js": "application/javascript; charset=utf-8"}
+FILES = {**VIEWER_FILES, **OWN_FILES}
 ESCAPES = [
     "/docs/api/../../pyproject.toml",
     "/docs/api/..%2F..%2Fhttp%2Fapp.py",
@@ -183,8 +187,15 @@ def test_the_viewers_files_are_those_its_package_ships(client: Client, name: str
     assert client.get(f"{PAGE}/{name}").body == _viewer_file(name)
 
 
-def test_the_initializer_is_storycores_file(client: Client) -> None:
-    assert client.get(f"{PAGE}/initializer.js").body == INITIALIZER.read_bytes()
+@pytest.mark.parametrize("name", sorted(OWN_FILES))
+def test_the_initializer_and_stylesheet_are_storycores_files(client: Client, name: str) -> None:
+    assert client.get(f"{PAGE}/{name}").body == (OWN / name).read_bytes()
+
+
+def test_the_pages_own_stylesheet_comes_after_the_viewers(client: Client) -> None:
+    """Its rules win over the viewer's that they correct, being as specific and later."""
+    sheets = [a["href"] for a in _page(client).find("link", rel="stylesheet")]
+    assert sheets[-1] == f"{PAGE}/apidocs.css"
 
 
 def test_the_viewers_files_may_be_cached_for_a_week(client: Client) -> None:

@@ -100,6 +100,33 @@ def test_hashtags_in_description_and_text_link_to_their_tag_page(client: Client)
     assert doc.css_first(".s-element-text p").text() == "Fog over the #harbour"
 
 
+@pytest.mark.parametrize(
+    "path", ["/", "/alice", "/topics/harbour", "/tags/quay", "/search?q=lights"]
+)
+def test_hashtags_in_a_cards_description_link_to_their_tag_page(
+    client: Client, world: World, path: str
+) -> None:
+    world.publish("Night shift", description="Lights on the #quay tonight", topics=["harbour"])
+    doc = _doc(_get(client, path))
+    (card,) = [c for c in doc.css(".card") if c.css_first(".card-title a").text() == "Night shift"]
+    description = card.css_first(".card-description")
+    links = [(a.text(), a.attributes["href"]) for a in description.css("a.hashtag")]
+    assert links == [("#quay", f"{client.web_url}/tags/quay")]
+    assert description.text() == "Lights on the #quay tonight"
+
+
+def test_hostile_text_around_a_cards_hashtags_stays_text(client: Client, world: World) -> None:
+    hostile = '#quay"><img src=x onerror=alert(1)> <script>alert(1)</script>#harbour</p>'
+    world.publish("Night shift", description=hostile)
+    doc = _doc(client.get("/"))
+    (card,) = [c for c in doc.css(".card") if c.css_first(".card-title a").text() == "Night shift"]
+    description = card.css_first(".card-description")
+    assert description.css("img, script") == []
+    links = [a.attributes["href"] for a in description.css("a")]
+    assert links == [f"{client.web_url}/tags/quay", f"{client.web_url}/tags/harbour"]
+    assert description.text() == hostile
+
+
 def test_every_element_page_holds_50_and_links_next_and_prev(client: Client, world: World) -> None:
     texts = [{"type": "text", "data": {"text": f"<p>line {n}</p>"}} for n in range(120)]
     (slug,) = world.publish("Long one", elements=texts)
@@ -129,6 +156,16 @@ def test_what_does_not_exist_is_the_html_404(client: Client, path: str) -> None:
     answer = _get(client, path)
     assert answer.status == 404
     _doc(answer)
+
+
+def test_the_html_404_is_not_indexed_and_names_no_canonical_address(client: Client) -> None:
+    """A missing page is no copy of another: a canonical link to the front page would tell
+    search engines that it is (a "soft 404")."""
+    head = _doc(client.get("/alice/nothing-here")).head
+    assert head is not None
+    assert head.css_first('meta[name="robots"]').attributes["content"] == "noindex"
+    assert head.css('link[rel="canonical"], meta[property="og:url"]') == []
+    assert head.css_first('meta[property="og:site_name"]') is not None
 
 
 def test_a_retired_slug_of_a_story_page_is_a_301(client: Client, world: World) -> None:
@@ -179,12 +216,58 @@ def test_the_front_page_shows_featured_then_latest_topics_and_search(client: Cli
     assert form.css_first("input").attributes["name"] == "q"
 
 
-def test_an_empty_search_is_the_form_without_results(client: Client) -> None:
-    answer = client.get("/search", {"q": ""})
+def test_a_search_over_the_length_limit_is_the_search_page_saying_so(
+    client: Client, world: World
+) -> None:
+    limit = world.service.settings.limits.query
+    q = "quay " * (limit // 5) + "harbour"
+    answer = client.get("/search", {"q": q})
+    assert answer.status == 400
+    doc = _doc(answer)
+    field = doc.css_first("form[role=search] input[name=q]")
+    assert field.attributes["value"] == q
+    assert field.attributes["aria-invalid"] == "true"
+    problem = doc.css_first(f"#{field.attributes['aria-describedby']}")
+    assert f"at most {limit} characters" in problem.text()
+    assert f"this one is {len(q)}" in problem.text()
+    assert doc.css(".card") == []
+    head = doc.head
+    assert head is not None
+    assert head.css_first('meta[name="robots"]').attributes["content"] == "noindex"
+    assert head.css_first('link[rel="canonical"]').attributes["href"] == f"{client.web_url}/search"
+    assert head.css_first('meta[property="og:site_name"]') is not None
+
+
+def test_the_search_form_holds_no_more_than_the_length_limit(client: Client, world: World) -> None:
+    limit = world.service.settings.limits.query
+    for path in ("/", "/search"):
+        field = _doc(client.get(path)).css_first("form[role=search] input[name=q]")
+        assert field.attributes["maxlength"] == str(limit), path
+
+
+@pytest.mark.parametrize("page", ["x", "0", "-1", "2", "1.5"])
+def test_a_search_page_number_that_does_not_exist_is_the_html_404(
+    client: Client, page: str
+) -> None:
+    answer = client.get("/search", {"q": "quay", "page": page})
+    assert answer.status == 404
+    assert _doc(answer).css_first("h1").text() == "Not found"
+
+
+@pytest.mark.parametrize("query", [{}, {"q": ""}, {"q": "   "}, {"page": "x"}])
+def test_a_search_without_words_is_the_form_alone(client: Client, query: dict[str, str]) -> None:
+    answer = client.get("/search", query or None)
     assert answer.status == 200
     doc = _doc(answer)
-    assert doc.css_first("form[role=search]") is not None
-    assert doc.css(".card") == []
+    assert doc.css_first("form[role=search] input[name=q]").attributes["value"] == ""
+    assert (doc.css_first("h1").text(), doc.css(".card")) == ("Search", [])
+
+
+def test_a_search_without_a_letter_or_digit_finds_nothing(client: Client) -> None:
+    answer = client.get("/search", {"q": "###"})
+    assert answer.status == 200
+    doc = _doc(answer)
+    assert (doc.css(".card"), doc.css_first(".empty").text()) == ([], "No stories found.")
 
 
 def test_search_finds_what_the_api_finds(client: Client) -> None:

@@ -53,11 +53,13 @@ def _asset(name: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class StoryCard:
-    """A story in a list: what its card shows."""
+    """A story in a list: what its card shows. Its description is HTML: the text escaped, each
+    hashtag a link to its tag's page (``linked_hashtags``, as on the story page); its title is
+    text, for the whole title is the link to the story (a link holds no link)."""
 
     title: str
     url: str
-    description: str
+    description: Markup
     thumbnail: str
     author_name: str
     author_url: str
@@ -75,7 +77,7 @@ class StoryCard:
         return cls(
             title=story.title or "Untitled story",
             url=url,
-            description=story.description or "",
+            description=linked_hashtags(story.description or "", site.tag),
             thumbnail=story.thumbnail or "",
             author_name=author.name or author.username,
             author_url=site.author(author.username),
@@ -365,6 +367,7 @@ def front_page(
         topics=[(topic, site.topic(topic)) for topic in topics],
         pager=pager,
         q="",
+        problem="",
     )
 
 
@@ -394,12 +397,15 @@ def tagged_page(
     )
 
 
-def search_page(site: Site, q: str, results: Page[SearchItem] | None) -> str:
-    """The search page: the form, and for a query, a page of what it finds."""
-    address = site.search(q) if q else site.search_url
+def search_page(site: Site, q: str, results: Page[SearchItem] | None, *, problem: str = "") -> str:
+    """The search page: the form, and for a query, a page of what it finds. With a
+    ``problem`` (what is wrong with ``q``, said to a reader), the form holds ``q`` and says
+    so beside it, and the page finds nothing and is not indexed."""
+    searched = results is not None
+    address = site.search(q) if searched else site.search_url
     page, has_next = (results.page, results.has_next) if results is not None else (1, False)
     pager = _pager(address, page, has_next)
-    title = f"Search: {q}" if q else "Search"
+    title = f"Search: {q}" if searched else "Search"
     return _render(
         "search.html",
         site,
@@ -407,25 +413,29 @@ def search_page(site: Site, q: str, results: Page[SearchItem] | None) -> str:
             "title": title,
             "description": f"Search the stories of {site.name}",
             "canonical": _paged(address, page),
+            "noindex": bool(problem),
             "next": pager.next,
             "prev": pager.previous,
         },
         q=q,
-        searched=results is not None,
+        problem=problem,
+        searched=searched,
         cards=[StoryCard.of(item, site) for item in results.items] if results else [],
         pager=pager,
     )
 
 
 def not_found_page(site: Site, what: str) -> str:
-    """The web host's 404 page: there is no such ``what`` (a story, a user, a page)."""
+    """The web host's 404 page: there is no such ``what`` (a story, a user, a page). It is
+    not indexed and names no canonical address: a missing page is no copy of another (a
+    canonical link to the front page would make it a "soft 404")."""
     return _render(
         "not_found.html",
         site,
         head={
             "title": "Not found",
             "description": f"There is no such {what} on {site.name}.",
-            "canonical": site.home,
+            "canonical": "",
             "noindex": True,
         },
         what=what,

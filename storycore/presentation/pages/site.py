@@ -7,6 +7,7 @@ from urllib.parse import quote, urlencode
 
 from ...rules.permalinks import Permalinks
 from ...rules.video_players import VideoPlayer
+from ...settings import Limits
 
 __all__ = ["Site"]
 
@@ -14,11 +15,13 @@ __all__ = ["Site"]
 @dataclass(frozen=True, slots=True)
 class Site:
     """The web host at ``web_url`` (without a trailing slash), named ``name``
-    (``Service.site_name``), whose video posters give way to ``players``."""
+    (``Service.site_name``), whose video posters give way to ``players`` and whose searches
+    hold at most ``query_limit`` characters (``Settings.limits.query``)."""
 
     web_url: str
     name: str
     players: tuple[VideoPlayer, ...] = ()
+    query_limit: int = Limits().query
 
     @property
     def home(self) -> str:
