@@ -22,7 +22,7 @@ def _documented() -> set[str]:
     """The commands the README's command-line section lists."""
     section = (ROOT / "README.md").read_text().split("## The command line", 1)[1]
     block = section.split("```", 2)[1]
-    return set(re.findall(r"^storycore \[--db URL\] (\w+)", block, flags=re.MULTILINE))
+    return set(re.findall(r"^storycore \[--db URL\] ([\w-]+)", block, flags=re.MULTILINE))
 
 
 def test_every_command_is_listed_in_the_readme() -> None:
