@@ -88,11 +88,17 @@ def revision_document(revision: Revision) -> dict[str, Any]:
     return {
         "replaced": revision.replaced,
         "by": revision.by,
-        "record": revision.record.model_dump(mode="json"),
+        "record": _in_field_order(revision.record.model_dump(mode="json")),
         "elements": [
             element_of(document).model_dump(mode="json") for document in revision.elements
         ],
     }
+
+
+def _in_field_order(record: dict[str, Any]) -> dict[str, Any]:
+    """A dumped record's members in the model's order, however a store rebuilt it (a record
+    rebuilt without validation keeps the order of the data it was given)."""
+    return {name: record[name] for name in StoryRecord.model_fields if name in record}
 
 
 def revision_from(document: dict[str, Any]) -> Revision:
