@@ -8,7 +8,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -29,12 +29,18 @@ def storycore(*args: str, db: str) -> subprocess.CompletedProcess[str]:
 @contextmanager
 def serving(db: str, folder: Path, *args: str) -> Iterator[str]:
     """A running server on a free loopback port; yields its base address."""
+    command = [sys.executable, "-m", "storycore.contrib.cli", "--db", db, "serve", "--port=0"]
+    with launched([*command, *args], folder) as (address, _):
+        yield address
+
+
+@contextmanager
+def launched(command: list[str], folder: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``command``, a ``serve`` that says ``listening on ADDRESS``, running until the ``with``
+    ends; yields the address and the process. Its errors are written to ``folder``."""
     errors_path = folder / "serve.err"
     with errors_path.open("w") as errors:
-        command = [sys.executable, "-m", "storycore.contrib.cli", "--db", db, "serve", "--port=0"]
-        process = subprocess.Popen(
-            [*command, *args], stdout=subprocess.PIPE, stderr=errors, text=True
-        )
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True)
         try:
             assert process.stdout is not None
             deadline = time.monotonic() + STARTUP_SECONDS
@@ -44,12 +50,23 @@ def serving(db: str, folder: Path, *args: str) -> Iterator[str]:
                 if not line and process.poll() is not None:
                     raise AssertionError(f"serve exited: {errors_path.read_text()}")
             assert line.startswith("listening on http://127.0.0.1:"), line
-            yield line.removeprefix("listening on ").strip()
+            yield line.removeprefix("listening on ").strip(), process
         finally:
             process.terminate()
             process.wait(timeout=10)
             if process.stdout is not None:
                 process.stdout.close()
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``, read from ``/proc``."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with suppress(OSError, ValueError, IndexError):  # a process that ended as it was read
+            fields = stat.read_text().rpartition(")")[2].split()  # state, ppid, ...
+            if int(fields[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
 
 
 @contextmanager

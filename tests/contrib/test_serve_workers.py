@@ -34,6 +34,7 @@ import pytest
 
 from storycore import Service
 from storycore.adapters import open_store
+from tests._serve import children
 from tests.conftest import TEST_SETTINGS
 
 pytestmark = [
@@ -78,17 +79,6 @@ def prepare(path: Path) -> Prepared:
             "writer", {"title": f"Story of {path.stem}"}, viewer=writer, publish=True
         )
     return Prepared(url, api_key, story.id, f"/v1/stories/writer/{story.slug}")
-
-
-def children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid``, read from ``/proc``."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with suppress(OSError, ValueError, IndexError):  # a process that ended as it was read
-            fields = stat.read_text().rpartition(")")[2].split()  # state, ppid, ...
-            if int(fields[1]) == pid:
-                found.append(int(stat.parent.name))
-    return found
 
 
 def workers_of(pid: int) -> list[int]:
