@@ -179,6 +179,7 @@ class Stories:
         ``modified`` until it is published again. ``publish_at`` schedules a working story
         (None cancels its schedule; left out, the schedule stays).
         """
+        self._ctx.require_user(viewer)  # who may not write learns nothing of the time sent
         schedule = self._schedule(publish_at)
         return self._change(username, slug, viewer, version, story, _saved, schedule)
 
@@ -196,6 +197,7 @@ class Stories:
         cancels its schedule; with a time in ``publish_at``, schedule it instead (it stays
         working until then).
         """
+        self._ctx.require_user(viewer)
         schedule = self._schedule(publish_at)
         if isinstance(schedule, str):
             return self._change(username, slug, viewer, version, story, _saved, schedule)

@@ -165,3 +165,13 @@ def test_the_documented_publish_at_takes_a_time_null_and_the_empty_string(
     assert validator.is_valid(value)
     assert not validator.is_valid("tomorrow")
     assert not validator.is_valid("2026-01-01T01:00:00")  # no zone: the service refuses it
+
+
+@pytest.mark.parametrize("action", ["save", "publish"])
+def test_a_caller_without_credentials_is_refused_before_the_time_it_sends_is_read(
+    client: Client, action: str
+) -> None:
+    answer = client.post_form(
+        f"{DRAFT}/{action}", {"story": "{}", "publish_at": "2000-01-01T00:00:00Z"}
+    )
+    assert answer.status == 401
