@@ -1,7 +1,9 @@
 """Loading a data set through the adapters' bulk path (``StoryRepository.add_many``).
 
 Records are built exactly as ``create`` builds them (``new_story_record``), with slugs derived
-from titles and made unique per author, and publication times one second apart.
+from titles and made unique per author, and publication times one second apart. The last
+``working`` stories of the data set may be loaded working (not published), and scheduled to
+publish (``publish_at``, decisions section 27) one second apart from a given time.
 """
 
 from __future__ import annotations
@@ -25,12 +27,16 @@ __all__ = ["load"]
 START = datetime(2025, 1, 1, tzinfo=UTC)
 
 
-def _records(service: Service, data: DataSet) -> Iterator[NewStory]:
+def _records(
+    service: Service, data: DataSet, working: int, scheduled: datetime | None
+) -> Iterator[NewStory]:
     users = {name: service.store.users.get_by_username(name) for name in data.author_names()}
     limits = service.settings.limits
     taken: dict[str, set[str]] = {}
-    for number, (author, story, publish) in enumerate(data.story_inputs()):
+    first_working = data.stories - working
+    for number, (author, story, published) in enumerate(data.story_inputs()):
         at = format_timestamp(START + timedelta(seconds=number))
+        publish = published and number < first_working
         draft = parse_story(story, limits)
         elements = normalize_elements(
             draft.elements or [],
@@ -43,17 +49,27 @@ def _records(service: Service, data: DataSet) -> Iterator[NewStory]:
         user = users[author]
         assert user is not None
         record = new_story_record(user.id, draft, elements, publish=publish, at=at)
+        if scheduled is not None and number >= first_working:
+            later = timedelta(seconds=number - first_working)
+            record.publish_at = format_timestamp(scheduled + later)
         slugs = taken.setdefault(author, set())
         record.slug = next_free_slug(derive_slug(record.title), slugs)
         slugs.add(record.slug)
         yield record, elements, story_words(record, elements)
 
 
-def load(service: Service, data: DataSet) -> float:
-    """Make the data set's authors and stories; returns the seconds the stories took."""
+def load(
+    service: Service, data: DataSet, *, working: int = 0, scheduled: datetime | None = None
+) -> float:
+    """Make the data set's authors and stories; returns the seconds the stories took.
+
+    The last ``working`` stories are loaded working whatever the data set says; with
+    ``scheduled``, each of them is scheduled to publish, the first at ``scheduled`` and the
+    next ones a second apart.
+    """
     for name in data.author_names():
         if service.store.users.get_by_username(name) is None:
             service.accounts.create_user(name, name=name.title())
     start = time.perf_counter()
-    service.store.stories.add_many(_records(service, data))
+    service.store.stories.add_many(_records(service, data, working, scheduled))
     return time.perf_counter() - start

@@ -1,5 +1,7 @@
 """The benchmarks measure what their README says they measure (benchmarks/README.md).
 
+``benchmarks.revisions`` runs through on a tiny data set and prints each of its tables.
+
 The HTTP benchmark compares ``storycore serve`` with a bare app under one uvicorn worker, and
 the pages with the API on the same server: ``serve`` runs in one process too, or a run's
 figures say how wrk's connections split between workers (``benchmarks.http_load``). The
@@ -14,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import revisions
 from benchmarks.http_load import serve_command
 from tests._serve import children, launched
 
@@ -25,3 +28,19 @@ def test_the_http_benchmark_serves_storycore_in_one_process_as_the_bare_app(
     with launched(serve_command(f"sqlite:///{tmp_path / 'bench.db'}"), tmp_path) as (_, process):
         # serve says it listens once every worker it runs serves: none is still to come
         assert children(process.pid) == []
+
+
+def test_the_revisions_benchmark_runs_through_on_a_tiny_data_set(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    tiny = "--stories 30 --scheduled 20 --keep 3 --targets 3 --block 2 --rounds 2"
+    revisions.main([*tiny.split(), "--db", "sqlite,memory", "--no-http"])
+    printed = capsys.readouterr().out
+    for store in ("sqlite", "memory"):
+        assert f"| {store} | save, 20 elements changed |" in printed
+        assert f"| {store} | save, title only |" in printed
+        assert f"| {store} | a `publish_due()` round, nothing due |" in printed
+        assert f"| {store} | read a story (`stories.open`) |" in printed
+    # a round on SQLite is one statement, a walk of the index of scheduled stories
+    assert "| 20 stories scheduled | 1 |" in printed
+    assert "USING INDEX stories_due" in printed
