@@ -19,11 +19,10 @@ from ..model.visibility import Viewer
 from ..ports import KEPT_BY_REPLACE
 from ..rules.numbers import whole_number
 from ._context import Context
+from .catalog import PageParam
 from .lifecycle import Stories
 
 __all__ = ["Revisions"]
-
-PageParam = int | str | None
 
 
 class Revisions:

@@ -15,6 +15,7 @@ import threading
 
 from ..clocks import Clock
 from ..errors import Unavailable
+from ._rounds import rounds
 from .lifecycle import Stories
 
 __all__ = ["INTERVAL", "Scheduler"]
@@ -79,10 +80,8 @@ class Scheduler:
             thread.join()
 
     def _run(self) -> None:
-        """A round at once, then one every ``interval`` from when the last was due."""
-        due = self._clock.monotonic()
-        while not self._stop.wait(max(0.0, due - self._clock.monotonic())):
-            due = max(due + self._interval, self._clock.monotonic())
+        """A round at once, then one every ``interval`` (``rounds``)."""
+        for _ in rounds(self._clock, self._stop, self._interval, self._clock.monotonic()):
             try:
                 self.run_once()
             except Unavailable:

@@ -24,6 +24,7 @@ from collections import Counter
 from ..clocks import Clock
 from ..errors import Unavailable
 from ..ports import StoryRepository
+from ._rounds import rounds
 
 __all__ = ["ViewCounts"]
 
@@ -93,14 +94,11 @@ class ViewCounts:
         self.flush()
 
     def _run(self, due: float) -> None:
-        """Write every ``interval`` from ``due`` (on the clock's monotonic time) until closed,
-        or until a write finds nothing to write (the next count starts the writer again), so
-        an idle service holds no thread. Each round is due when the last was due, plus the
-        interval, or at once when that has passed: when a round comes does not depend on when
-        this thread got to wait for it.
+        """Write every ``interval`` from ``due`` (on the clock's monotonic time, ``rounds``)
+        until closed, or until a write finds nothing to write (the next count starts the writer
+        again), so an idle service holds no thread.
         """
-        while not self._stop.wait(max(0.0, due - self._clock.monotonic())):
-            due = max(due + self._interval, self._clock.monotonic())
+        for _ in rounds(self._clock, self._stop, self._interval, due):
             with self._lock:
                 if not self._views:
                     self._writer = None
