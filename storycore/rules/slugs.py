@@ -73,7 +73,10 @@ def validate_slug(slug: str, field: str = "slug", max_length: int = MAX_SLUG_LEN
 
 
 def derive_slug(title: str, max_length: int = MAX_SLUG_LENGTH) -> str:
-    """The slug a title gives: transliterated to ASCII, lowercased, hyphenated, cut to length."""
+    """The slug a title gives: transliterated to ASCII, lowercased, hyphenated, cut to length.
+
+    It is the base of the slugs a story tries (``slug_candidates``), which skip it when it is
+    a route word (``create`` gives ``create-2``)."""
     slug = slugify(title, max_length=max_length, word_boundary=False, lowercase=True)
     # slugify keeps digits and letters only; a cut may leave a trailing hyphen
     slug = slug.strip("-")

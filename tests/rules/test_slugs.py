@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from storycore.errors import InvalidParameter, InvalidSlug
@@ -125,8 +125,9 @@ def test_a_slug_cut_at_a_hyphen_has_no_trailing_hyphen() -> None:
 
 @BOUNDED
 @given(st.text())
+@example("editslug")  # a title that derives a route word: its first slug is editslug-2
 def test_every_slug_derived_from_a_title_matches_the_slug_rule(title: str) -> None:
-    slug = derive_slug(title)
+    slug = next(slug_candidates(derive_slug(title)))  # the first slug a story with it tries
     assert is_valid_slug(slug)
     assert SLUG_PATTERN.fullmatch(slug)
 
