@@ -6,6 +6,13 @@ Adapters raise storage errors only (``storycore.errors``): ``DuplicateKey`` nami
 the service words what a caller is told (``storycore.usecases.wording``).
 "Atomic" below means: either every change of the call is stored, or none is, also across
 processes that share the storage, and a reader never sees half of it.
+
+Every write that reports a change takes the ``events`` that report it (decisions section 28)
+and stores them in the same atomic write, so a change without its event, or an event without
+its change, never exists; the ``EventLog`` hands them out. Those writes are ``add_many``,
+``replace`` and ``remove`` of stories, ``add`` and ``update`` of users and
+``IdentityRepository.add_user``; an event goes with the write of the record its ``subject``
+names.
 """
 
 from __future__ import annotations
@@ -24,11 +31,15 @@ from .model.records import (
     TokenRecord,
     UserRecord,
 )
+from .model.events import Event, LoggedEvent
 from .model.revisions import STORY_OWN, Revision, RevisionHead, RevisionMark
+from .model.webhooks import Delivery, WebhookRecord
 
 __all__ = [
     "KEPT_BY_REPLACE",
     "ApplicationRepository",
+    "DeliveryRepository",
+    "EventLog",
     "IdentityRepository",
     "NewStory",
     "RevisionRepository",
@@ -38,6 +49,7 @@ __all__ = [
     "StoryRepository",
     "TokenRepository",
     "UserRepository",
+    "WebhookRepository",
     "whole_record",
 ]
 
@@ -60,7 +72,7 @@ def whole_record(record: UserRecord | AppRecord) -> dict[str, Any]:
 class StoryRepository(Protocol):
     """Stories with their elements, counters and slug history."""
 
-    def add_many(self, stories: Iterable[NewStory]) -> int:
+    def add_many(self, stories: Iterable[NewStory], *, events: Sequence[Event] = ()) -> int:
         """Store new stories, each with its elements (in order) and its search ``words``;
         returns how many. The one way to store a new story: one alone is
         ``add_many([(story, elements, words)])``.
@@ -73,7 +85,7 @@ class StoryRepository(Protocol):
         knows the author is not stored; then that story is not stored. A retired slug (an
         alias) at that place is freed: the alias stops and the new story takes the slug. The
         record is stored as given, counters and ``featured_at`` included (an import restores
-        them).
+        them). Each of ``events`` is stored with the story its ``subject`` names.
 
         Adapters that can store them all in one transaction do, and then a failure (a refused
         story, an error raised while ``stories`` is consumed) stores none of them: SQLite and
@@ -110,6 +122,7 @@ class StoryRepository(Protocol):
         elements: Sequence[Element] | None = None,
         words: Sequence[str] | None = None,
         revision: RevisionMark | None = None,
+        events: Sequence[Event] = (),
     ) -> None:
         """Replace the stored story ``story.id`` by ``story``, atomically, if it is unchanged.
 
@@ -128,7 +141,8 @@ class StoryRepository(Protocol):
         replacement) is kept in the same atomic write as a revision at its stored version
         (``RevisionRepository``), replaced at ``revision.replaced`` by ``revision.by``; then
         the story's oldest revisions beyond ``revision.keep`` are dropped (``keep`` 0: none is
-        kept, and the replacement costs what it did without revisions).
+        kept, and the replacement costs what it did without revisions). ``events`` are stored
+        in the same atomic write.
         """
         ...
 
@@ -139,11 +153,11 @@ class StoryRepository(Protocol):
         """
         ...
 
-    def remove(self, story_id: str) -> bool:
+    def remove(self, story_id: str, *, events: Sequence[Event] = ()) -> bool:
         """Delete the story, its elements, aliases, embed counts, search entry and revisions,
-        atomically.
+        atomically, with ``events``.
 
-        Returns whether it existed.
+        Returns whether it existed; when it did not, ``events`` are not stored.
         """
         ...
 
@@ -271,10 +285,10 @@ class SearchIndex(Protocol):
 class UserRepository(Protocol):
     """User accounts."""
 
-    def add(self, user: UserRecord) -> None:
-        """Store a new user. Raises ``DuplicateKey("user.username")`` when the username is
-        taken regardless of case and ``DuplicateKey("user.id")`` for a stored id; then nothing
-        is stored.
+    def add(self, user: UserRecord, *, events: Sequence[Event] = ()) -> None:
+        """Store a new user, with ``events``. Raises ``DuplicateKey("user.username")`` when the
+        username is taken regardless of case and ``DuplicateKey("user.id")`` for a stored id;
+        then nothing is stored.
         """
         ...
 
@@ -296,7 +310,9 @@ class UserRepository(Protocol):
         """
         return {uid: ProfileFields.of(user) for uid, user in self.get_many(user_ids).items()}
 
-    def update(self, user_id: str, changes: Mapping[str, Any]) -> None:
+    def update(
+        self, user_id: str, changes: Mapping[str, Any], *, events: Sequence[Event] = ()
+    ) -> None:
         """Set the named members of the stored user to these values and leave every other
         member as it is stored, atomically, with the unique username key when ``username`` is
         among them, and with the search entries of the user's stories when ``search_tokens``
@@ -308,7 +324,7 @@ class UserRepository(Protocol):
         ``changes`` names members of ``UserRecord`` other than ``id``, with values of their
         types. Raises ``Missing("user")`` when there is no such user, and
         ``DuplicateKey("user.username")`` when a new ``username`` is another user's,
-        regardless of case; then nothing changes.
+        regardless of case; then nothing changes (``events`` included).
         """
         ...
 
@@ -388,12 +404,118 @@ class IdentityRepository(Protocol):
         """The id of the user linked to this identity, or None."""
         ...
 
-    def add_user(self, provider: str, external_id: str, user: UserRecord) -> None:
-        """Store ``user`` and link the identity to it, atomically. Raises
+    def add_user(
+        self,
+        provider: str,
+        external_id: str,
+        user: UserRecord,
+        *,
+        events: Sequence[Event] = (),
+    ) -> None:
+        """Store ``user`` and link the identity to it, with ``events``, atomically. Raises
         ``DuplicateKey("user.username")`` when the username is taken regardless of case, and
         ``DuplicateKey("identity")`` when the identity is linked already; in both cases
         nothing is stored.
         """
+        ...
+
+
+@runtime_checkable
+class EventLog(Protocol):
+    """The events the reporting writes stored, in the order those writes were committed."""
+
+    def after(self, cursor: str | None, limit: int) -> list[LoggedEvent]:
+        """At most ``limit`` events logged after ``cursor`` (None: from the first), oldest
+        first, each with the cursor that reads on after it.
+
+        Commit order: a reader that goes on from the last cursor it was given never misses an
+        event, also one whose write began before an event it has read but was committed after
+        it (the log hands out an event only once every write that could come before it has
+        ended). ``Missing("cursor")`` for a cursor this log did not make.
+        """
+        ...
+
+    def end(self) -> str | None:
+        """The cursor after the newest event a reader can be handed now (``after`` from it
+        returns only later events), or None when there is none."""
+        ...
+
+    def get_many(self, event_ids: Iterable[str]) -> dict[str, Event]:
+        """The logged events with these ids, by id."""
+        ...
+
+
+@runtime_checkable
+class WebhookRepository(Protocol):
+    """The endpoints editors registered (decisions section 28)."""
+
+    def add(self, webhook: WebhookRecord) -> None:
+        """Store a new webhook; ``DuplicateKey("webhook.id")`` for a stored id."""
+        ...
+
+    def get(self, webhook_id: str) -> WebhookRecord | None:
+        """The webhook with this id, or None."""
+        ...
+
+    def find(self, offset: int, limit: int) -> list[WebhookRecord]:
+        """Webhooks, oldest first (by ``created``, then id), sliced."""
+        ...
+
+    def update(self, webhook_id: str, changes: Mapping[str, Any]) -> None:
+        """Set the named members (of ``WebhookRecord``, not ``id``) and leave the others as
+        stored, atomically; ``Missing("webhook")`` when there is none."""
+        ...
+
+    def advance(self, webhook_id: str, expected: str | None, cursor: str) -> bool:
+        """Set the webhook's ``cursor`` to ``cursor`` if it is ``expected`` now; whether it
+        was (a process that read the same events first advanced it already, or it is gone)."""
+        ...
+
+    def remove(self, webhook_id: str) -> bool:
+        """Delete the webhook and its deliveries, atomically; whether it existed."""
+        ...
+
+
+@runtime_checkable
+class DeliveryRepository(Protocol):
+    """Each event to each webhook, and its attempts (decisions section 28)."""
+
+    def add_many(self, deliveries: Iterable[Delivery]) -> int:
+        """Store new deliveries as given; one of a webhook and event that is stored already is
+        left as it is (two processes may make the same one). Returns how many were new."""
+        ...
+
+    def claim(self, now: str, until: str, owner: str, limit: int) -> list[Delivery]:
+        """Lease to ``owner`` until ``until`` at most ``limit`` pending deliveries due at
+        ``now`` (``next_attempt`` at or before it) that no process holds (no lease, or one that
+        ended at or before ``now``), earliest ``next_attempt`` first (then by webhook and
+        event id), and return them as leased. Atomic per delivery, across processes: a
+        delivery is leased to one owner at a time.
+        """
+        ...
+
+    def finish(self, delivery: Delivery, owner: str) -> bool:
+        """Store ``delivery`` (its attempts, state and schedule) over the stored one if
+        ``owner`` holds its lease still, and end the lease; whether it did (a lease that ran
+        out and was taken by another process is not written over)."""
+        ...
+
+    def get(self, webhook_id: str, event_id: str) -> Delivery | None:
+        """The webhook's delivery of this event, or None."""
+        ...
+
+    def of_webhook(self, webhook_id: str, offset: int, limit: int) -> list[Delivery]:
+        """The webhook's deliveries, newest first (by ``created``, then event id descending),
+        sliced."""
+        ...
+
+    def count(self, webhook_id: str) -> int:
+        """How many deliveries the webhook has."""
+        ...
+
+    def redeliver(self, webhook_id: str, event_id: str, now: str) -> bool:
+        """Make the delivery pending and due at ``now`` again, its ``failures`` 0 and no
+        lease; whether there is such a delivery."""
         ...
 
 
@@ -430,6 +552,9 @@ class Store(Protocol):
     apps: ApplicationRepository
     tokens: TokenRepository
     identities: IdentityRepository
+    events: EventLog
+    webhooks: WebhookRepository
+    deliveries: DeliveryRepository
 
     def read_story(self, username: str, slug: str, offset: int, limit: int) -> StoryRead:
         """The user ``username`` (compared regardless of case), their story that lives at

@@ -23,7 +23,9 @@ from storycore.model import counters, records
 from storycore.model.heads import StoryHead
 from storycore.model.queries import StoryQuery
 from storycore.model.records import AppRecord, Element, StoryRecord, TokenRecord, UserRecord
+from storycore.model.events import Event, LoggedEvent
 from storycore.model.revisions import Revision, RevisionHead, RevisionMark, revision_record
+from storycore.model.webhooks import Delivery, WebhookRecord
 from storycore.rules.usernames import username_key
 
 __all__ = ["MemoryStore"]
@@ -48,6 +50,9 @@ class _State:
     tokens: dict[str, TokenRecord] = field(default_factory=dict)  # by digest
     identities: dict[tuple[str, str], str] = field(default_factory=dict)  # -> user id
     revisions: dict[str, dict[int, Revision]] = field(default_factory=dict)  # id -> version ->
+    events: list[Event] = field(default_factory=list)  # the log: its cursor is an index
+    webhooks: dict[str, WebhookRecord] = field(default_factory=dict)
+    deliveries: dict[tuple[str, str], Delivery] = field(default_factory=dict)  # (webhook, event)
     derivation: int | None = None
 
 
@@ -101,11 +106,12 @@ def _visible(story: StoryRecord, query: StoryQuery) -> bool:
 class _Stories(_Part, ports.StoryRepository):
     """Stories, with their retired slugs (``_State.aliases``)."""
 
-    def add_many(self, stories: Iterable[ports.NewStory]) -> int:
+    def add_many(self, stories: Iterable[ports.NewStory], *, events: Sequence[Event] = ()) -> int:
         """One by one, under the lock: the stories before a failure stay."""
         count = 0
         for story, elements, words in stories:
             self._add(story, elements, words)
+            self._s.events.extend(event for event in events if event.subject == story.id)
             count += 1
         return count
 
@@ -138,6 +144,7 @@ class _Stories(_Part, ports.StoryRepository):
         elements: Sequence[Element] | None = None,
         words: Sequence[str] | None = None,
         revision: RevisionMark | None = None,
+        events: Sequence[Event] = (),
     ) -> None:
         stored = self._s.stories.get(story.id)
         if stored is None:
@@ -155,6 +162,7 @@ class _Stories(_Part, ports.StoryRepository):
             self._keep_revision(stored, revision)
         kept = story.model_copy(update={k: getattr(stored, k) for k in ports.KEPT_BY_REPLACE})
         self._store(kept, elements, words)
+        self._s.events.extend(events)
 
     def _keep_revision(self, stored: StoryRecord, mark: RevisionMark) -> None:
         as_was = _copy(revision_record(stored))
@@ -181,10 +189,11 @@ class _Stories(_Part, ports.StoryRepository):
         found.sort(key=lambda story: (story.publish_at, story.id))
         return [_copy(story) for story in found[: max(limit, 0)]]
 
-    def remove(self, story_id: str) -> bool:
+    def remove(self, story_id: str, *, events: Sequence[Event] = ()) -> bool:
         story = self._s.stories.pop(story_id, None)
         if story is None:
             return False
+        self._s.events.extend(events)
         del self._s.slugs[story.author_id, story.slug]
         for parts in (self._s.elements, self._s.words, self._s.embeds, self._s.revisions):
             parts.pop(story_id, None)
@@ -327,8 +336,9 @@ def _put_user(state: _State, user: UserRecord, *, new: bool) -> None:
 
 
 class _Users(_Part, ports.UserRepository):
-    def add(self, user: UserRecord) -> None:
+    def add(self, user: UserRecord, *, events: Sequence[Event] = ()) -> None:
         _put_user(self._s, user, new=True)
+        self._s.events.extend(events)
 
     def get(self, user_id: str) -> UserRecord | None:
         return self.get_many([user_id]).get(user_id)
@@ -342,10 +352,13 @@ class _Users(_Part, ports.UserRepository):
         found = [user for uid in set(user_ids) if (user := self._s.users.get(uid))]
         return {user.id: _copy(user) for user in found}
 
-    def update(self, user_id: str, changes: Mapping[str, Any]) -> None:
+    def update(
+        self, user_id: str, changes: Mapping[str, Any], *, events: Sequence[Event] = ()
+    ) -> None:
         if not (stored := self._s.users.get(user_id)):
             raise Missing("user")
         _put_user(self._s, stored.model_copy(update=changes), new=False)
+        self._s.events.extend(events)
 
     def find(self, offset: int, limit: int) -> list[UserRecord]:
         users = sorted(self._s.users.values(), key=lambda u: (username_key(u.username), u.id))
@@ -415,11 +428,130 @@ class _Identities(_Part, ports.IdentityRepository):
     def get(self, provider: str, external_id: str) -> str | None:
         return self._s.identities.get((provider, external_id))
 
-    def add_user(self, provider: str, external_id: str, user: UserRecord) -> None:
+    def add_user(
+        self,
+        provider: str,
+        external_id: str,
+        user: UserRecord,
+        *,
+        events: Sequence[Event] = (),
+    ) -> None:
         if (provider, external_id) in self._s.identities:
             raise DuplicateKey("identity")
         _put_user(self._s, user, new=True)
         self._s.identities[provider, external_id] = user.id
+        self._s.events.extend(events)
+
+
+class _Events(_Part, ports.EventLog):
+    """The log is a list: one writer at a time (the lock), so list order is commit order."""
+
+    def after(self, cursor: str | None, limit: int) -> list[LoggedEvent]:
+        start = 0 if cursor is None else _index(cursor)
+        found = self._s.events[start : start + max(limit, 0)]
+        return [LoggedEvent(str(start + n + 1), event) for n, event in enumerate(found)]
+
+    def end(self) -> str | None:
+        return str(len(self._s.events)) if self._s.events else None
+
+    def get_many(self, event_ids: Iterable[str]) -> dict[str, Event]:
+        wanted = set(event_ids)
+        return {event.id: event for event in self._s.events if event.id in wanted}
+
+
+def _index(cursor: str) -> int:
+    if not (cursor.isascii() and cursor.isdigit()) or len(cursor) > 18:
+        raise Missing("cursor")
+    return int(cursor)
+
+
+class _Webhooks(_Part, ports.WebhookRepository):
+    def add(self, webhook: WebhookRecord) -> None:
+        if webhook.id in self._s.webhooks:
+            raise DuplicateKey("webhook.id")
+        self._s.webhooks[webhook.id] = _copy(webhook)
+
+    def get(self, webhook_id: str) -> WebhookRecord | None:
+        return _copy(found) if (found := self._s.webhooks.get(webhook_id)) else None
+
+    def find(self, offset: int, limit: int) -> list[WebhookRecord]:
+        hooks = sorted(self._s.webhooks.values(), key=lambda hook: (hook.created, hook.id))
+        return [_copy(hook) for hook in _page(hooks, offset, limit)]
+
+    def update(self, webhook_id: str, changes: Mapping[str, Any]) -> None:
+        if not (stored := self._s.webhooks.get(webhook_id)):
+            raise Missing("webhook")
+        self._s.webhooks[webhook_id] = stored.model_copy(update=changes)
+
+    def advance(self, webhook_id: str, expected: str | None, cursor: str) -> bool:
+        stored = self._s.webhooks.get(webhook_id)
+        if stored is None or stored.cursor != expected:
+            return False
+        stored.cursor = cursor
+        return True
+
+    def remove(self, webhook_id: str) -> bool:
+        if self._s.webhooks.pop(webhook_id, None) is None:
+            return False
+        kept = {key: d for key, d in self._s.deliveries.items() if key[0] != webhook_id}
+        self._s.deliveries = kept
+        return True
+
+
+class _Deliveries(_Part, ports.DeliveryRepository):
+    def add_many(self, deliveries: Iterable[Delivery]) -> int:
+        added = 0
+        for delivery in deliveries:
+            key = (delivery.webhook_id, delivery.event_id)
+            if key not in self._s.deliveries:
+                self._s.deliveries[key] = delivery
+                added += 1
+        return added
+
+    def claim(self, now: str, until: str, owner: str, limit: int) -> list[Delivery]:
+        due = [
+            d
+            for d in self._s.deliveries.values()
+            if d.state == "pending"
+            and d.next_attempt is not None
+            and d.next_attempt <= now
+            and (d.leased_until is None or d.leased_until <= now)
+        ]
+        due.sort(key=lambda d: (d.next_attempt or "", d.webhook_id, d.event_id))
+        claimed = [d._replace(leased_until=until, leased_by=owner) for d in due[: max(limit, 0)]]
+        for delivery in claimed:
+            self._s.deliveries[delivery.webhook_id, delivery.event_id] = delivery
+        return claimed
+
+    def finish(self, delivery: Delivery, owner: str) -> bool:
+        key = (delivery.webhook_id, delivery.event_id)
+        stored = self._s.deliveries.get(key)
+        if stored is None or stored.leased_by != owner:
+            return False
+        self._s.deliveries[key] = delivery._replace(leased_until=None, leased_by=None)
+        return True
+
+    def get(self, webhook_id: str, event_id: str) -> Delivery | None:
+        return self._s.deliveries.get((webhook_id, event_id))
+
+    def _of(self, webhook_id: str) -> list[Delivery]:
+        return [d for key, d in self._s.deliveries.items() if key[0] == webhook_id]
+
+    def of_webhook(self, webhook_id: str, offset: int, limit: int) -> list[Delivery]:
+        found = sorted(self._of(webhook_id), key=lambda d: (d.created, d.event_id), reverse=True)
+        return _page(found, offset, limit)
+
+    def count(self, webhook_id: str) -> int:
+        return len(self._of(webhook_id))
+
+    def redeliver(self, webhook_id: str, event_id: str, now: str) -> bool:
+        stored = self._s.deliveries.get((webhook_id, event_id))
+        if stored is None:
+            return False
+        self._s.deliveries[webhook_id, event_id] = stored._replace(
+            state="pending", failures=0, next_attempt=now, leased_until=None, leased_by=None
+        )
+        return True
 
 
 class MemoryStore(ports.Store):
@@ -437,6 +569,8 @@ class MemoryStore(ports.Store):
         self.revisions = _Revisions(state)
         self.users, self.apps = _Users(state), _Applications(state)
         self.tokens, self.identities = _Tokens(state), _Identities(state)
+        self.events, self.webhooks = _Events(state), _Webhooks(state)
+        self.deliveries = _Deliveries(state)
 
     def derivation(self) -> int | None:
         return self._state.derivation

@@ -1,0 +1,61 @@
+"""Webhooks and their deliveries (decisions section 28), as storage keeps them.
+
+A webhook is an endpoint an editor registered for some event types. Its ``cursor`` says how far
+into the event log (``ports.EventLog``) its deliveries were made: a delivery is made for each
+later event of its types (once: storage keys deliveries by webhook and event), then attempted
+until the endpoint answers 2xx or the retry schedule ends (``rules.retries``).
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+from pydantic import BaseModel, ConfigDict
+
+__all__ = ["Delivery", "DeliveryState", "WebhookRecord"]
+
+DeliveryState = Literal["pending", "delivered", "failed"]
+
+
+class WebhookRecord(BaseModel):
+    """A registered endpoint. ``secret`` is its signing secret sealed with the service's key
+    (``storycore.rules.sealing``): a stolen store does not hold it in clear. ``events`` is a
+    tuple of event types, or ``("*",)`` for every one. ``failing_since`` is the time of the
+    first failed attempt since its last success; ``disabled`` the time it was disabled."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+    id: str
+    url: str
+    events: tuple[str, ...]
+    secret: str
+    created: str
+    created_by: str
+    cursor: str | None = None
+    failing_since: str | None = None
+    disabled: str | None = None
+
+
+class Delivery(NamedTuple):
+    """One event to one webhook, and how its attempts went.
+
+    ``failures`` counts the failed attempts since it was made or redelivered (the retry
+    schedule's step); ``attempts`` every attempt. ``last_status`` is the endpoint's HTTP status,
+    or None when it gave none (refused, dropped, too slow); ``last_error`` says what went wrong.
+    ``next_attempt`` is when it is due (None once delivered or failed). A process attempting it
+    holds it until ``leased_until`` (``leased_by`` names the process).
+    """
+
+    webhook_id: str
+    event_id: str
+    event_type: str
+    created: str
+    state: DeliveryState = "pending"
+    attempts: int = 0
+    failures: int = 0
+    last_status: int | None = None
+    last_error: str | None = None
+    last_attempt: str | None = None
+    next_attempt: str | None = None
+    leased_until: str | None = None
+    leased_by: str | None = None
