@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
+from .model.events import Event, LoggedEvent
 from .model.heads import ProfileFields, StoryHead
 from .model.queries import StoryQuery
 from .model.records import (
@@ -31,7 +32,6 @@ from .model.records import (
     TokenRecord,
     UserRecord,
 )
-from .model.events import Event, LoggedEvent
 from .model.revisions import STORY_OWN, Revision, RevisionHead, RevisionMark
 from .model.webhooks import Delivery, WebhookRecord
 

@@ -20,10 +20,10 @@ from pydantic import BaseModel
 from storycore import ports
 from storycore.errors import DuplicateKey, Missing, StaleVersion
 from storycore.model import counters, records
+from storycore.model.events import Event, LoggedEvent
 from storycore.model.heads import StoryHead
 from storycore.model.queries import StoryQuery
 from storycore.model.records import AppRecord, Element, StoryRecord, TokenRecord, UserRecord
-from storycore.model.events import Event, LoggedEvent
 from storycore.model.revisions import Revision, RevisionHead, RevisionMark, revision_record
 from storycore.model.webhooks import Delivery, WebhookRecord
 from storycore.rules.usernames import username_key
