@@ -44,6 +44,8 @@ class StorycoreASGI:
     compresses already. ``schedule``: the lifespan's startup starts the service's scheduler,
     which publishes scheduled stories when they are due (decisions section 27); turn it off
     where the host runs ``service.scheduler`` or ``storycore publish-due`` itself.
+    ``deliver``: the startup also starts the service's deliverer, which sends events to
+    webhooks (decisions section 28) in a thread of its own, never in the request workers.
     """
 
     def __init__(
@@ -54,10 +56,12 @@ class StorycoreASGI:
         owns_service: bool = False,
         compress: bool = False,
         schedule: bool = True,
+        deliver: bool = True,
     ) -> None:
         self.app = service if isinstance(service, HttpApp) else HttpApp(service, compress=compress)
         self._owns_service = owns_service
         self._schedule = schedule
+        self._deliver = deliver
         self._workers = ThreadPoolExecutor(
             threads or self.app.service.store.parallel_calls, thread_name_prefix="storycore"
         )
@@ -84,6 +88,8 @@ class StorycoreASGI:
             if message["type"] == "lifespan.startup":
                 if self._schedule:
                     service.scheduler.start()
+                if self._deliver:
+                    service.deliverer.start()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 end = service.close if self._owns_service else self._stop
@@ -97,6 +103,8 @@ class StorycoreASGI:
         service = self.app.service
         if self._schedule:
             service.scheduler.close()
+        if self._deliver:
+            service.deliverer.close()
         service.flush_views()
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -15,11 +15,17 @@
     storycore [--db URL] import [--replace] FILE
     storycore [--db URL] import --format storify [--replace] FILE...   # Storify v1 story JSON
     storycore [--db URL] reindex                         # recompute every derived member
+    storycore [--db URL] publish-due                     # publish the due stories once
+    storycore [--db URL] webhooks add URL [--event TYPE]... | webhooks list | webhooks key
+    storycore [--db URL] webhooks remove ID | webhooks deliveries ID [--page N]
+    storycore [--db URL] webhooks redeliver ID EVENT
+    storycore [--db URL] deliver [--resolve-allow-host HOST]...   # what is due, once
 
 ``--db`` may also come from ``STORYCORE_DB``; the default is ``sqlite:///storycore.db``. It may
 be given after the command too (``storycore serve --db URL``), where it wins (decisions §24).
 ``--web-url`` and ``--site-name`` may also come from ``STORYCORE_WEB_URL`` and
-``STORYCORE_SITE_NAME``. A password comes from ``--password``, ``--password-file``,
+``STORYCORE_SITE_NAME``; the webhook key from ``STORYCORE_WEBHOOK_KEY`` (a SQLite file keeps
+its own beside it, ``docs/webhooks.md``). A password comes from ``--password``, ``--password-file``,
 ``STORYCORE_PASSWORD``, or is asked for on a terminal.
 Wrong arguments (a wrong ``--web-url`` too) print one line and exit 2; refused operations, an
 address that cannot be listened on and even a bug print one line on standard error and exit
@@ -46,13 +52,16 @@ from storycore.errors import (
     MissingDependencyError,
     StorycoreError,
 )
+from storycore.model.shapes import WebhookShape
+from storycore.model.visibility import OPERATOR
 from storycore.rules.origins import origin_of
 from storycore.rules.sites import checked_site_name, checked_web_url
+from storycore.rules.webhook_secrets import new_key
 from storycore.service import Service
 from storycore.usecases.reindex import reindex
 
 from ._progress import Meter, import_progress
-from .compose import DEFAULT_DB
+from .compose import DEFAULT_DB, compose
 from .demo import load_demo
 from .transfer import import_lines, write_export
 
@@ -244,6 +253,40 @@ def _parser() -> argparse.ArgumentParser:
         help="publish the scheduled stories whose time has come, once, and exit (serve does it"
         " every second; this is for cron where another server serves)",
     )
+    hooks = commands.add_parser("webhooks", help="keep webhooks (decisions section 28)")
+    hook = hooks.add_subparsers(dest="action", required=True, metavar="ACTION")
+    add = hook.add_parser("add", help="register an endpoint; prints its signing secret last")
+    add.add_argument("url", help="where events are POSTed (http or https)")
+    add.add_argument(
+        "--event",
+        action="append",
+        dest="events",
+        metavar="TYPE",
+        help="an event type to send (repeat it); default: every type (*)",
+    )
+    hook.add_parser("list", help="print every webhook: id, state, events, address")
+    remove = hook.add_parser("remove", help="remove a webhook and its deliveries")
+    remove.add_argument("id")
+    deliveries = hook.add_parser("deliveries", help="print a webhook's deliveries, newest first")
+    deliveries.add_argument("id")
+    deliveries.add_argument("--page", default="1", help="the page of 100 (default 1)")
+    redeliver = hook.add_parser("redeliver", help="send an event to a webhook again, now")
+    redeliver.add_argument("id")
+    redeliver.add_argument("event")
+    hook.add_parser("key", help="print a new webhook key for STORYCORE_WEBHOOK_KEY")
+    deliver = commands.add_parser(
+        "deliver",
+        help="send the webhook deliveries that are due, once, and exit (serve does it every"
+        " second; this is for cron where no server serves)",
+    )
+    deliver.add_argument(
+        "--resolve-allow-host",
+        action="append",
+        default=[],
+        type=_host,
+        metavar="HOST",
+        help="a host webhooks may reach on a private address",
+    )
     return parser  # fmt: skip
 
 
@@ -377,6 +420,21 @@ def _run(args: argparse.Namespace) -> None:
         finally:
             store.close()
         return
+    if args.command == "webhooks" and args.action == "key":
+        print(new_key())
+        return
+    if args.command in ("webhooks", "deliver"):
+        hosts = getattr(args, "resolve_allow_host", [])
+        with compose(
+            args.db,
+            resolver_allowed_hosts=hosts,
+            webhook_key=os.environ.get("STORYCORE_WEBHOOK_KEY") or None,
+        ) as service:
+            if args.command == "deliver":
+                print(f"made {service.deliver()} delivery attempts")
+            else:
+                _webhooks(service, args)
+        return
     with Service(open_store(args.db)) as service:
         if args.command == "users":
             _users(service, args)
@@ -403,6 +461,42 @@ def _run(args: argparse.Namespace) -> None:
             _import(service, args.file, replace=args.replace, storify=args.format == "storify")
         elif args.command == "publish-due":
             print(f"published {service.publish_due()} due stories")
+
+
+def _webhooks(service: Service, args: argparse.Namespace) -> None:
+    hooks = service.webhooks
+    if args.action == "add":
+        made = hooks.add(args.url, args.events, viewer=OPERATOR)
+        print(f"created webhook {made.id} for {', '.join(made.events)}; its secret (shown once):")
+        print(made.secret)
+    elif args.action == "list":
+        page = 1
+        while True:
+            listed = hooks.list(viewer=OPERATOR, page=page, per_page=100)
+            for hook in listed.items:
+                print(f"{hook.id}\t{_state(hook)}\t{','.join(hook.events)}\t{hook.url}")
+            if not listed.has_next:
+                return
+            page += 1
+    elif args.action == "remove":
+        print(f"removed webhook {hooks.remove(args.id, viewer=OPERATOR).id}")
+    elif args.action == "deliveries":
+        shown = hooks.deliveries(args.id, viewer=OPERATOR, page=args.page, per_page=100)
+        for d in shown.items:
+            status = "-" if d.last_status is None else str(d.last_status)
+            print(f"{d.event}\t{d.type}\t{d.state}\t{d.attempts}\t{status}"
+                  f"\t{d.next_attempt or '-'}\t{d.last_error or ''}")  # fmt: skip
+    else:
+        again = hooks.redeliver(args.id, args.event, viewer=OPERATOR)
+        print(f"{again.event} to {args.id}: due again at {again.next_attempt}")
+
+
+def _state(hook: WebhookShape) -> str:
+    if hook.disabled is not None:
+        return f"disabled since {hook.disabled}"
+    if hook.failing is not None:
+        return f"failing since {hook.failing}"
+    return "active"
 
 
 def _export(service: Service, path: str | None) -> None:

@@ -2,8 +2,8 @@
 construction.
 
 - Only http and https; at most 3 redirects.
-- Every request, the first and each redirect, passes through ``_Guard``, a transport that looks
-  the host's name up itself, refuses the host unless every address it has is public unicast
+- Every request, the first and each redirect, passes through ``AddressGuard``, a transport that
+  looks the host's name up itself, refuses the host unless every address it has is public unicast
   (``storycore.rules.public_addresses``), and sends the request to the address it checked, with
   ``Host`` and the TLS server name (SNI, and the certificate check) still the name. The address
   checked is the address connected to, so a name that answers differently the second time it
@@ -33,7 +33,7 @@ import httpx
 from storycore.resolving.fetching import Fetched, PageFetcher
 from storycore.rules.public_addresses import is_public_address
 
-__all__ = ["MAX_REDIRECTS", "HttpFetcher", "NameLookup", "system_lookup"]
+__all__ = ["MAX_REDIRECTS", "AddressGuard", "HttpFetcher", "NameLookup", "system_lookup"]
 
 #: A host name and port to the addresses they connect to (``system_lookup``, or a test's).
 NameLookup = Callable[[str, int], Awaitable[Sequence[str]]]
@@ -82,7 +82,7 @@ class HttpFetcher(PageFetcher):
             trust_env=False,
             limits=httpx.Limits(max_keepalive_connections=0),
         )
-        guard = _Guard(network, self._allowed, self._lookup)
+        guard = AddressGuard(network, self._allowed, self._lookup)
         try:
             async with (
                 httpx.AsyncClient(
@@ -116,7 +116,7 @@ class HttpFetcher(PageFetcher):
                 await network.aclose()
 
 
-class _Guard(httpx.AsyncBaseTransport):
+class AddressGuard(httpx.AsyncBaseTransport):
     """Passes a request on to ``network`` only over http(s), and only to a checked address."""
 
     def __init__(

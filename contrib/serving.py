@@ -71,6 +71,7 @@ def serve(args: argparse.Namespace) -> None:
         cors_origins=origins,
         resolver=resolver,
         resolver_allowed_hosts=allowed,
+        webhook_key=os.environ.get("STORYCORE_WEBHOOK_KEY") or None,
     )
     if args.demo and not service.store.users.find(0, 1):
         # its pictures are served here: without --web-url, at the address listened on

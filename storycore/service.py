@@ -22,7 +22,9 @@ from .usecases._context import Context
 from .usecases.accounts import Accounts
 from .usecases.catalog import Catalog
 from .usecases.delegation import Delegation
+from .usecases.delivery import Deliverer, WebhookSender
 from .usecases.embedding import Embeds
+from .usecases.events import Events
 from .usecases.identity import ProviderClient
 from .usecases.imports import Imports
 from .usecases.lifecycle import Stories
@@ -31,6 +33,7 @@ from .usecases.reindex import bring_up_to_date
 from .usecases.revisions import Revisions
 from .usecases.scheduling import Scheduler
 from .usecases.viewcounts import ViewCounts
+from .usecases.webhooks import Webhooks
 
 __all__ = ["Service"]
 
@@ -45,7 +48,11 @@ class Service:
     ``imports`` reads an export back, checked and derived as writes would make it;
     ``revisions`` lists, reads and restores what a story was before each change (decisions
     section 26); ``scheduler`` publishes scheduled stories when their time comes (section 27:
-    ``publish_due`` once, ``scheduler.start()`` every second in the background).
+    ``publish_due`` once, ``scheduler.start()`` every second in the background); ``events``
+    reads the log of every change, in order, from a cursor (section 28); ``webhooks`` keeps
+    the endpoints editors registered, and ``deliverer`` sends them the events through
+    ``webhook_sender`` (``storycore.contrib.webhooks.HttpWebhookSender`` in the bindings:
+    ``deliver`` once, ``deliverer.start()`` every second in the background).
 
     Opening a store written by an older derivation version (or an unknown one) recomputes its
     derived data first (``storycore.usecases.reindex``); a store that is current costs one read.
@@ -71,6 +78,7 @@ class Service:
         resolver: ElementResolver | None = None,
         provider_client: ProviderClient | None = None,
         clock: Clock | None = None,
+        webhook_sender: WebhookSender | None = None,
     ) -> None:
         self.settings = settings or Settings()
         self.clock: Clock = clock if clock is not None else SystemClock()
@@ -92,6 +100,7 @@ class Service:
         self._elsewhere: dict[str, Service] = {}
         self._build(self.settings.web_url or DEFAULT_WEB_URL)
         self.scheduler = Scheduler(self.stories, self.clock)
+        self.deliverer = Deliverer(self._context, webhook_sender)
 
     def _build(self, web_url: str) -> None:
         """The parts, answering with addresses under ``web_url`` and the site's name (its host,
@@ -115,6 +124,8 @@ class Service:
             context, self.accounts, self.stories, self._provider_client, self._limiter
         )
         self.imports = Imports(context, self.accounts)
+        self.events = Events(context)
+        self.webhooks = Webhooks(context)
 
     @property
     def web_url(self) -> str:
@@ -157,11 +168,19 @@ class Service:
         """
         return self.scheduler.run_once()
 
+    def deliver(self) -> int:
+        """Fan out the new events to the webhooks and make every delivery attempt due now
+        (decisions section 28); how many attempts this call made. ``deliverer.start()`` does
+        it every second in the background, as every ``storycore serve`` process does;
+        ``storycore deliver`` does it once. Without a ``webhook_sender`` nothing is sent."""
+        return self.deliverer.run_once()
+
     def close(self) -> None:
-        """Stop publishing due stories, write the views counted so far, and close the
-        store."""
+        """Stop publishing due stories and delivering events, write the views counted so far,
+        and close the store."""
         try:
             self.scheduler.close()
+            self.deliverer.close()
             self._views.close()
         finally:
             self.store.close()

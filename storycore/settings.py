@@ -8,12 +8,14 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
+from .errors import InvalidParameter
 from .rules.oembed_providers import DEFAULT_OEMBED_PROVIDERS, OEmbedProvider
 from .rules.origins import origin_of
 from .rules.sites import checked_site_name, checked_web_url
 from .rules.video_players import DEFAULT_VIDEO_PLAYERS, VideoPlayer
+from .rules.webhook_secrets import WebhookKeyError, parse_key
 
 __all__ = ["DEFAULT_WEB_URL", "EMBED_PAGES", "Limits", "Network", "Settings"]
 
@@ -135,6 +137,27 @@ class Settings(BaseModel):
     resolver_at_once: int = Field(default=8, ge=1, description="fetches of one write at once")
     resolver_timeout: float = Field(default=3.0, gt=0, description="seconds for one permalink")
     resolver_budget: float = Field(default=5.0, gt=0, description="seconds for one write's")
+    # the key that seals webhook signing secrets in the store (decisions section 28,
+    # ``storycore.rules.webhook_secrets``): kept outside the store, so a stolen database signs
+    # nothing; None: no webhook can be made or delivered
+    webhook_key: SecretStr | None = None
+
+    @field_validator("webhook_key")
+    @classmethod
+    def _webhook_key(cls, key: SecretStr | None) -> SecretStr | None:
+        """32 bytes of URL-safe base64 (``storycore webhooks key`` makes one), or
+        ``InvalidParameter``."""
+        if key is not None:
+            try:
+                parse_key(key.get_secret_value())
+            except WebhookKeyError as exc:
+                raise InvalidParameter(str(exc), field="webhook_key") from exc
+        return key
+
+    @property
+    def webhook_key_bytes(self) -> bytes | None:
+        """The webhook key's 32 bytes, or None."""
+        return None if self.webhook_key is None else parse_key(self.webhook_key.get_secret_value())
 
     @field_validator("web_url")
     @classmethod

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..model.events import EVENT_TYPES
 from ..model.queries import SORT_KEYS, parse_sort
 from ..model.shapes import (
     DelegatedCreated,
+    DeliveryItem,
     RevisionItem,
     Revoked,
     SearchItem,
@@ -23,9 +25,13 @@ from ..model.shapes import (
     StorySummary,
     TokenGrant,
     UserProfile,
+    WebhookCreated,
+    WebhookRemoved,
+    WebhookShape,
 )
 from ..rules.numbers import STORE_INT_MAX
 from ..settings import Settings
+from ..usecases.webhooks import ALL_EVENTS
 from . import _schema_rules as rules
 from . import endpoints as e
 from ._write_schemas import STORY, USER
@@ -127,6 +133,16 @@ _PUBLISH_AT = Parameter(
     read=Read.SCHEDULE,
 )
 _STORY_PATH = "/v1/stories/{username}/{slug}"
+_WEBHOOKS_PATH = "/v1/webhooks"
+_WEBHOOK_PATH = _WEBHOOKS_PATH + "/{webhook}"
+#: a webhook's event types: a list of them or ``["*"]``, or the same as comma-separated text
+_EVENT_NAMES = {"type": "string", "enum": [*EVENT_TYPES, ALL_EVENTS]}
+_EVENT_TYPES = {
+    "oneOf": [
+        {"type": "array", "items": _EVENT_NAMES, "minItems": 1, "maxItems": len(EVENT_TYPES) + 1},
+        rules.text(),
+    ]
+}
 _REVISIONS_PATH = _STORY_PATH + "/revisions"
 # the statuses of the operations' own faults; a route that reads credentials adds their 400
 # and 401 (``openapi.py``)
@@ -218,6 +234,27 @@ ROUTES: tuple[Route, ...] = (
           (Parameter("user", _object(USER), "name, bio, location, website, avatar",
                      required=True, read=Read.OBJECT),),
           UserProfile, None, (400, 403, 404), tags=("users",), credentials=_USER),
+    Route("POST", _WEBHOOKS_PATH, e.add_webhook,
+          "Register a webhook; the answer holds its signing secret, shown once",
+          (Parameter("url", _address, "where events are POSTed (http or https, public)",
+                     required=True),
+           Parameter("events", _EVENT_TYPES,
+                     'the event types to send: a list, or ["*"] for all (the default)',
+                     read=Read.OBJECT)),
+          WebhookCreated, None, (400, 403, 503), tags=("webhooks",), credentials=_USER),
+    Route("GET", _WEBHOOKS_PATH, e.list_webhooks, "List the webhooks, oldest first", _PAGES,
+          WebhookShape, "webhooks", (400, 403), tags=("webhooks",), credentials=_USER),
+    Route("GET", _WEBHOOK_PATH, e.read_webhook, "Read a webhook", (), WebhookShape, None,
+          (403, 404), tags=("webhooks",), credentials=_USER),
+    Route("POST", _WEBHOOK_PATH + "/delete", e.remove_webhook,
+          "Remove a webhook and its deliveries", (), WebhookRemoved, None, (403, 404),
+          tags=("webhooks",), credentials=_USER),
+    Route("GET", _WEBHOOK_PATH + "/deliveries", e.list_deliveries,
+          "List a webhook's deliveries, newest first", _LIST_PAGES, DeliveryItem,
+          "deliveries", (400, 403, 404), tags=("webhooks",), credentials=_USER),
+    Route("POST", _WEBHOOK_PATH + "/deliveries/{event}/redeliver", e.redeliver,
+          "Send an event to a webhook again, now", (), DeliveryItem, None, (403, 404),
+          tags=("webhooks",), credentials=_USER),
     # oEmbed clients send no credentials; any sent are ignored
     Route("GET", "/v1/oembed", e.oembed, "oEmbed 1.0 answer for a story's permalink",
           (Parameter("url", {**_TEXT, "minLength": 1}, "the story's permalink", required=True,

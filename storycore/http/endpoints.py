@@ -154,3 +154,30 @@ def delegated_create(call: Call) -> HttpResponse:
         authorization=call.request.header("x-verify-credentials-authorization"),
     )
     return call.ok(created)
+
+
+# -- webhooks (decisions section 28) -------------------------------------------------------------
+
+
+def add_webhook(call: Call) -> HttpResponse:
+    return call.ok(call.service.webhooks.add(**call.arguments(), viewer=call.viewer))
+
+
+def list_webhooks(call: Call) -> HttpResponse:
+    return call.listing(call.service.webhooks.list(**call.arguments(), viewer=call.viewer))
+
+
+def read_webhook(call: Call) -> HttpResponse:
+    return call.ok(call.service.webhooks.read(**call.arguments(), viewer=call.viewer))
+
+
+def remove_webhook(call: Call) -> HttpResponse:
+    return call.ok(call.service.webhooks.remove(**call.arguments(), viewer=call.viewer))
+
+
+def list_deliveries(call: Call) -> HttpResponse:
+    return call.listing(call.service.webhooks.deliveries(**call.arguments(), viewer=call.viewer))
+
+
+def redeliver(call: Call) -> HttpResponse:
+    return call.ok(call.service.webhooks.redeliver(**call.arguments(), viewer=call.viewer))

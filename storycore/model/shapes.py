@@ -20,6 +20,7 @@ __all__ = [
     "AuthorFull",
     "AuthorStatsShape",
     "DelegatedCreated",
+    "DeliveryItem",
     "Page",
     "RevisionItem",
     "Revoked",
@@ -35,6 +36,9 @@ __all__ = [
     "StorySummary",
     "TokenGrant",
     "UserProfile",
+    "WebhookCreated",
+    "WebhookRemoved",
+    "WebhookShape",
 ]
 
 T = TypeVar("T")
@@ -248,3 +252,46 @@ class Page(_Shape, Generic[T]):
     items: list[T]
     has_next: bool
     total: int | None = None
+
+
+class WebhookShape(_Shape):
+    """A webhook (decisions section 28): where its events go, which, and whether it is
+    disabled (the time its deliveries had failed for 5 days in a row, or null). ``failing``
+    is the time of its first failed attempt since its last success, or null."""
+
+    id: str
+    url: str
+    events: list[str]
+    created: str
+    failing: str | None
+    disabled: str | None
+
+
+class WebhookCreated(WebhookShape):
+    """A new webhook, with its signing secret: shown this once, never again."""
+
+    secret: str
+
+
+class DeliveryItem(_Shape):
+    """One event's delivery to a webhook, in its list (newest first): the event, its type,
+    ``pending``, ``delivered`` or ``failed``, the attempts made, the last answer's status (null
+    when none came: refused, dropped, too slow) and what went wrong, and when the next attempt
+    is due (null once delivered or failed)."""
+
+    event: str
+    type: str
+    created: str
+    state: str
+    attempts: int
+    last_status: int | None
+    last_error: str | None
+    last_attempt: str | None
+    next_attempt: str | None
+
+
+class WebhookRemoved(_Shape):
+    """The answer to a webhook's removal."""
+
+    id: str
+    deleted: bool

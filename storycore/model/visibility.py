@@ -12,6 +12,7 @@ from .records import AppRecord, StoryRecord, UserRecord
 
 __all__ = [
     "ANONYMOUS",
+    "OPERATOR",
     "Viewer",
     "can_act_for",
     "can_edit",
@@ -24,10 +25,13 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Viewer:
-    """Who is asking. ``user`` is None for an anonymous caller."""
+    """Who is asking. ``user`` is None for an anonymous caller. ``operator``: whoever runs
+    the service's commands (``storycore webhooks ...``), who holds the store itself and so
+    may do what an editor does where no story's author is involved."""
 
     user: UserRecord | None = None
     app: AppRecord | None = None
+    operator: bool = False
 
     @property
     def authenticated(self) -> bool:
@@ -45,6 +49,7 @@ class Viewer:
 
 
 ANONYMOUS = Viewer()
+OPERATOR = Viewer(operator=True)
 
 
 def can_see(viewer: Viewer, story: StoryRecord) -> bool:

@@ -23,6 +23,7 @@ from ..model.shapes import (
     StoryCreated,
     StoryDates,
     StoryDetail,
+    StoryFull,
     StoryMeta,
     StoryStats,
     StorySummary,
@@ -239,6 +240,12 @@ class Presenter:
                 "elements": head.elements,
             },
         )
+
+    def full(
+        self, story: StoryRecord, username: str, embeds: Sequence[EmbedCount] = ()
+    ) -> StoryFull:
+        """The full shape of a story by ``username`` (what an event reports)."""
+        return _trusted(StoryFull, self._full_members(story, username, embeds))
 
     def slug_changed(
         self, story: StoryRecord, author: UserRecord, embeds: Sequence[EmbedCount]

@@ -40,6 +40,7 @@ from ..rules.ids import new_id
 from ..rules.timestamps import format_timestamp
 from ..rules.usernames import username_key, validate_username
 from ._context import Context
+from ._events import profile_events, user_event
 from .wording import wording
 
 __all__ = ["Accounts", "AppCredentials"]
@@ -103,8 +104,9 @@ class Accounts:
             **profile,
         )
         user = with_search_tokens(user)
+        event = user_event(self._ctx.presenter, "user.created", user, created)
         with wording(name=username):
-            self._users.add(user)
+            self._users.add(user, events=[event])
         return self._ctx.presenter.profile(user)
 
     def create_app(self, name: str, *, delegation: bool = False, href: str = "") -> AppCredentials:
@@ -311,9 +313,11 @@ class Accounts:
                 "user.username must be the username of the path", field="user.username"
             )
         profile = self._profile_members(data, path="user")
-        changes = user_changes(target, {**profile, "updated": self._ctx.now()})
+        at = self._ctx.now()
+        changes = user_changes(target, {**profile, "updated": at})
+        events = profile_events(self._ctx.presenter, target, changes, at)
         with wording(name=username):
-            self._users.update(target.id, changes)
+            self._users.update(target.id, changes, events=events)
         return self._ctx.presenter.profile(self._ctx.user_named(username))
 
     def _profile_members(self, data: Mapping[str, Any], *, path: str) -> dict[str, str]:

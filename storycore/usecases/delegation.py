@@ -30,6 +30,7 @@ from ..model.visibility import Viewer
 from ..rules.ids import new_id
 from ..rules.usernames import RESERVED_USERNAMES, username_key
 from ._context import Context
+from ._events import profile_events, user_event
 from .accounts import Accounts
 from .identity import ANSWER_CAP, ProviderClient, ProviderIdentity, interpret
 from .lifecycle import Stories
@@ -153,8 +154,9 @@ class Delegation:
                 updated=created,
             )
             user = with_search_tokens(user)
+            event = user_event(self._ctx.presenter, "user.created", user, created)
             try:
-                self._ctx.store.identities.add_user(provider, identity.id, user)
+                self._ctx.store.identities.add_user(provider, identity.id, user, events=[event])
             except DuplicateKey:
                 continue  # the username was taken, or a concurrent first use linked it
             return user
@@ -163,9 +165,11 @@ class Delegation:
     def _refreshed(self, user: UserRecord, identity: ProviderIdentity) -> UserRecord:
         if (user.name, user.avatar) == (identity.name, identity.avatar):
             return user
+        at = self._ctx.now()
         changes = user_changes(
-            user, {"name": identity.name, "avatar": identity.avatar, "updated": self._ctx.now()}
+            user, {"name": identity.name, "avatar": identity.avatar, "updated": at}
         )
+        events = profile_events(self._ctx.presenter, user, changes, at)
         with wording(name=user.username):
-            self._ctx.store.users.update(user.id, changes)
+            self._ctx.store.users.update(user.id, changes, events=events)
         return user.model_copy(update=changes)

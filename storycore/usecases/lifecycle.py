@@ -21,6 +21,7 @@ from ..errors import DuplicateKey, Forbidden, InvalidParameter, NotFound, SlugTa
 from ..model.derived import story_words, with_derived_members
 from ..model.drafts import StoryDraft, parse_story
 from ..model.elements import normalize_elements
+from ..model.events import Event, EventType
 from ..model.pagination import PageRequest
 from ..model.records import CreatedWith, Element, Status, StoryRecord, UserRecord, element_of
 from ..model.revisions import RevisionMark
@@ -32,6 +33,7 @@ from ..rules.numbers import whole_number
 from ..rules.schedule import UNCHANGED, PublishAt, Unchanged, publish_time
 from ..rules.slugs import derive_slug, slug_candidates, validate_slug
 from ._context import Context
+from ._events import deleted_event, story_event
 from .wording import worded, wording
 
 __all__ = ["Stories", "StoryReading"]
@@ -160,9 +162,9 @@ class Stories:
         )
         record.publish_at = scheduled
         if draft.slug is not None:
-            self._add(record, elements)
+            self._add(record, author, elements)
         else:
-            record = self._add_with_derived_slug(record, elements)
+            record = self._add_with_derived_slug(record, author, elements)
         return self._ctx.presenter.created(record)
 
     def save(
@@ -245,6 +247,8 @@ class Stories:
             words=story_words(changed, elements),
             slug_field="story.slug",
             by=viewer,
+            author=author,
+            reports=("story.restored",),
         )
         return self._detail(stored, author, self._ctx.page(None, None), elements)
 
@@ -258,8 +262,19 @@ class Stories:
         for story in self._stories.due(self._ctx.now(), limit):
             at = self._ctx.now()
             changed = story.model_copy(update={**_published(story, at), "updated": at})
+            author = self._ctx.store.users.get(story.author_id)
+            if author is None:  # pragma: no cover - stories go with their author
+                continue
             try:
-                self._replace(story, changed, None, slug_field="story.slug", by=story.author_id)
+                self._replace(
+                    story,
+                    changed,
+                    None,
+                    slug_field="story.slug",
+                    by=story.author_id,
+                    author=author,
+                    reports=("story.published",),
+                )
             except (VersionConflict, NotFound):
                 continue
             published += 1
@@ -278,14 +293,16 @@ class Stories:
                 None,
                 slug_field="slug",
                 by=viewer,
+                author=author,
+                reports=("story.slug_changed",),
             )
         embeds = self._stories.embeds([story.id]).get(story.id, [])
         return self._ctx.presenter.slug_changed(story, author, embeds)
 
     def delete(self, username: str, slug: str, *, viewer: Viewer) -> StoryDeleted:
         """Delete the story with its elements and aliases."""
-        _, story = self._ctx.editable_story(viewer, username, slug)
-        self._stories.remove(story.id)
+        author, story = self._ctx.editable_story(viewer, username, slug)
+        self._stories.remove(story.id, events=[deleted_event(story, author, self._ctx.now())])
         return StoryDeleted(sid=story.id, deleted=True)
 
     def feature(self, username: str, slug: str, *, viewer: Viewer) -> StorySummary:
@@ -359,9 +376,19 @@ class Stories:
                     return self._detail(current, author, request, shown)
                 changed = current.model_copy(update=status_changes)
             changed.updated = at
+            reports: list[EventType] = [_REPORTED[transition]]
+            if changed.publish_at != current.publish_at and changed.status != "published":
+                reports.append("story.scheduled")
             try:
                 stored = self._replace(
-                    current, changed, elements, words=words, slug_field="story.slug", by=viewer
+                    current,
+                    changed,
+                    elements,
+                    words=words,
+                    slug_field="story.slug",
+                    by=viewer,
+                    author=author,
+                    reports=reports,
                 )
             except VersionConflict:
                 if version is not None or attempt == _RETRIES - 1:
@@ -379,9 +406,11 @@ class Stories:
         words: Sequence[str] | None = None,
         slug_field: str,
         by: Viewer | str,
+        author: UserRecord,
+        reports: Sequence[EventType],
     ) -> StoryRecord:
         """Store ``changed`` over ``current``, keeping ``current`` as a revision replaced by
-        ``by`` (a viewer with a user, or a user id)."""
+        ``by`` (a viewer with a user, or a user id), with the events of ``reports``."""
         changed = changed.model_copy(update={"version": current.version + 1})
         by_id = by if isinstance(by, str) else self._ctx.require_user(by).id
         mark = RevisionMark(changed.updated, by_id, self._ctx.settings.limits.revisions)
@@ -392,18 +421,39 @@ class Stories:
                 elements=elements,
                 words=words,
                 revision=mark,
+                events=self._events(reports, changed, author),
             )
         return changed
+
+    def _events(
+        self, reports: Sequence[EventType], story: StoryRecord, author: UserRecord
+    ) -> list[Event]:
+        presenter = self._ctx.presenter
+        return [story_event(presenter, kind, story, author, story.updated) for kind in reports]
 
     def _elements_of(self, story_id: str, offset: int, limit: int) -> list[Element]:
         return [element_of(d) for d in self._stories.element_documents(story_id, offset, limit)]
 
-    def _add(self, record: StoryRecord, elements: Sequence[Element]) -> None:
+    def _add(self, record: StoryRecord, author: UserRecord, elements: Sequence[Element]) -> None:
         with wording(name=record.slug, field="story.slug"):
-            self._stories.add_many([(record, elements, story_words(record, elements))])
+            self._stories.add_many(
+                [(record, elements, story_words(record, elements))],
+                events=self._created(record, author),
+            )
+
+    def _created(self, record: StoryRecord, author: UserRecord) -> list[Event]:
+        """What a create reports: ``story.created``, and ``story.published`` or
+        ``story.scheduled`` when it was created so."""
+        reports: list[EventType] = ["story.created"]
+        if record.status == "published":
+            reports.append("story.published")
+        if record.publish_at is not None:
+            reports.append("story.scheduled")
+        presenter = self._ctx.presenter
+        return [story_event(presenter, kind, record, author, record.created) for kind in reports]
 
     def _add_with_derived_slug(
-        self, record: StoryRecord, elements: Sequence[Element]
+        self, record: StoryRecord, author: UserRecord, elements: Sequence[Element]
     ) -> StoryRecord:
         """Store ``record`` at the first free slug derived from its title; a concurrent create
         that takes the same slug first makes it try the next one.
@@ -414,7 +464,9 @@ class Stories:
         for _ in range(_DERIVED_SLUG_ATTEMPTS):
             candidate = record.model_copy(update={"slug": self._free_slug(record.author_id, base)})
             try:
-                self._stories.add_many([(candidate, elements, words)])
+                self._stories.add_many(
+                    [(candidate, elements, words)], events=self._created(candidate, author)
+                )
             except DuplicateKey as exc:
                 if exc.key == "story.slug":
                     continue  # a concurrent create took it first
@@ -539,3 +591,11 @@ def _unpublished(story: StoryRecord, at: str) -> dict[str, Any] | None:
     if story.status == "working":
         return None
     return {"status": "working", "modified": False}
+
+
+#: The event each status transition reports (decisions section 28).
+_REPORTED: dict[Callable[[StoryRecord, str], dict[str, Any] | None], EventType] = {
+    _saved: "story.saved",
+    _published: "story.published",
+    _unpublished: "story.unpublished",
+}

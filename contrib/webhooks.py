@@ -1,0 +1,96 @@
+"""The real webhook sender (decisions section 28): one ``POST`` through httpx, safe as the
+fetcher is (``storycore.contrib.fetch``, decisions section 18).
+
+- Only http and https, to public addresses checked on the address connected to
+  (``AddressGuard``), unless the deployment allowed the host (``--resolve-allow-host``).
+- No redirect is followed: a 3xx is the endpoint's answer, and a failure.
+- One attempt takes at most ``ATTEMPT_SECONDS``, connecting, sending and the answer included;
+  at most ``MAX_ANSWER_BYTES`` of the answer's body are read.
+- One client per endpoint origin, kept between attempts (keep-alive): a connection made for
+  one name never carries a request for another, and a busy endpoint is not paid a new
+  connection (and TLS handshake) per event. No proxy or netrc from the environment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from storycore.usecases.delivery import ATTEMPT_SECONDS, MAX_ANSWER_BYTES, Attempt, WebhookSender
+
+if TYPE_CHECKING:
+    import httpx
+
+#: A host name and port to the addresses they connect to (``fetch.system_lookup``).
+NameLookup = Callable[[str, int], Awaitable[Sequence[str]]]
+
+__all__ = ["HttpWebhookSender"]
+
+#: Clients kept, one per endpoint origin; the oldest is closed past this.
+_KEPT_CLIENTS = 128
+
+
+class HttpWebhookSender(WebhookSender):
+    """``HttpWebhookSender(allowed_hosts=...)``: the real sender; ``lookup`` replaces the
+    system's name lookup (tests), as the fetcher's does."""
+
+    def __init__(
+        self, *, allowed_hosts: Iterable[str] = (), lookup: NameLookup | None = None
+    ) -> None:
+        self._allowed = frozenset(host.strip("[]").lower() for host in allowed_hosts)
+        self._lookup = lookup
+        self._clients: dict[str, httpx.AsyncClient] = {}
+
+    async def send(self, url: str, headers: Mapping[str, str], body: bytes) -> Attempt:
+        import httpx  # a command that sends nothing starts without it
+
+        try:
+            client = await self._client(url)
+            async with asyncio.timeout(ATTEMPT_SECONDS):
+                async with client.stream("POST", url, headers=headers, content=body) as answer:
+                    read = 0
+                    async for chunk in answer.aiter_raw():
+                        read += len(chunk)
+                        if read >= MAX_ANSWER_BYTES:
+                            break
+                    status = answer.status_code
+        except TimeoutError:
+            return Attempt(None, f"no whole answer within {ATTEMPT_SECONDS:g} s")
+        except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError) as exc:
+            return Attempt(None, _said(exc))
+        if 200 <= status < 300:
+            return Attempt(status, None)
+        return Attempt(status, f"answered {status}")
+
+    async def aclose(self) -> None:
+        clients, self._clients = list(self._clients.values()), {}
+        for client in clients:
+            await client.aclose()
+
+    async def _client(self, url: str) -> httpx.AsyncClient:
+        import httpx
+
+        from .fetch import AddressGuard, system_lookup
+
+        origin = str(httpx.URL(url).copy_with(path="/", query=None, fragment=None))
+        client = self._clients.get(origin)
+        if client is None:
+            if len(self._clients) >= _KEPT_CLIENTS:
+                oldest = next(iter(self._clients))
+                await self._clients.pop(oldest).aclose()
+            network = httpx.AsyncHTTPTransport(trust_env=False)
+            client = httpx.AsyncClient(
+                transport=AddressGuard(network, self._allowed, self._lookup or system_lookup),
+                follow_redirects=False,
+                trust_env=False,
+                timeout=ATTEMPT_SECONDS,
+            )
+            self._clients[origin] = client
+        return client
+
+
+def _said(exc: Exception) -> str:
+    """What went wrong, in a line (never the request: its headers hold the signature)."""
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}"[:300]
