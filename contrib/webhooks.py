@@ -40,7 +40,8 @@ class HttpWebhookSender(WebhookSender):
     ) -> None:
         self._allowed = frozenset(host.strip("[]").lower() for host in allowed_hosts)
         self._lookup = lookup
-        self._clients: dict[str, httpx.AsyncClient] = {}
+        #: by origin: the client, and the network under its guard (which closes it not)
+        self._clients: dict[str, tuple[httpx.AsyncClient, httpx.AsyncHTTPTransport]] = {}
 
     async def send(self, url: str, headers: Mapping[str, str], body: bytes) -> Attempt:
         import httpx  # a command that sends nothing starts without it
@@ -65,8 +66,8 @@ class HttpWebhookSender(WebhookSender):
 
     async def aclose(self) -> None:
         clients, self._clients = list(self._clients.values()), {}
-        for client in clients:
-            await client.aclose()
+        for pair in clients:
+            await _close(*pair)
 
     async def _client(self, url: str) -> httpx.AsyncClient:
         import httpx
@@ -74,11 +75,11 @@ class HttpWebhookSender(WebhookSender):
         from .fetch import AddressGuard, system_lookup
 
         origin = str(httpx.URL(url).copy_with(path="/", query=None, fragment=None))
-        client = self._clients.get(origin)
-        if client is None:
+        kept = self._clients.get(origin)
+        if kept is None:
             if len(self._clients) >= _KEPT_CLIENTS:
                 oldest = next(iter(self._clients))
-                await self._clients.pop(oldest).aclose()
+                await _close(*self._clients.pop(oldest))
             network = httpx.AsyncHTTPTransport(trust_env=False)
             client = httpx.AsyncClient(
                 transport=AddressGuard(network, self._allowed, self._lookup or system_lookup),
@@ -86,8 +87,13 @@ class HttpWebhookSender(WebhookSender):
                 trust_env=False,
                 timeout=ATTEMPT_SECONDS,
             )
-            self._clients[origin] = client
-        return client
+            kept = self._clients[origin] = (client, network)
+        return kept[0]
+
+
+async def _close(client: httpx.AsyncClient, network: httpx.AsyncHTTPTransport) -> None:
+    await client.aclose()
+    await network.aclose()
 
 
 def _said(exc: Exception) -> str:
