@@ -234,12 +234,16 @@ class Deliverer:
     ) -> tuple[str, Attempt | None]:
         """Send ``delivery`` and store how it went; the webhook's id and the attempt (None
         when none was made: the webhook is gone or disabled)."""
-        if hook is None:  # removed, with its deliveries
-            return delivery.webhook_id, None
-        if hook.disabled is not None or event is None:
-            reason = "the webhook is disabled" if event is not None else "the event is gone"
+        if hook is None or hook.disabled is not None or event is None:
+            reason = (
+                "the webhook is gone"
+                if hook is None
+                else "the webhook is disabled"
+                if event is not None
+                else "the event is gone"
+            )
             self._finish(delivery._replace(state="failed", next_attempt=None, last_error=reason))
-            return hook.id, None
+            return delivery.webhook_id, None
         async with gate:
             at = self._clock.now()
             try:
