@@ -8,13 +8,14 @@ entries in step (``Users._search_changed``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import orjson
 
 from storycore.errors import Missing
+from storycore.model.events import Event
 from storycore.model.heads import ProfileFields
 from storycore.model.records import AppRecord, TokenRecord, UserRecord, trusted_user
 from storycore.ports import (
@@ -76,14 +77,23 @@ class _Records(Generic[R]):
     def _changed(self, conn: Any, old: R, new: R) -> None:
         """What else changes with a record, in the same transaction: nothing, here."""
 
+    def _insert_events(self, conn: Any, events: Sequence[Event]) -> None:
+        """Store ``events``, in order, in the transaction of ``conn`` (the write they report):
+        the adapter's statement, for the records whose writes report events (users). A write
+        without events runs no statement more."""
+        if events:
+            raise NotImplementedError
+
     def _insert(self, record: R) -> tuple[str, list[Any]]:
         """The statement that inserts ``record``, and its parameters."""
         row: dict[str, Any] = self._columns(record)
         marks = ", ".join([self._db.mark] * len(row))
         return f"INSERT INTO {self.table} ({', '.join(row)}) VALUES ({marks})", [*row.values()]
 
-    def add(self, record: R) -> None:
-        self._db.run(*self._insert(record))
+    def add(self, record: R, *, events: Sequence[Event] = ()) -> None:
+        with self._db.write() as conn:
+            conn.execute(*self._insert(record))
+            self._insert_events(conn, events)
 
     def _one(self, column: str, value: str) -> R | None:
         found = self._db.row(
@@ -94,9 +104,11 @@ class _Records(Generic[R]):
     def get(self, record_id: str) -> R | None:
         return self._one("id", record_id)
 
-    def update(self, record_id: str, changes: Mapping[str, Any]) -> None:
+    def update(
+        self, record_id: str, changes: Mapping[str, Any], *, events: Sequence[Event] = ()
+    ) -> None:
         """The stored record with ``changes``, its columns (unique keys included) written again
-        from it, in one transaction that holds the row."""
+        from it, and ``events``, in one transaction that holds the row."""
         mark = self._db.mark
         with self._db.write() as conn:
             found = conn.execute(
@@ -114,6 +126,7 @@ class _Records(Generic[R]):
                 (*columns.values(), record_id),
             )
             self._changed(conn, old, new)
+            self._insert_events(conn, events)
 
     def find(self, offset: int, limit: int) -> list[R]:
         mark = self._db.mark
@@ -240,7 +253,14 @@ class Identities(IdentityRepository):
         )
         return found[0] if found else None
 
-    def add_user(self, provider: str, external_id: str, user: UserRecord) -> None:
+    def add_user(
+        self,
+        provider: str,
+        external_id: str,
+        user: UserRecord,
+        *,
+        events: Sequence[Event] = (),
+    ) -> None:
         # one transaction: a linked identity refuses the link, which rolls the new user back
         mark = self._db.mark
         with self._db.write() as conn:
@@ -250,3 +270,4 @@ class Identities(IdentityRepository):
                 f" VALUES ({mark}, {mark}, {mark})",
                 (provider, external_id, user.id),
             )
+            self._users._insert_events(conn, events)

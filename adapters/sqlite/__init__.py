@@ -4,7 +4,8 @@ WAL journal, foreign keys, write transactions taken with ``BEGIN IMMEDIATE`` on 
 connection, reads on reader connections of their own that never wait for a writer, a busy
 timeout after which a write raises ``Unavailable`` (``_sqlite_connection``), a schema version
 table with forward migrations, the core's derivation version in ``store_meta``, and FTS5 over
-the core's normalized tokens kept in step with every write in the same transaction.
+the core's normalized tokens kept in step with every write in the same transaction, as are the
+events a write reports (``_events``).
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from storycore.ports import Store
 from .._sql.accounts import Applications, Identities, Tokens
 from ._accounts import SQLiteUsers
 from ._connection import Connection, opening_error
+from ._events import SQLiteEvents
 from ._revisions import SQLiteRevisions
 from ._stories import SQLiteSearch, SQLiteStories
+from ._webhooks import SQLiteDeliveries, SQLiteWebhooks
 
 __all__ = ["SQLiteStore"]
 
@@ -55,6 +58,8 @@ class SQLiteStore(Store):
             Tokens(db),
             Identities(db, users),
         )
+        self.events = SQLiteEvents(db)
+        self.webhooks, self.deliveries = SQLiteWebhooks(db), SQLiteDeliveries(db)
 
     def derivation(self) -> int | None:
         row = self.connection.row("SELECT value FROM store_meta WHERE name = 'derivation'")

@@ -4,12 +4,15 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
+from storycore.model.events import Event
 from storycore.model.records import UserRecord
 from storycore.rules.searchtext import token_text
 
 from .._sql.accounts import Users
+from ._events import log
 
 __all__ = ["SQLiteUsers"]
 
@@ -29,3 +32,6 @@ class SQLiteUsers(Users):
             " WHERE s.author_id = ?)",
             (token_text(user.search_tokens), user.id),
         )
+
+    def _insert_events(self, conn: sqlite3.Connection, events: Sequence[Event]) -> None:
+        log(conn, events)

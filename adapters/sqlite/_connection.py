@@ -61,6 +61,8 @@ _UNIQUE_KEYS = {
     "apps.id": "app.id",
     "tokens.digest": "token.digest",
     "identities.provider, identities.external_id": "identity",
+    "webhooks.id": "webhook.id",
+    "events.id": "event.id",
 }
 
 

@@ -282,4 +282,55 @@ CREATE TABLE revisions (
 )
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11)
+# Events and webhooks (decisions section 28). ``events`` is the log: ``seq`` is its order and
+# the cursor a reader keeps (as decimal text). Every write takes SQLite's one write lock
+# (``BEGIN IMMEDIATE``), so a later ``seq`` is a later commit, and a reader that sees an event
+# sees every one before it. Events are never deleted, so no ``seq`` is given twice. A webhook is
+# a row of its members (its event types a JSON array). A delivery is a row keyed by webhook and
+# event; the claim walks ``deliveries_due``, which holds the pending deliveries only, in the
+# order they are due, so finished ones (most of the table, in time) cost it nothing. A
+# webhook's deliveries go with it, in ``WebhookRepository.remove``'s transaction (no foreign
+# key: a delivery is stored as given). Existing databases start with an empty log.
+_V12 = """
+CREATE TABLE events (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    type TEXT NOT NULL,
+    timestamp TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE TABLE webhooks (
+    id TEXT PRIMARY KEY,
+    url TEXT NOT NULL,
+    events TEXT NOT NULL,
+    secret TEXT NOT NULL,
+    created TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    cursor TEXT,
+    failing_since TEXT,
+    disabled TEXT
+);
+CREATE INDEX webhooks_created ON webhooks(created, id);
+CREATE TABLE deliveries (
+    webhook_id TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    event_type TEXT NOT NULL,
+    created TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL,
+    failures INTEGER NOT NULL,
+    last_status INTEGER,
+    last_error TEXT,
+    last_attempt TEXT,
+    next_attempt TEXT,
+    leased_until TEXT,
+    leased_by TEXT,
+    PRIMARY KEY (webhook_id, event_id)
+);
+CREATE INDEX deliveries_due ON deliveries(next_attempt, webhook_id, event_id)
+    WHERE state = 'pending';
+CREATE INDEX deliveries_newest ON deliveries(webhook_id, created, event_id)
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12)

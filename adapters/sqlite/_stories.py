@@ -17,6 +17,7 @@ import orjson
 
 from storycore.errors import Missing, StaleVersion
 from storycore.model.counters import pages_dropped, popularity
+from storycore.model.events import Event
 from storycore.model.heads import StoryHead
 from storycore.model.queries import StoryQuery
 from storycore.model.records import (
@@ -33,6 +34,7 @@ from storycore.ports import KEPT_BY_REPLACE, NewStory, SearchIndex, StoryReposit
 from storycore.rules.searchtext import token_text
 
 from ._connection import Repository, insert, marks, update
+from ._events import log
 from ._search import COUNT, SEARCH, index, unindex
 
 __all__ = ["SQLiteSearch", "SQLiteStories"]
@@ -169,15 +171,23 @@ class SQLiteStories(Repository, StoryRepository):
 
     # -- writes --------------------------------------------------------------------------
 
-    def add_many(self, stories: Iterable[NewStory]) -> int:
+    def add_many(self, stories: Iterable[NewStory], *, events: Sequence[Event] = ()) -> int:
         """All in one transaction: every story is stored, or none. The write lock is held while
-        ``stories`` is consumed, so other writers wait for the whole load.
+        ``stories`` is consumed, so other writers wait for the whole load. The events go in
+        after the stories, in one statement, each story's in the order of the stories (and as
+        given among them); an event whose subject is none of them is not stored.
         """
+        by_subject: dict[str, list[Event]] = {}
+        for event in events:
+            by_subject.setdefault(event.subject, []).append(event)
+        logged: list[Event] = []
         count = 0
         with self._db.write() as conn:
             for story, elements, words in stories:
                 self._insert(conn, story, elements, words)
+                logged += by_subject.pop(story.id, ())
                 count += 1
+            log(conn, logged)
         return count
 
     @staticmethod
@@ -203,6 +213,7 @@ class SQLiteStories(Repository, StoryRepository):
         elements: Sequence[Element] | None = None,
         words: Sequence[str] | None = None,
         revision: RevisionMark | None = None,
+        events: Sequence[Event] = (),
     ) -> None:
         with self._db.write() as conn:
             row = conn.execute(
@@ -229,6 +240,7 @@ class SQLiteStories(Repository, StoryRepository):
                 )
             _write_rows(conn, rowid, story, elements, replacing=True)
             index(conn, rowid, story, None if words is None else token_text(words))
+            log(conn, events)
 
     def due(self, now: str, limit: int) -> list[StoryRecord]:
         """A walk of ``stories_due`` (migration 11) from its start, stopped after ``now``."""
@@ -239,7 +251,7 @@ class SQLiteStories(Repository, StoryRepository):
         )
         return [_story(row) for row in rows]
 
-    def remove(self, story_id: str) -> bool:
+    def remove(self, story_id: str, *, events: Sequence[Event] = ()) -> bool:
         """The story's elements, aliases, labels, embeds and revisions go with its row (foreign
         keys); its search entry is removed here."""
         with self._db.write() as conn:
@@ -248,6 +260,7 @@ class SQLiteStories(Repository, StoryRepository):
                 return False
             unindex(conn, row[0])
             conn.execute("DELETE FROM stories WHERE rowid = ?", (row[0],))
+            log(conn, events)
             return True
 
     def set_featured(self, story_id: str, featured_at: str | None) -> None:

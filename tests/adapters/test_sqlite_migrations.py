@@ -11,7 +11,9 @@ from pathlib import Path
 from storycore import Service
 from storycore.adapters import open_store
 from storycore.adapters.sqlite._schema import MIGRATIONS
+from storycore.model.events import Event
 from storycore.model.revisions import RevisionMark
+from storycore.rules.ids import new_event_id
 from tests.conftest import TEST_SETTINGS
 from tests.contract._factories import add_story, add_user, at, changed, make_element
 
@@ -57,6 +59,7 @@ _UNDO = {
     DROP TABLE revisions; DROP INDEX stories_due;
     ALTER TABLE stories DROP COLUMN publish_at;
     """,
+    12: "DROP TABLE deliveries; DROP TABLE webhooks; DROP TABLE events;",
 }
 
 
@@ -239,5 +242,26 @@ def test_a_database_of_version_10_migrates_with_its_stories_unscheduled_and_with
         assert [(r.version, r.elements) for r in store.revisions.of_story(story.id)] == [
             (1, documents)
         ]
+    finally:
+        store.close()
+
+
+def test_a_database_of_version_11_migrates_to_an_empty_event_log_and_no_webhooks(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'v11.db'}"
+    store = open_store(url)
+    author = add_user(store, "alice")
+    story = add_story(store, author.id, "tale")
+    store.close()
+    _rewind(tmp_path / "v11.db", to=11)
+    store = open_store(url)
+    try:
+        assert store.stories.get(story.id) == story
+        assert (store.events.end(), store.events.after(None, 10)) == (None, [])
+        assert store.webhooks.find(0, 10) == []
+        event = Event(new_event_id(), "story.deleted", at(5), story.id, "{}")
+        assert store.stories.remove(story.id, events=[event])
+        assert [logged.event for logged in store.events.after(None, 10)] == [event]
     finally:
         store.close()
