@@ -4,6 +4,8 @@ Every story is built through ``with_derived_members`` from the elements it is st
 stored with the search words ``story_words`` derives from them; every user carries the search
 tokens of its username and name, as the service would write them.
 Timestamps come from ``at(n)``: ``n`` minutes after a fixed moment, so order follows ``n``.
+Events, webhooks and deliveries (decisions section 28) are made by ``make_event``,
+``make_webhook`` and ``make_delivery``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from storycore.model.derived import (
     with_search_tokens,
 )
 from storycore.model.element_kinds import ELEMENT_CLASSES
+from storycore.model.events import Event
 from storycore.model.heads import StoryHead
 from storycore.model.records import (
     AppRecord,
@@ -30,8 +33,9 @@ from storycore.model.records import (
     UserRecord,
     element_of,
 )
+from storycore.model.webhooks import Delivery, WebhookRecord
 from storycore.ports import Store
-from storycore.rules.ids import new_id
+from storycore.rules.ids import new_event_id, new_id
 from storycore.rules.timestamps import format_timestamp
 from storycore.settings import EMBED_PAGES
 
@@ -192,3 +196,70 @@ def count_view(
     """One view of a story, loaded from ``embed_href`` if given: ``add_views`` of one."""
     embeds = {(story_id, embed_href): 1} if embed_href is not None else {}
     store.stories.add_views({story_id: 1}, embeds, max_embed_pages=max_embed_pages)
+
+
+#: JSON data a store must keep byte for byte: key order, spacing, escapes and numbers as written
+#: (a store that parsed and wrote it again would change them).
+AWKWARD_DATA = (
+    '{"z": 1.50, "a" :[ "\\u00e9 é \\"q\\" \\u2028 \u2028", {}, null, 10e2],  "m":"<&> \U0001f600"}'
+)
+
+
+def make_event(
+    subject: str,
+    type: str = "story.saved",
+    *,
+    minutes: int = 0,
+    data: str | None = None,
+    event_id: str | None = None,
+) -> Event:
+    """An event of ``type`` reporting on ``subject`` (a story or user id) at ``at(minutes)``;
+    its data names the subject and type unless ``data`` is given."""
+    return Event(
+        id=event_id or new_event_id(),
+        type=type,
+        timestamp=at(minutes),
+        subject=subject,
+        data=data if data is not None else f'{{"id":"{subject}","type":"{type}"}}',
+    )
+
+
+def make_webhook(
+    url: str = "https://hooks.example/in",
+    *,
+    webhook_id: str | None = None,
+    events: tuple[str, ...] = ("*",),
+    minutes: int = 0,
+    **members: Any,
+) -> WebhookRecord:
+    """A webhook for ``events`` created at ``at(minutes)``; ``members`` sets any other member."""
+    return WebhookRecord(
+        id=webhook_id or new_id(),
+        url=url,
+        events=events,
+        secret="sealed:" + new_id(),
+        created=at(minutes),
+        created_by="ed",
+        **members,
+    )
+
+
+def make_delivery(
+    webhook_id: str,
+    event_id: str | None = None,
+    *,
+    type: str = "story.saved",
+    minutes: int = 0,
+    due: int | None = 0,
+    **members: Any,
+) -> Delivery:
+    """A pending delivery of ``event_id`` (a new one by default) to ``webhook_id``, made at
+    ``at(minutes)`` and due at ``at(due)`` (None: no next attempt); ``members`` sets any other
+    member."""
+    return Delivery(
+        webhook_id=webhook_id,
+        event_id=event_id or new_event_id(),
+        event_type=type,
+        created=at(minutes),
+        next_attempt=None if due is None else at(due),
+    )._replace(**members)
