@@ -230,6 +230,7 @@ def make_webhook(
     webhook_id: str | None = None,
     events: tuple[str, ...] = ("*",),
     minutes: int = 0,
+    secret: str | None = None,
     **members: Any,
 ) -> WebhookRecord:
     """A webhook for ``events`` created at ``at(minutes)``; ``members`` sets any other member."""
@@ -237,7 +238,7 @@ def make_webhook(
         id=webhook_id or new_id(),
         url=url,
         events=events,
-        secret="sealed:" + new_id(),
+        secret=secret or "sealed:" + new_id(),
         created=at(minutes),
         created_by="ed",
         **members,
