@@ -5,15 +5,21 @@ stored with the search words ``story_words`` derives from them; every user carri
 tokens of its username and name, as the service would write them.
 Timestamps come from ``at(n)``: ``n`` minutes after a fixed moment, so order follows ``n``.
 Events, webhooks and deliveries (decisions section 28) are made by ``make_event``,
-``make_webhook`` and ``make_delivery``.
+``make_webhook`` and ``make_delivery``; ``two_stores`` opens two stores on one storage.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from storycore.adapters import open_store
 from storycore.model.derived import (
     story_words,
     user_changes,
@@ -38,6 +44,7 @@ from storycore.ports import Store
 from storycore.rules.ids import new_event_id, new_id
 from storycore.rules.timestamps import format_timestamp
 from storycore.settings import EMBED_PAGES
+from storycore.testing._fresh import _drop_server_database
 
 _EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 _UNSET: Any = object()
@@ -264,3 +271,26 @@ def make_delivery(
         created=at(minutes),
         next_attempt=None if due is None else at(due),
     )._replace(**members)
+
+
+@contextmanager
+def two_stores(template: str, directory: Path) -> Iterator[tuple[Store, Store]]:
+    """Two stores opened on one new storage (a file, a database, a schema) that the storage URL
+    ``template`` names with ``{dir}`` (filled with ``directory``) or ``{name}``: each with its
+    own connection, as two processes open them; the storage goes afterwards. Skips the test
+    where each open is a storage of its own (``sqlite://``, ``memory://``) or where
+    ``template`` names one lasting store, which the test would write in."""
+    if template.rstrip("/") == "sqlite:" or template.startswith("memory://"):
+        pytest.skip(f"each store opened on {template} is a storage of its own")
+    if "{dir}" not in template and "{name}" not in template:
+        pytest.skip(f"{template} names one lasting store, which this test would write in")
+    url = template.replace("{dir}", str(directory))
+    url = url.replace("{name}", f"storycore_{uuid.uuid4().hex[:12]}")
+    with ExitStack() as opened:
+        if "{name}" in template:
+            opened.callback(_drop_server_database, url)
+        first = open_store(url)
+        opened.callback(first.close)
+        second = open_store(url)
+        opened.callback(second.close)
+        yield first, second

@@ -4,20 +4,16 @@ process at a time while it is attempted, its outcome stored only by the process 
 from __future__ import annotations
 
 import threading
-import uuid
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from storycore.adapters import open_store
 from storycore.model.webhooks import Delivery, DeliveryState
 from storycore.ports import Store
-from storycore.testing._fresh import _drop_server_database
-from tests.contract._factories import at, make_delivery, make_webhook
+from tests.contract._factories import at, make_delivery, make_webhook, two_stores
 
 NOW, UNTIL = at(10), at(20)  # a claim at NOW leases until UNTIL
 THREADS = 4
@@ -270,7 +266,7 @@ def test_of_concurrent_claims_each_delivery_goes_to_one_owner(
 ) -> None:
     made = [make_delivery(hook, f"evt_{n:02}", due=n % 7) for hook in hooks for n in range(20)]
     store.deliveries.add_many(made)
-    claimed = _claim_at_once([store] * THREADS)
+    claimed = _claim_at_once([store] * THREADS, len(made))
     assert sorted(_keys([d for _, d in claimed])) == sorted(_keys(made))
     for owner, delivery in claimed:
         assert _stored(store, delivery) == delivery == _leased(delivery, owner)
@@ -458,15 +454,18 @@ def test_redeliver_of_an_unknown_delivery_is_false(store: Store, hooks: tuple[st
 # -- two stores on one storage -----------------------------------------------------------------
 
 
-def _claim_at_once(stores: Sequence[Store]) -> list[tuple[str, Delivery]]:
+def _claim_at_once(stores: Sequence[Store], due: int) -> list[tuple[str, Delivery]]:
     """Claim on each of ``stores`` in a thread of its own, all starting together, two at a time
-    until none is left; each owner with each delivery it was leased."""
+    until none is left (or ``due`` claims were made: a store leasing one twice would go on);
+    each owner with each delivery it was leased."""
     start = threading.Barrier(len(stores))
 
     def claim_all(n: int) -> list[tuple[str, Delivery]]:
         owner, got = f"p{n}", []
         start.wait()
-        while found := stores[n].deliveries.claim(NOW, UNTIL, owner, 2):
+        for _ in range(due):
+            if not (found := stores[n].deliveries.claim(NOW, UNTIL, owner, 2)):
+                break
             got += [(owner, delivery) for delivery in found]
         return got
 
@@ -475,30 +474,16 @@ def _claim_at_once(stores: Sequence[Store]) -> list[tuple[str, Delivery]]:
 
 
 @pytest.fixture
-def two_stores(storycore_store_url: str, tmp_path: Path) -> Iterator[tuple[Store, Store]]:
-    """Two stores opened on one storage (a file, a database, a schema), each its own
-    connection, as two processes open them; skipped where each open is a storage of its own."""
-    template = storycore_store_url
-    if template.rstrip("/") == "sqlite:" or template.startswith("memory://"):
-        pytest.skip(f"each store opened on {template} is a storage of its own")
-    if "{dir}" not in template and "{name}" not in template:
-        pytest.skip(f"{template} names one lasting store, which this test would write in")
-    url = template.replace("{dir}", str(tmp_path))
-    url = url.replace("{name}", f"storycore_{uuid.uuid4().hex[:12]}")
-    with ExitStack() as opened:
-        if "{name}" in template:
-            opened.callback(_drop_server_database, url)
-        first = open_store(url)
-        opened.callback(first.close)
-        second = open_store(url)
-        opened.callback(second.close)
-        yield first, second
+def shared(storycore_store_url: str, tmp_path: Path) -> Iterator[tuple[Store, Store]]:
+    """Two stores on one storage (``two_stores``)."""
+    with two_stores(storycore_store_url, tmp_path) as stores:
+        yield stores
 
 
 def test_a_delivery_leased_through_one_store_is_not_claimed_through_another(
-    two_stores: tuple[Store, Store],
+    shared: tuple[Store, Store],
 ) -> None:
-    first, second = two_stores
+    first, second = shared
     first.webhooks.add(make_webhook(webhook_id="wa"))
     delivery = make_delivery("wa", due=3)
     first.deliveries.add_many([delivery])
@@ -508,13 +493,13 @@ def test_a_delivery_leased_through_one_store_is_not_claimed_through_another(
 
 
 def test_two_stores_on_one_storage_never_lease_a_delivery_to_two_owners(
-    two_stores: tuple[Store, Store],
+    shared: tuple[Store, Store],
 ) -> None:
-    first, second = two_stores
+    first, second = shared
     first.webhooks.add(make_webhook(webhook_id="wa"))
     made = [make_delivery("wa", f"evt_{n:02}", due=n % 5) for n in range(40)]
     first.deliveries.add_many(made)
-    claimed = _claim_at_once([first, second, first, second])
+    claimed = _claim_at_once([first, second, first, second], len(made))
     assert sorted(_keys([d for _, d in claimed])) == sorted(_keys(made))
     for owner, delivery in claimed:
         assert second.deliveries.get(delivery.webhook_id, delivery.event_id) == _leased(

@@ -4,13 +4,16 @@ hands them out in write order after an opaque cursor the store made."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
 from storycore.errors import DuplicateKey, Missing, StaleVersion
 from storycore.model.derived import story_words
-from storycore.model.events import Event
+from storycore.model.events import Event, LoggedEvent
 from storycore.model.records import StoryRecord, UserRecord
 from storycore.ports import Store
 from tests.contract._factories import (
@@ -21,7 +24,10 @@ from tests.contract._factories import (
     make_event,
     make_story,
     make_user,
+    two_stores,
 )
+
+WRITERS, WRITES = 4, 15
 
 
 def _logged(store: Store) -> list[Event]:
@@ -138,7 +144,7 @@ def test_a_logged_event_reads_back_byte_exact(store: Store, author: UserRecord) 
     event = Event(
         id="evt_0123456789abcdef",
         type="story.published",
-        timestamp="2026-01-01T00:00:00.000000Z",
+        timestamp="2026-03-04T05:06:07.089Z",
         subject=story.id,
         data=AWKWARD_DATA,
     )
@@ -152,6 +158,7 @@ def test_a_logged_event_is_an_event(store: Store, author: UserRecord) -> None:
     story = make_story(author.id, "tale")
     _add(store, story, [make_event(story.id)])
     (logged,) = store.events.after(None, 10)
+    assert type(logged) is LoggedEvent
     assert type(logged.event) is Event
     assert isinstance(logged.cursor, str)
 
@@ -408,3 +415,72 @@ def test_get_many_does_not_find_the_events_of_a_refused_write(store: Store) -> N
     event = make_event("nope", "story.deleted")
     store.stories.remove("nope", events=[event])
     assert store.events.get_many([event.id]) == {}
+
+
+# -- writers and a reader at once --------------------------------------------------------------
+
+
+def _follow(writers: Sequence[Store], reader: Store) -> tuple[list[list[Event]], list[Event]]:
+    """Each of ``writers`` (in a thread of its own) adds ``WRITES`` users, each with an event,
+    while a reader on ``reader`` reads on from its last cursor, then to the end once they are
+    done: the events each writer wrote, in its order, and those the reader was handed."""
+    start, done = threading.Barrier(len(writers) + 1), threading.Event()
+
+    def write(n: int) -> list[Event]:
+        written = []
+        start.wait()
+        for k in range(WRITES):
+            user = make_user(f"w{n}u{k}")
+            event = make_event(user.id, "user.created", minutes=k)
+            writers[n].users.add(user, events=[event])
+            written.append(event)
+        return written
+
+    def read() -> list[Event]:
+        cursor, seen = None, []
+        start.wait()
+        while True:
+            ended = done.is_set()  # before the read: every write ended before it
+            handed = reader.events.after(cursor, 7)
+            seen += [logged.event for logged in handed]
+            if handed:
+                cursor = handed[-1].cursor
+            elif ended or len(seen) > len(writers) * WRITES:  # a log that repeats, stopped
+                return seen
+
+    with ThreadPoolExecutor(len(writers) + 1) as pool:
+        reading = pool.submit(read)
+        try:
+            written = list(pool.map(write, range(len(writers))))
+        finally:
+            done.set()
+        return written, reading.result(timeout=120)
+
+
+def _misses_none(written: list[list[Event]], seen: list[Event]) -> None:
+    """``seen`` holds every written event once, each writer's in the order it wrote them."""
+    assert sorted(e.id for e in seen) == sorted(e.id for events in written for e in events)
+    for events in written:
+        mine = {e.id for e in events}
+        assert [e for e in seen if e.id in mine] == events
+
+
+def test_a_reader_following_concurrent_writers_misses_no_event(store: Store) -> None:
+    written, seen = _follow([store] * WRITERS, store)
+    _misses_none(written, seen)
+
+
+@pytest.fixture
+def shared(storycore_store_url: str, tmp_path: Path) -> Iterator[tuple[Store, Store]]:
+    """Two stores on one storage (``two_stores``)."""
+    with two_stores(storycore_store_url, tmp_path) as stores:
+        yield stores
+
+
+def test_a_reader_misses_no_event_of_writers_on_another_connection(
+    shared: tuple[Store, Store],
+) -> None:
+    first, second = shared
+    written, seen = _follow([first, second] * (WRITERS // 2), second)
+    _misses_none(written, seen)
+    assert [logged.event for logged in first.events.after(None, 1000)] == seen

@@ -126,7 +126,8 @@ def test_find_of_no_webhooks_is_empty(store: Store) -> None:
 
 
 def test_update_sets_the_named_members_only(store: Store) -> None:
-    webhook = make_webhook(events=("story.saved",))
+    (cursor,) = _cursors(store, 1)
+    webhook = make_webhook(events=("story.saved",), cursor=cursor, disabled=at(3))
     store.webhooks.add(webhook)
     store.webhooks.update(webhook.id, {"failing_since": at(7), "events": ("user.created",)})
     expected = webhook.model_copy(update={"failing_since": at(7), "events": ("user.created",)})
