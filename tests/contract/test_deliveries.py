@@ -117,6 +117,15 @@ def test_add_many_takes_any_iterable(store: Store, hooks: tuple[str, str]) -> No
     assert store.deliveries.add_many(d for d in made) == 2
 
 
+def test_deliveries_are_answered_as_delivery_records(store: Store, hooks: tuple[str, str]) -> None:
+    """A plain tuple would compare equal to a ``Delivery``, and lack its members."""
+    delivery = make_delivery("wa", due=3)
+    store.deliveries.add_many([delivery])
+    (claimed,) = store.deliveries.claim(NOW, UNTIL, "p1", 10)
+    answered = [claimed, _stored(store, delivery), *store.deliveries.of_webhook("wa", 0, 10)]
+    assert [type(d) for d in answered] == [Delivery] * 3
+
+
 def test_get_of_an_unknown_delivery_is_none(store: Store, hooks: tuple[str, str]) -> None:
     delivery = make_delivery("wa", "evt_1")
     store.deliveries.add_many([delivery])
