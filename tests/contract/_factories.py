@@ -4,14 +4,22 @@ Every story is built through ``with_derived_members`` from the elements it is st
 stored with the search words ``story_words`` derives from them; every user carries the search
 tokens of its username and name, as the service would write them.
 Timestamps come from ``at(n)``: ``n`` minutes after a fixed moment, so order follows ``n``.
+Events, webhooks and deliveries (decisions section 28) are made by ``make_event``,
+``make_webhook`` and ``make_delivery``; ``two_stores`` opens two stores on one storage.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from storycore.adapters import open_store
 from storycore.model.derived import (
     story_words,
     user_changes,
@@ -19,6 +27,7 @@ from storycore.model.derived import (
     with_search_tokens,
 )
 from storycore.model.element_kinds import ELEMENT_CLASSES
+from storycore.model.events import Event
 from storycore.model.heads import StoryHead
 from storycore.model.records import (
     AppRecord,
@@ -30,10 +39,12 @@ from storycore.model.records import (
     UserRecord,
     element_of,
 )
+from storycore.model.webhooks import Delivery, WebhookRecord
 from storycore.ports import Store
-from storycore.rules.ids import new_id
+from storycore.rules.ids import new_event_id, new_id
 from storycore.rules.timestamps import format_timestamp
 from storycore.settings import EMBED_PAGES
+from storycore.testing._fresh import _drop_server_database
 
 _EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 _UNSET: Any = object()
@@ -192,3 +203,94 @@ def count_view(
     """One view of a story, loaded from ``embed_href`` if given: ``add_views`` of one."""
     embeds = {(story_id, embed_href): 1} if embed_href is not None else {}
     store.stories.add_views({story_id: 1}, embeds, max_embed_pages=max_embed_pages)
+
+
+#: JSON data a store must keep byte for byte: key order, spacing, escapes and numbers as written
+#: (a store that parsed and wrote it again would change them).
+AWKWARD_DATA = (
+    '{"z": 1.50, "a" :[ "\\u00e9 é \\"q\\" \\u2028 \u2028", {}, null, 10e2],  "m":"<&> \U0001f600"}'
+)
+
+
+def make_event(
+    subject: str,
+    type: str = "story.saved",
+    *,
+    minutes: int = 0,
+    data: str | None = None,
+    event_id: str | None = None,
+) -> Event:
+    """An event of ``type`` reporting on ``subject`` (a story or user id) at ``at(minutes)``;
+    its data names the subject and type unless ``data`` is given."""
+    return Event(
+        id=event_id or new_event_id(),
+        type=type,
+        timestamp=at(minutes),
+        subject=subject,
+        data=data if data is not None else f'{{"id":"{subject}","type":"{type}"}}',
+    )
+
+
+def make_webhook(
+    url: str = "https://hooks.example/in",
+    *,
+    webhook_id: str | None = None,
+    events: tuple[str, ...] = ("*",),
+    minutes: int = 0,
+    secret: str | None = None,
+    **members: Any,
+) -> WebhookRecord:
+    """A webhook for ``events`` created at ``at(minutes)``; ``members`` sets any other member."""
+    return WebhookRecord(
+        id=webhook_id or new_id(),
+        url=url,
+        events=events,
+        secret=secret or "sealed:" + new_id(),
+        created=at(minutes),
+        created_by="ed",
+        **members,
+    )
+
+
+def make_delivery(
+    webhook_id: str,
+    event_id: str | None = None,
+    *,
+    type: str = "story.saved",
+    minutes: int = 0,
+    due: int | None = 0,
+    **members: Any,
+) -> Delivery:
+    """A pending delivery of ``event_id`` (a new one by default) to ``webhook_id``, made at
+    ``at(minutes)`` and due at ``at(due)`` (None: no next attempt); ``members`` sets any other
+    member."""
+    return Delivery(
+        webhook_id=webhook_id,
+        event_id=event_id or new_event_id(),
+        event_type=type,
+        created=at(minutes),
+        next_attempt=None if due is None else at(due),
+    )._replace(**members)
+
+
+@contextmanager
+def two_stores(template: str, directory: Path) -> Iterator[tuple[Store, Store]]:
+    """Two stores opened on one new storage (a file, a database, a schema) that the storage URL
+    ``template`` names with ``{dir}`` (filled with ``directory``) or ``{name}``: each with its
+    own connection, as two processes open them; the storage goes afterwards. Skips the test
+    where each open is a storage of its own (``sqlite://``, ``memory://``) or where
+    ``template`` names one lasting store, which the test would write in."""
+    if template.rstrip("/") == "sqlite:" or template.startswith("memory://"):
+        pytest.skip(f"each store opened on {template} is a storage of its own")
+    if "{dir}" not in template and "{name}" not in template:
+        pytest.skip(f"{template} names one lasting store, which this test would write in")
+    url = template.replace("{dir}", str(directory))
+    url = url.replace("{name}", f"storycore_{uuid.uuid4().hex[:12]}")
+    with ExitStack() as opened:
+        if "{name}" in template:
+            opened.callback(_drop_server_database, url)
+        first = open_store(url)
+        opened.callback(first.close)
+        second = open_store(url)
+        opened.callback(second.close)
+        yield first, second
