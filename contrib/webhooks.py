@@ -40,7 +40,9 @@ class HttpWebhookSender(WebhookSender):
     ) -> None:
         self._allowed = frozenset(host.strip("[]").lower() for host in allowed_hosts)
         self._lookup = lookup
-        self._clients: dict[str, httpx.AsyncClient] = {}
+        # each client with the transport its address guard passes requests on to: closing the
+        # client closes the guard, which does not close that transport and its connections
+        self._clients: dict[str, tuple[httpx.AsyncClient, httpx.AsyncHTTPTransport]] = {}
 
     async def send(self, url: str, headers: Mapping[str, str], body: bytes) -> Attempt:
         import httpx  # a command that sends nothing starts without it
@@ -65,8 +67,8 @@ class HttpWebhookSender(WebhookSender):
 
     async def aclose(self) -> None:
         clients, self._clients = list(self._clients.values()), {}
-        for client in clients:
-            await client.aclose()
+        for client, network in clients:
+            await _close(client, network)
 
     async def _client(self, url: str) -> httpx.AsyncClient:
         import httpx
@@ -74,11 +76,11 @@ class HttpWebhookSender(WebhookSender):
         from .fetch import AddressGuard, system_lookup
 
         origin = str(httpx.URL(url).copy_with(path="/", query=None, fragment=None))
-        client = self._clients.get(origin)
-        if client is None:
+        kept = self._clients.get(origin)
+        if kept is None:
             if len(self._clients) >= _KEPT_CLIENTS:
                 oldest = next(iter(self._clients))
-                await self._clients.pop(oldest).aclose()
+                await _close(*self._clients.pop(oldest))
             network = httpx.AsyncHTTPTransport(trust_env=False)
             client = httpx.AsyncClient(
                 transport=AddressGuard(network, self._allowed, self._lookup or system_lookup),
@@ -86,8 +88,16 @@ class HttpWebhookSender(WebhookSender):
                 trust_env=False,
                 timeout=ATTEMPT_SECONDS,
             )
-            self._clients[origin] = client
-        return client
+            kept = self._clients[origin] = (client, network)
+        return kept[0]
+
+
+async def _close(client: httpx.AsyncClient, network: httpx.AsyncHTTPTransport) -> None:
+    """Close ``client`` and the connections of its ``network``."""
+    try:
+        await client.aclose()
+    finally:
+        await network.aclose()
 
 
 def _said(exc: Exception) -> str:
