@@ -14,8 +14,10 @@ fetcher is (``storycore.contrib.fetch``, decisions section 18).
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from storycore.usecases.delivery import ATTEMPT_SECONDS, MAX_ANSWER_BYTES, Attempt, WebhookSender
 
@@ -60,7 +62,7 @@ class HttpWebhookSender(WebhookSender):
         except TimeoutError:
             return Attempt(None, f"no whole answer within {ATTEMPT_SECONDS:g} s")
         except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError) as exc:
-            return Attempt(None, _said(exc))
+            return Attempt(None, _said(exc, url))
         if 200 <= status < 300:
             return Attempt(status, None)
         return Attempt(status, f"answered {status}")
@@ -100,7 +102,16 @@ async def _close(client: httpx.AsyncClient, network: httpx.AsyncHTTPTransport) -
         await network.aclose()
 
 
-def _said(exc: Exception) -> str:
-    """What went wrong, in a line (never the request: its headers hold the signature)."""
+def _said(exc: BaseException, url: str) -> str:
+    """What went wrong, in a line: a refused connection and a name that does not resolve say
+    so, whatever httpx wrapped them in ("All connection attempts failed"). Never the request:
+    its headers hold the signature."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, ConnectionRefusedError):
+            return "the connection was refused"
+        if isinstance(seen, socket.gaierror):
+            return f"the host name {urlsplit(url).hostname} does not resolve"[:300]
+        seen = seen.__cause__ or seen.__context__
     text = str(exc).splitlines()[0] if str(exc) else ""
     return f"{type(exc).__name__}: {text}"[:300]

@@ -10,6 +10,7 @@ name lookup, as the fetcher's tests do (``tests/resolving``).
 from __future__ import annotations
 
 import asyncio
+import socket
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -113,6 +114,21 @@ def test_a_private_address_is_refused_unless_allowed(receiver: Receiver) -> None
     assert receiver.received == []
     assert _send(HttpWebhookSender(allowed_hosts=["127.0.0.1"]), receiver.url).delivered
     assert len(receiver.received) == 1
+
+
+def test_a_name_that_does_not_resolve_is_said_not_to(
+    build: Callable[[HttpWebhookSender], Service], alice: Viewer
+) -> None:
+    async def nowhere(host: str, port: int) -> list[str]:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    service = build(HttpWebhookSender(lookup=nowhere))
+    hook = register(service, f"http://{PUBLIC_NAME}/hook", ["story.created"])
+    write_story(service, alice)
+    service.deliver()
+    delivery = only_delivery(service, hook)
+    assert (delivery.state, delivery.last_status) == ("pending", None)
+    assert delivery.last_error == f"the host name {PUBLIC_NAME} does not resolve"
 
 
 @pytest.mark.parametrize("scheme", ["ftp", "file", "ws"])
