@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 
 from storycore import Service, Viewer
-from storycore.model.events import EVENT_TYPES, LoggedEvent
+from storycore.model.events import LoggedEvent
 from storycore.model.visibility import OPERATOR
 from storycore.usecases.delivery import RETRY_DELAYS
 from tests.webhooks._receiver import Received, Receiver
@@ -20,7 +20,6 @@ from tests.webhooks.conftest import (
     manual,
     only_delivery,
     register,
-    webhook,
     write_story,
 )
 
@@ -265,10 +264,3 @@ def test_a_service_without_a_sender_sends_nothing(
     assert quiet.deliver() == 0
     assert receiver.received == []
     assert service.deliver() == 2  # nothing was taken from the one that sends
-
-
-def test_every_event_type_is_a_type_a_webhook_may_ask_for(
-    service: Service, receiver: Receiver
-) -> None:
-    hook = register(service, receiver.url, list(EVENT_TYPES))
-    assert webhook(service, hook).events == list(EVENT_TYPES)

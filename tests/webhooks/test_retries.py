@@ -19,7 +19,7 @@ import pytest
 from storycore import Service, Viewer
 from storycore.model.visibility import OPERATOR
 from storycore.rules.timestamps import format_timestamp
-from storycore.usecases.delivery import DISABLE_AFTER, LEASE, RETRY_DELAYS
+from storycore.usecases.delivery import LEASE
 from tests.webhooks._receiver import Receiver, closed_port
 from tests.webhooks.conftest import (
     deliveries,
@@ -33,6 +33,18 @@ from tests.webhooks.conftest import (
 # behaviour, tested once on the fastest store; storage is the contract suite's
 pytestmark = pytest.mark.storycore_store_urls("memory://")
 
+#: The waits before each retry, as decisions section 28 gives them.
+SCHEDULE = [
+    timedelta(seconds=5),
+    timedelta(seconds=30),
+    timedelta(minutes=2),
+    timedelta(minutes=10),
+    timedelta(hours=1),
+    timedelta(hours=6),
+    timedelta(hours=12),
+]
+#: How long an endpoint fails before it is disabled.
+FIVE_DAYS = timedelta(days=5)
 #: The least step of the stored times (milliseconds): "just before" is this much earlier.
 TICK = timedelta(milliseconds=1)
 #: Another process holding deliveries: its lease owner.
@@ -41,7 +53,7 @@ ELSEWHERE = "elsewhere:4242:abcdef"
 
 def _failed_through_the_schedule(service: Service) -> None:
     """Every retry made, each when it comes due."""
-    for delay in RETRY_DELAYS:
+    for delay in SCHEDULE:
         manual(service).advance(delay)
         assert service.deliver() == 1
 
@@ -57,21 +69,12 @@ def test_a_failed_attempt_is_retried_only_after_each_delay_of_the_schedule(
     write_story(service, alice)
     assert service.deliver() == 1
     clock = manual(service)
-    for number, delay in enumerate(RETRY_DELAYS, start=2):
+    for number, delay in enumerate(SCHEDULE, start=2):
         clock.advance(delay - TICK)
         assert service.deliver() == 0, f"attempt {number} came before its {delay} wait"
         clock.advance(TICK)
         assert service.deliver() == 1, f"attempt {number} did not come after {delay}"
         assert len(receiver.received) == number
-    assert [seconds.total_seconds() for seconds in RETRY_DELAYS] == [
-        5,
-        30,
-        120,
-        600,
-        3600,
-        6 * 3600,
-        12 * 3600,
-    ]
 
 
 def test_a_delivery_is_failed_after_its_last_retry_fails(
@@ -116,7 +119,7 @@ def test_a_retry_comes_due_after_its_delay_and_is_shown_so(
     now = manual(service).now()
     assert (delivery.state, delivery.attempts, delivery.last_status) == ("pending", 1, 500)
     assert delivery.last_attempt == format_timestamp(now)
-    assert delivery.next_attempt == format_timestamp(now + RETRY_DELAYS[0])
+    assert delivery.next_attempt == format_timestamp(now + SCHEDULE[0])
 
 
 def test_an_endpoint_that_comes_back_takes_the_event_on_the_next_retry(
@@ -126,11 +129,11 @@ def test_an_endpoint_that_comes_back_takes_the_event_on_the_next_retry(
     hook = register(service, receiver.url, ["story.created"])
     write_story(service, alice)
     service.deliver()
-    manual(service).advance(RETRY_DELAYS[0])
+    manual(service).advance(SCHEDULE[0])
     service.deliver()
     assert webhook(service, hook).failing is not None
     receiver.answer(204)
-    manual(service).advance(RETRY_DELAYS[1])
+    manual(service).advance(SCHEDULE[1])
     assert service.deliver() == 1
     delivery = only_delivery(service, hook)
     assert (delivery.state, delivery.attempts, delivery.last_status) == ("delivered", 3, 204)
@@ -148,7 +151,7 @@ def test_the_first_failure_marks_the_endpoint_failing_since_then(
     assert webhook(service, hook).failing is None
     service.deliver()
     first = format_timestamp(manual(service).now())
-    manual(service).advance(RETRY_DELAYS[0])
+    manual(service).advance(SCHEDULE[0])
     service.deliver()
     assert webhook(service, hook).failing == first
 
@@ -162,7 +165,7 @@ def test_a_refused_connection_is_a_failure_without_a_status(
     delivery = only_delivery(service, hook)
     assert (delivery.state, delivery.attempts, delivery.last_status) == ("pending", 1, None)
     assert delivery.last_error == "the connection was refused"
-    manual(service).advance(RETRY_DELAYS[0])
+    manual(service).advance(SCHEDULE[0])
     assert service.deliver() == 1
 
 
@@ -178,7 +181,7 @@ def test_a_dropped_connection_is_a_failure_without_a_status(
     assert (delivery.state, delivery.attempts, delivery.last_status) == ("pending", 1, None)
     assert "disconnected" in (delivery.last_error or "")
     receiver.answer(204)
-    manual(service).advance(RETRY_DELAYS[0])
+    manual(service).advance(SCHEDULE[0])
     assert service.deliver() == 1
     assert only_delivery(service, hook).state == "delivered"
 
@@ -233,7 +236,7 @@ def test_an_endpoint_failing_for_less_than_5_days_is_not_disabled(
     write_story(service, alice)
     service.deliver()
     _failing_daily(service, alice, 4)
-    manual(service).advance(DISABLE_AFTER - timedelta(days=4) - TICK)
+    manual(service).advance(FIVE_DAYS - timedelta(days=4) - TICK)
     write_story(service, alice, "Not quite 5 days on")
     service.deliver()
     shown = webhook(service, hook)
@@ -312,7 +315,7 @@ def test_a_redelivered_delivery_that_fails_goes_through_the_schedule_again(
     _failed_through_the_schedule(service)
     service.webhooks.redeliver(hook.id, only_delivery(service, hook).event, viewer=OPERATOR)
     assert service.deliver() == 1
-    manual(service).advance(RETRY_DELAYS[0] - TICK)
+    manual(service).advance(SCHEDULE[0] - TICK)
     assert service.deliver() == 0
     manual(service).advance(TICK)
     assert service.deliver() == 1
@@ -354,7 +357,7 @@ def test_a_delivery_another_process_holds_is_not_sent_until_its_lease_ends(
     write_story(service, alice)
     service.deliver()
     clock = manual(service)
-    clock.advance(RETRY_DELAYS[0])
+    clock.advance(SCHEDULE[0])
     now = clock.now()
     # another process takes the retry now, for a lease, and is killed before it sends it
     [held] = service.store.deliveries.claim(
@@ -380,7 +383,7 @@ def test_an_outcome_stored_by_the_process_holding_the_lease_is_not_sent_again(
     write_story(service, alice)
     service.deliver()
     clock = manual(service)
-    clock.advance(RETRY_DELAYS[0])
+    clock.advance(SCHEDULE[0])
     now = clock.now()
     [held] = service.store.deliveries.claim(
         format_timestamp(now), format_timestamp(now + LEASE), ELSEWHERE, 10

@@ -12,20 +12,20 @@ from __future__ import annotations
 import asyncio
 import socket
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from storycore import InvalidParameter, Service, Settings, Viewer
-from storycore.contrib.fetch import NameLookup
 from storycore.contrib.webhooks import HttpWebhookSender
 from storycore.model.visibility import OPERATOR
 from storycore.ports import Store
 from storycore.testing import ManualClock
-from storycore.usecases.delivery import ATTEMPT_SECONDS, MAX_ANSWER_BYTES, RETRY_DELAYS, Attempt
+from storycore.usecases.delivery import ATTEMPT_SECONDS, MAX_ANSWER_BYTES, Attempt
+from tests.resolving.conftest import mapped
 from tests.webhooks._receiver import Receiver, self_signed_tls
-from tests.webhooks.conftest import manual, only_delivery, register, write_story
+from tests.webhooks.conftest import only_delivery, register, write_story
 
 # behaviour, tested once on the fastest store; storage is the contract suite's
 pytestmark = pytest.mark.storycore_store_urls("memory://")
@@ -34,17 +34,6 @@ pytestmark = pytest.mark.storycore_store_urls("memory://")
 PUBLIC_NAME = "hooks.example"
 #: How much longer than its bound an attempt may take on a busy machine.
 SLACK = 3.0
-
-
-def mapped(names: dict[str, Sequence[str]]) -> NameLookup:
-    """A name lookup that knows only ``names``: each name's addresses."""
-
-    async def lookup(host: str, port: int) -> list[str]:
-        if host not in names:
-            raise OSError(f"unknown name {host}")
-        return list(names[host])
-
-    return lookup
 
 
 @pytest.fixture
@@ -228,6 +217,7 @@ def test_an_answer_is_read_up_to_64_kib_and_no_further(
     assert receiver.streamed >= MAX_ANSWER_BYTES
 
 
+@pytest.mark.slow
 def test_an_endpoint_answering_within_5_s_is_delivered(
     service: Service, alice: Viewer, receiver: Receiver
 ) -> None:
@@ -238,6 +228,7 @@ def test_an_endpoint_answering_within_5_s_is_delivered(
     assert only_delivery(service, hook).state == "delivered"
 
 
+@pytest.mark.slow
 def test_an_endpoint_that_does_not_answer_is_given_up_after_5_s(
     service: Service, alice: Viewer, receiver: Receiver
 ) -> None:
@@ -253,6 +244,7 @@ def test_an_endpoint_that_does_not_answer_is_given_up_after_5_s(
     assert delivery.next_attempt is not None
 
 
+@pytest.mark.slow
 def test_an_answer_whose_body_does_not_end_within_5_s_is_a_failure(
     service: Service, alice: Viewer, receiver: Receiver
 ) -> None:
@@ -277,7 +269,6 @@ def test_attempts_to_one_endpoint_share_a_connection(
     write_story(service, alice, "First")
     service.deliver()
     write_story(service, alice, "Second")
-    manual(service).advance(RETRY_DELAYS[0])
     service.deliver()
     assert len(receiver.received) == 2
     assert receiver.connections == 1
