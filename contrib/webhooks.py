@@ -14,8 +14,10 @@ fetcher is (``storycore.contrib.fetch``, decisions section 18).
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from storycore.usecases.delivery import ATTEMPT_SECONDS, MAX_ANSWER_BYTES, Attempt, WebhookSender
 
@@ -40,7 +42,8 @@ class HttpWebhookSender(WebhookSender):
     ) -> None:
         self._allowed = frozenset(host.strip("[]").lower() for host in allowed_hosts)
         self._lookup = lookup
-        #: by origin: the client, and the network under its guard (which closes it not)
+        # each client with the transport its address guard passes requests on to: closing the
+        # client closes the guard, which does not close that transport and its connections
         self._clients: dict[str, tuple[httpx.AsyncClient, httpx.AsyncHTTPTransport]] = {}
 
     async def send(self, url: str, headers: Mapping[str, str], body: bytes) -> Attempt:
@@ -59,15 +62,15 @@ class HttpWebhookSender(WebhookSender):
         except TimeoutError:
             return Attempt(None, f"no whole answer within {ATTEMPT_SECONDS:g} s")
         except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError) as exc:
-            return Attempt(None, _said(exc))
+            return Attempt(None, _said(exc, url))
         if 200 <= status < 300:
             return Attempt(status, None)
         return Attempt(status, f"answered {status}")
 
     async def aclose(self) -> None:
         clients, self._clients = list(self._clients.values()), {}
-        for pair in clients:
-            await _close(*pair)
+        for client, network in clients:
+            await _close(client, network)
 
     async def _client(self, url: str) -> httpx.AsyncClient:
         import httpx
@@ -92,11 +95,23 @@ class HttpWebhookSender(WebhookSender):
 
 
 async def _close(client: httpx.AsyncClient, network: httpx.AsyncHTTPTransport) -> None:
-    await client.aclose()
-    await network.aclose()
+    """Close ``client`` and the connections of its ``network``."""
+    try:
+        await client.aclose()
+    finally:
+        await network.aclose()
 
 
-def _said(exc: Exception) -> str:
-    """What went wrong, in a line (never the request: its headers hold the signature)."""
+def _said(exc: BaseException, url: str) -> str:
+    """What went wrong, in a line: a refused connection and a name that does not resolve say
+    so, whatever httpx wrapped them in ("All connection attempts failed"). Never the request:
+    its headers hold the signature."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, ConnectionRefusedError):
+            return "the connection was refused"
+        if isinstance(seen, socket.gaierror):
+            return f"the host name {urlsplit(url).hostname} does not resolve"[:300]
+        seen = seen.__cause__ or seen.__context__
     text = str(exc).splitlines()[0] if str(exc) else ""
     return f"{type(exc).__name__}: {text}"[:300]

@@ -25,14 +25,18 @@ from urllib.parse import unquote
 __all__ = ["SECRET_NAMES", "RedactSecrets", "redact"]
 
 #: The names whose values are secret, lowercase: parameters, then headers. One line per name.
+#: ``secret`` is a webhook's signing secret, as its registration answers it (decisions section
+#: 28); ``webhook-signature`` the header a delivery is signed in.
 SECRET_NAMES = frozenset(
     {
         "api_key",
         "_token",
         "password",
+        "secret",
         "authorization",
         "x-api-key",
         "x-verify-credentials-authorization",
+        "webhook-signature",
     }
 )
 

@@ -1,7 +1,7 @@
 """Secrets never reach a log (decisions section 24): ``redact`` writes the value of
-``api_key``, ``_token``, ``password`` and the credential headers as ``***``, whatever their case
-or percent-encoding and however they are written; ``RedactSecrets`` does it to every part of a
-log record a handler writes."""
+``api_key``, ``_token``, ``password``, a webhook's ``secret``, the credential headers and the
+webhook signature header as ``***``, whatever their case or percent-encoding and however they
+are written; ``RedactSecrets`` does it to every part of a log record a handler writes."""
 
 from __future__ import annotations
 
@@ -63,6 +63,31 @@ def test_a_secret_in_a_path_segment_is_found() -> None:
 def test_a_secret_in_json_a_mapping_or_a_header_is_written_as_stars(text: str) -> None:
     redacted = redact(text)
     assert SECRET not in redacted
+    assert "***" in redacted
+
+
+#: A webhook's signing secret and a signature made with it (decisions section 28).
+WEBHOOK_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+SIGNATURE = "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        json.dumps({"id": "wh_1", "url": "https://example.org/hook", "secret": WEBHOOK_SECRET}),
+        repr({"secret": WEBHOOK_SECRET}),
+        f"webhook-id: evt_1\r\nwebhook-signature: {SIGNATURE}\r\nwebhook-timestamp: 1",
+        f"Webhook-Signature: {SIGNATURE}",
+        repr([("webhook-id", "evt_1"), ("webhook-signature", SIGNATURE)]),
+        json.dumps({"webhook-signature": SIGNATURE}),
+    ],
+    ids=["json", "dict", "header-line", "header-case", "header-pairs", "header-json"],
+)
+def test_a_webhook_secret_and_a_signature_are_written_as_stars(text: str) -> None:
+    redacted = redact(text)
+    assert WEBHOOK_SECRET not in redacted
+    assert SIGNATURE not in redacted
+    assert SIGNATURE.removeprefix("v1,") not in redacted
     assert "***" in redacted
 
 
