@@ -167,17 +167,21 @@ class _Watched:
         return call
 
 
+def _watching(collections: Collections, watch: _Watch) -> Collections:
+    """``collections``, each seen by ``watch``."""
+    seen: dict[str, Any] = {
+        f.name: _Watched(getattr(collections, f.name), f.name, watch) for f in fields(Collections)
+    }
+    return Collections(**seen)
+
+
 @pytest.fixture
 def watched(url: str, stores: ExitStack) -> Callable[[_Watch], MongoStore]:
     """Opens a store on ``url`` whose every collection ``watch`` sees."""
 
     def open_watched(watch: _Watch) -> MongoStore:
         collections, close = connect(url)
-        seen: dict[str, Any] = {
-            f.name: _Watched(getattr(collections, f.name), f.name, watch)
-            for f in fields(Collections)
-        }
-        with patch.object(mongodb, "connect", lambda _: (Collections(**seen), close)):
+        with patch.object(mongodb, "connect", lambda _: (_watching(collections, watch), close)):
             return stores.enter_context(closing(MongoStore(url)))
 
     return open_watched
@@ -328,12 +332,8 @@ def test_a_relay_that_dies_at_any_of_its_writes_leaves_every_event_to_be_logged_
         store = stores.enter_context(closing(open_store(url)))
         written = _written(store)
         watch, (collections, close) = _Watch(die_at=die_at), connect(url)
-        seen: dict[str, Any] = {
-            f.name: _Watched(getattr(collections, f.name), f.name, watch)
-            for f in fields(Collections)
-        }
         try:
-            Relay(Collections(**seen)).run(wait=False)
+            Relay(_watching(collections, watch)).run(wait=False)
         except _Crash:
             _lease_runs_out(collections)
         close()
@@ -395,14 +395,30 @@ def test_a_user_whose_link_is_refused_goes_with_its_events(
     assert _logged(store) == []
 
 
+def _relay_done(raw: Collections) -> None:
+    Relay(raw).run(wait=False)
+
+
+def _relay_died_before_pulling(raw: Collections) -> None:
+    with pytest.raises(_Crash):
+        Relay(_watching(raw, _Watch(die_on=("users", "update_one")))).run(wait=False)
+    _lease_runs_out(raw)
+
+
+@pytest.mark.parametrize(
+    "relay", [_relay_done, _relay_died_before_pulling], ids=["relayed", "died before pulling"]
+)
 def test_a_user_whose_events_were_logged_before_its_link_was_refused_stays_with_them(
-    raw: Collections, store: Store, watched: Callable[[_Watch], MongoStore]
+    raw: Collections,
+    store: Store,
+    watched: Callable[[_Watch], MongoStore],
+    relay: Callable[[Collections], None],
 ) -> None:
     user = make_user("alice")
     event = _event(user.id, "user.created")
 
     def relayed_and_linked() -> None:
-        Relay(raw).run(wait=False)
+        relay(raw)
         _linked_meanwhile(raw)
 
     race = _Watch(before={("identities", "insert_one"): relayed_and_linked})
@@ -613,6 +629,27 @@ def test_events_of_many_documents_come_in_write_order_across_the_relays_batches(
             store.users.update(user.id, {"name": f"name {n}"}, events=[event])
             written.append(event)
     assert _logged(store) == written
+
+
+def test_an_event_pushed_after_a_later_stamped_one_comes_after_it(
+    raw: Collections, store: Store, author: UserRecord, watched: Callable[[_Watch], MongoStore]
+) -> None:
+    """Two updates of one user race: the one stamped first lands second, after a story's event
+    stamped in between; the log follows the order the writes landed in."""
+    first, second = _event(author.id, "user.updated"), _event(author.id, "user.updated")
+    story = make_story(author.id, "tale")
+    between = _event(story.id, "story.created")
+
+    def others_write_first() -> None:
+        store.stories.add_many([(story, [], [])], events=[between])
+        store.users.update(author.id, {"name": "Second"}, events=[second])
+
+    race = _Watch(before={("users", "find_one_and_update"): others_write_first})
+    watched(race).users.update(author.id, {"name": "First"}, events=[first])
+    outbox = (raw.users.find_one({"_id": author.id}) or {})["outbox"]
+    assert [entry["id"] for entry in outbox] == [second.id, first.id]
+    assert outbox[0]["at"] > outbox[1]["at"]
+    assert _logged(store) == [between, second, first]
 
 
 def test_a_cursor_with_a_leading_zero_is_not_one_the_log_made(store: Store) -> None:
