@@ -9,7 +9,7 @@ An entry is the event (``id``, ``type``, ``timestamp``, ``subject``, ``data``) a
 stamp made when the write is sent: the relay logs events in stamp order, so the events of
 writes made one after another in a process come out in that order (``stamp``).
 
-A removed story becomes a tombstone first (``TOMBSTONE``: the update that carries its event),
+A removed story becomes a tombstone first (``tombstone``: the update that carries its event),
 which the relay deletes, with what goes with the story, once its events are logged. Every read
 of stories goes through ``live``, which hides tombstones: one filter, in one place.
 """

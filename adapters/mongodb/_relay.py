@@ -80,7 +80,7 @@ class Relay:
     epoch) times the lease; every process sharing the database must keep it close."""
 
     def __init__(self, collections: Collections, clock: Callable[[], float] = time.time) -> None:
-        self._collections, self.clock = collections, clock
+        self._collections, self._clock = collections, clock
         # stories as stored, tombstones included: the relay is the one reader that sees them
         self._sources = (collections.stories, collections.users)
 
@@ -123,7 +123,7 @@ class Relay:
         """Take the lease when it is free (none, or run out); whether it was taken."""
         deadline, pause = time.monotonic() + (_WAIT if wait else 0.0), 0.005
         while True:
-            now = self.clock()
+            now = self._clock()
             try:
                 self._collections.meta.update_one(
                     {**_LOCK, "leased_until": {"$lte": now}},
@@ -168,9 +168,7 @@ class Relay:
         sources: list[_Source] = []
         boundary: str | None = None
         for collection in self._sources:
-            found = list(
-                collection.find(PENDING, {"outbox": 1, "deleted": 1}, sort=_ORDER, limit=_BATCH + 1)
-            )
+            found = list(collection.find(PENDING, {"outbox": 1}, sort=_ORDER, limit=_BATCH + 1))
             if len(found) > _BATCH:
                 left = found.pop()["outbox"][0]["at"]
                 boundary = left if boundary is None else min(boundary, left)
@@ -179,7 +177,7 @@ class Relay:
 
     def _numbers(self, owner: str, count: int) -> int | None:
         """The first of ``count`` new numbers, the lease renewed; None once it is another's."""
-        now = self.clock()
+        now = self._clock()
         taken = self._collections.meta.find_one_and_update(
             {**_LOCK, "leased_by": owner, "leased_until": {"$gt": now}},
             {"$inc": {"seq": count}, "$set": {"leased_until": now + LEASE}},
