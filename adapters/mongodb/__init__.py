@@ -3,9 +3,11 @@
 Storage URLs: ``mongodb://host:port/dbname`` (any pymongo connection string that names a
 database, ``mongodb+srv://`` included) and ``mongomock://dbname``; nothing past opening
 (``_mongo_client``) tells them apart. No change uses a multi-document transaction (a standalone
-server has none): ``_mongo_stories`` and ``_mongo_accounts`` say in which order each writes its
-documents, and ``_revisions`` how a revision joins its change. ``docs/mongodb.md`` has the
-documents, indexes, shard keys and trade-offs.
+server has none): ``_stories`` and ``_accounts`` say in which order each writes its documents,
+``_revisions`` how a revision joins its change, ``_outbox`` how an event travels in the
+document its write changes and ``_relay`` how it reaches the log (``_events``); ``_webhooks``
+keeps webhooks and deliveries. ``docs/mongodb.md`` has the documents, indexes, shard keys and
+trade-offs.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ from storycore.ports import Store
 
 from ._accounts import MongoApplications, MongoIdentities, MongoTokens, MongoUsers
 from ._client import connect, drop_database
+from ._events import MongoEvents
 from ._revisions import MongoRevisions
 from ._stories import MongoSearch, MongoStories
+from ._webhooks import MongoDeliveries, MongoWebhooks
 
 __all__ = ["MongoStore", "drop_database"]
 
@@ -36,6 +40,8 @@ class MongoStore(Store):
         self.revisions = MongoRevisions(db)
         self.users, self.apps = MongoUsers(db), MongoApplications(db)
         self.tokens, self.identities = MongoTokens(db), MongoIdentities(db)
+        self.events, self.webhooks = MongoEvents(db), MongoWebhooks(db)
+        self.deliveries = MongoDeliveries(db)
 
     def derivation(self) -> int | None:
         found = self._collections.meta.find_one({"_id": "derivation"})

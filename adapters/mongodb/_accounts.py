@@ -9,12 +9,17 @@ Two changes touch several documents, without a transaction:
   the tokens again.
 - ``IdentityRepository.add_user``: the user, then the link to it, so a link never names a
   missing user. When the link is refused (linked meanwhile), the user is deleted again; a
-  crash in between leaves a user without a link, which nothing refers to.
+  crash in between leaves a user without a link, which nothing refers to (its events are
+  logged: the user exists).
+
+A user's events travel in its document (``_outbox``): ``add`` and ``add_user`` insert it with
+them, ``update`` pushes them in its one update. A user deleted again because its link was
+refused takes its events with it unless they were logged meanwhile (``_unmade``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -22,6 +27,7 @@ from pymongo import ASCENDING, ReturnDocument
 from pymongo.collection import Collection
 
 from storycore.errors import DuplicateKey, Missing
+from storycore.model.events import Event
 from storycore.model.records import AppRecord, TokenRecord, UserRecord
 from storycore.ports import (
     ApplicationRepository,
@@ -32,17 +38,26 @@ from storycore.ports import (
 from storycore.rules.usernames import username_key
 
 from ._documents import APP, TOKEN, USER, Document, document, fields_of, refused
+from ._outbox import carried, pushed
+from ._relay import RELAY_AT, Relay
 from ._schema import Collections
 from ._stories import copy_author_tokens
 
 __all__ = ["MongoApplications", "MongoIdentities", "MongoTokens", "MongoUsers"]
 
 
-def _insert_user(users: Collection[Document], user: UserRecord) -> None:
-    """Insert ``user``: a new user's tokens are version 0, which no story holds yet."""
+def _insert_user(users: Collection[Document], user: UserRecord, events: Sequence[Event]) -> None:
+    """Insert ``user`` carrying ``events``: a new user's tokens are version 0, which no story
+    holds yet."""
     with refused(users, "user.username", ("user.id", {"_id": user.id})):
         users.insert_one(
-            {"_id": user.id, **_user_fields(user), "tokens_version": 0, "stories_version": 0}
+            {
+                "_id": user.id,
+                **_user_fields(user),
+                "tokens_version": 0,
+                "stories_version": 0,
+                **carried(events),
+            }
         )
 
 
@@ -56,9 +71,10 @@ class MongoUsers(UserRepository):
 
     def __init__(self, collections: Collections) -> None:
         self._users, self._stories = collections.users, collections.stories
+        self._relay = Relay(collections)
 
-    def add(self, user: UserRecord) -> None:
-        _insert_user(self._users, user)
+    def add(self, user: UserRecord, *, events: Sequence[Event] = ()) -> None:
+        _insert_user(self._users, user, events)
 
     def get(self, user_id: str) -> UserRecord | None:
         return USER.one(self._users, {"_id": user_id})
@@ -71,30 +87,37 @@ class MongoUsers(UserRepository):
             return {}
         return {user.id: user for user in USER.many(self._users, {"_id": {"$in": ids}})}
 
-    def update(self, user_id: str, changes: Mapping[str, Any]) -> None:
-        """A new ``username`` moves its unique ``username_key`` in the same update."""
+    def update(
+        self, user_id: str, changes: Mapping[str, Any], *, events: Sequence[Event] = ()
+    ) -> None:
+        """A new ``username`` moves its unique ``username_key`` in the same update, which
+        carries ``events``."""
         fields = fields_of(UserRecord, changes)
         if "username" in fields:
             fields["username_key"] = username_key(fields["username"])
         with refused(self._users, "user.username"):
-            self._set(user_id, fields)
+            self._set(user_id, fields, pushed(events))
 
-    def _set(self, user_id: str, members: Document) -> None:
-        """Set ``members`` of the user in one update; when they hold ``search_tokens``, then
-        copy those to the user's stories and mark them copied (see the module docstring).
+    def _set(self, user_id: str, members: Document, push: Document) -> None:
+        """Set ``members`` of the user in one update, with ``push`` (its events); when they
+        hold ``search_tokens``, then copy those to the user's stories and mark them copied
+        (see the module docstring).
         """
         tokens = members.get("search_tokens")
-        change: Document = {"$set": members}
+        change: Document = {"$set": members, **push}
         if tokens is not None:
             change["$inc"] = {"tokens_version": 1}
+        read = ("search_tokens", "tokens_version", "stories_version", "outbox.id")
         before = self._users.find_one_and_update(
             {"_id": user_id},
             change,
-            projection={"search_tokens": 1, "tokens_version": 1, "stories_version": 1},
+            projection=dict.fromkeys(read, 1),
             return_document=ReturnDocument.BEFORE,
         )
         if before is None:
             raise Missing("user")
+        if push and len(before.get("outbox", ())) >= RELAY_AT:
+            self._relay.run(wait=False)
         if tokens is None:
             return
         version = before["tokens_version"] + 1
@@ -176,6 +199,7 @@ class MongoIdentities(IdentityRepository):
 
     def __init__(self, collections: Collections) -> None:
         self._identities, self._users = collections.identities, collections.users
+        self._events, self._relay = collections.events, Relay(collections)
 
     def get(self, provider: str, external_id: str) -> str | None:
         found = self._identities.find_one(
@@ -183,14 +207,34 @@ class MongoIdentities(IdentityRepository):
         )
         return None if found is None else str(found["user_id"])
 
-    def add_user(self, provider: str, external_id: str, user: UserRecord) -> None:
+    def add_user(
+        self,
+        provider: str,
+        external_id: str,
+        user: UserRecord,
+        *,
+        events: Sequence[Event] = (),
+    ) -> None:
         identity = {"provider": provider, "external_id": external_id}
         if self._identities.find_one(identity, {"_id": 1}) is not None:
             raise DuplicateKey("identity")
-        _insert_user(self._users, user)
+        _insert_user(self._users, user, events)
         try:
             with refused(self._identities, "identity"):
                 self._identities.insert_one({**identity, "user_id": user.id})
         except DuplicateKey:  # linked meanwhile: the user goes again
-            self._users.delete_one({"_id": user.id})
+            self._unmade(user.id, [event.id for event in events])
             raise
+
+    def _unmade(self, user_id: str, event_ids: list[str]) -> None:
+        """Delete the user just inserted, with its events (``event_ids``), unless a relay
+        logged them meanwhile: then the user stays, unlinked, as after a crash, with its
+        events. The relay's lease is held meanwhile, so none logs them while this looks; when
+        another process holds it past the wait, the user stays too."""
+        if not event_ids:
+            self._users.delete_one({"_id": user_id})
+            return
+        with self._relay.holding(wait=True) as owner:
+            if owner is None or self._events.find_one({"_id": {"$in": event_ids}}, {"_id": 1}):
+                return
+            self._users.delete_one({"_id": user_id, "outbox.id": {"$all": event_ids}})

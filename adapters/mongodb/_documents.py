@@ -26,6 +26,7 @@ from storycore.model.records import (
     trusted_story,
     trusted_user,
 )
+from storycore.model.webhooks import WebhookRecord
 
 __all__ = [
     "APP",
@@ -33,6 +34,7 @@ __all__ = [
     "STORY",
     "TOKEN",
     "USER",
+    "WEBHOOK",
     "Document",
     "document",
     "fields_of",
@@ -96,6 +98,7 @@ HEAD = Kind(StoryHead._fields, lambda found: StoryHead._make(map(found.get, Stor
 USER = Kind(UserRecord.model_fields, trusted_user)
 APP = Kind(AppRecord.model_fields, AppRecord.model_validate)
 TOKEN = Kind(TokenRecord.model_fields, TokenRecord.model_validate, key="digest")
+WEBHOOK = Kind(WebhookRecord.model_fields, WebhookRecord.model_validate)
 
 
 @contextmanager

@@ -38,10 +38,11 @@ update.
 
 Reads start from the story's entries, then fetch what those name; a document or generation
 that a replacement cut off meanwhile comes back missing or short, and the read starts again
-from the story. ``remove`` deletes the story first, then its revision documents and its
-elements. An import (``add_many``) writes a generation and a document, then adds the entry in
-one update conditional on the story having none at that version; a replacement that read the
-entries before then matches nothing and reads again.
+from the story. ``remove`` deletes the story first (or makes it a tombstone, which no read
+sees), then its revision documents and its elements. An import (``add_many``) writes a
+generation and a document, then adds the entry in one update conditional on the story having
+none at that version; a replacement that read the entries before then matches nothing and
+reads again.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ from storycore.rules.ids import new_id
 
 from ._documents import STORY, Document
 from ._elements import read_generation, write_generation
+from ._outbox import live
 from ._schema import Collections
 
 __all__ = [
@@ -241,7 +243,7 @@ class MongoRevisions(RevisionRepository):
     """A story's revisions: the entries of its document, and the documents they name."""
 
     def __init__(self, collections: Collections) -> None:
-        self._stories, self._revisions = collections.stories, collections.revisions
+        self._stories, self._revisions = live(collections.stories), collections.revisions
         self._elements = collections.elements
 
     def _entries(self, story_id: str) -> list[Document] | None:

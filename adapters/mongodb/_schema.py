@@ -16,6 +16,7 @@ from pymongo.collection import Collection
 from storycore.model.queries import SortField
 
 from ._documents import Document
+from ._outbox import DELETED, FIRST, PENDING
 
 __all__ = ["INDEXES", "Collections"]
 
@@ -47,6 +48,8 @@ INDEXES: dict[str, tuple[IndexModel, ...]] = {
         _index("containing_element", ("element_permalinks", _UP)),
         _index("search", ("search", _UP), *_NEWEST, partialFilterExpression=_PUBLIC),
         _index("due", ("publish_at", _UP), ("_id", _UP), partialFilterExpression=_SCHEDULED),
+        _index("outbox", (FIRST, _UP), ("_id", _UP), partialFilterExpression=PENDING),
+        _index("tombstones", ("_id", _UP), partialFilterExpression=DELETED),
     ),
     "elements": (
         _index(
@@ -61,7 +64,10 @@ INDEXES: dict[str, tuple[IndexModel, ...]] = {
         _index("story", ("story_id", _UP)),
     ),
     "embeds": (_index("story_href", ("story_id", _UP), ("href", _UP), unique=True),),
-    "users": (_index("username_key", ("username_key", _UP), unique=True),),
+    "users": (
+        _index("username_key", ("username_key", _UP), unique=True),
+        _index("outbox", (FIRST, _UP), ("_id", _UP), partialFilterExpression=PENDING),
+    ),
     "apps": (
         _index("name", ("name", _UP), unique=True),
         _index("key_digest", ("key_digest", _UP), unique=True),
@@ -71,6 +77,18 @@ INDEXES: dict[str, tuple[IndexModel, ...]] = {
         _index("provider_external_id", ("provider", _UP), ("external_id", _UP), unique=True),
     ),
     "meta": (),
+    "events": (_index("seq", ("seq", _UP), unique=True),),
+    "webhooks": (_index("created", ("created", _UP), ("_id", _UP)),),
+    "deliveries": (
+        _index("webhook", ("webhook_id", _UP), ("created", _DOWN), ("event_id", _DOWN)),
+        _index(
+            "due",
+            ("next_attempt", _UP),
+            ("webhook_id", _UP),
+            ("event_id", _UP),
+            partialFilterExpression={"state": "pending"},
+        ),
+    ),
 }
 
 
@@ -88,3 +106,6 @@ class Collections:
     tokens: Collection[Document]
     identities: Collection[Document]
     meta: Collection[Document]
+    events: Collection[Document]
+    webhooks: Collection[Document]
+    deliveries: Collection[Document]

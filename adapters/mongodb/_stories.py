@@ -13,7 +13,12 @@ written in an order that never lets a crash leave a reference to something missi
   (``elements_rev``) and revisions at once; then other stories' aliases at the new slug stop,
   and the old generation goes unless a revision shows it (``_revisions`` has the details).
 - ``remove``: the story first (gone for every read at once), then its aliases, revisions,
-  elements and embed counts.
+  elements and embed counts. With events, or when its outbox holds events not logged yet, the
+  story becomes a tombstone first, in one update that carries its events (``_outbox``), and
+  the relay deletes the rest (``_relay``), at once.
+
+Each write that reports a change carries its events in the story's document (``_outbox``): the
+insert of ``add_many``, the one conditional update of ``replace``, the tombstone of ``remove``.
 
 A crash between two steps leaves only documents no read reaches: a generation no story shows,
 a revision document no story names, an alias at its own story's live slug, what a removed
@@ -39,6 +44,7 @@ from pymongo.errors import DuplicateKeyError
 
 from storycore.errors import DuplicateKey, Missing, StaleVersion
 from storycore.model.counters import pages_dropped, popularity
+from storycore.model.events import Event
 from storycore.model.heads import StoryHead
 from storycore.model.queries import StoryQuery
 from storycore.model.records import (
@@ -55,6 +61,8 @@ from storycore.rules.ids import new_id
 
 from ._documents import HEAD, STORY, Document, document, refused
 from ._elements import read_generation, write_generation
+from ._outbox import FIRST, carried, live, pushed, tombstone
+from ._relay import RELAY_AT, Relay, delete_parts
 from ._revisions import (
     READ_WHOLE,
     Unnamed,
@@ -76,8 +84,17 @@ _DUE = [("publish_at", ASCENDING), ("_id", ASCENDING)]
 # entries besides), or the whole story when it keeps a revision (``READ_WHOLE``).
 _UNCHANGED = ("_id", "version", "slug", "elements_rev", "author_tokens_version")
 _READ_BY_REPLACE = dict.fromkeys(
-    (*_UNCHANGED, "author_tokens", "revisions", "unnamed_revisions", "unnamed_elements"), 1
+    (
+        *_UNCHANGED,
+        "author_tokens",
+        "revisions",
+        "unnamed_revisions",
+        "unnamed_elements",
+        "outbox.id",
+    ),
+    1,
 )
+_READ_WHOLE = {**READ_WHOLE, "outbox.id": 1}
 
 
 def copy_author_tokens(
@@ -100,26 +117,34 @@ class MongoStories(StoryRepository):
     """Stories: one document each, elements apart, kept in step with aliases and embeds."""
 
     def __init__(self, collections: Collections) -> None:
-        self._collections = collections
-        self._stories, self._elements = collections.stories, collections.elements
+        self._collections, self._relay = collections, Relay(collections)
+        self._stories, self._elements = live(collections.stories), collections.elements
         self._aliases, self._embeds = collections.aliases, collections.embeds
         self._users, self._revisions = collections.users, collections.revisions
 
     # -- writes --------------------------------------------------------------------------
 
-    def add_many(self, stories: Iterable[NewStory]) -> int:
-        """One by one, each as the module docstring says: the stories before a failure stay."""
+    def add_many(self, stories: Iterable[NewStory], *, events: Sequence[Event] = ()) -> int:
+        """One by one, each as the module docstring says: the stories before a failure stay.
+        Each story's document carries the events whose subject it is."""
         count = 0
         for story, elements, words in stories:
-            self._add(story, elements, words)
+            self._add(story, elements, words, [e for e in events if e.subject == story.id])
             count += 1
         return count
 
-    def _add(self, story: StoryRecord, elements: Sequence[Element], words: Sequence[str]) -> None:
+    def _add(
+        self,
+        story: StoryRecord,
+        elements: Sequence[Element],
+        words: Sequence[str],
+        events: Sequence[Event],
+    ) -> None:
         tokens, version = self._author_tokens(story.author_id)
         rev = self._write_elements(story.id, elements)
+        stored = self._collections.stories  # a tombstone holds its id too
         try:
-            with refused(self._stories, "story.slug", ("story.id", {"_id": story.id})):
+            with refused(stored, "story.slug", ("story.id", {"_id": story.id})):
                 self._stories.insert_one(
                     {
                         **document(story),
@@ -131,6 +156,7 @@ class MongoStories(StoryRepository):
                         "elements_rev": rev,
                         "element_total": len(elements),
                         "embed_views": 0,
+                        **carried(events),
                     }
                 )
         except DuplicateKey:  # refused, so never shown: its elements go too
@@ -157,7 +183,9 @@ class MongoStories(StoryRepository):
         elements: Sequence[Element] | None = None,
         words: Sequence[str] | None = None,
         revision: RevisionMark | None = None,
+        events: Sequence[Event] = (),
     ) -> None:
+        """The story's one conditional update carries ``events`` (``_outbox``)."""
         fields = story.model_dump(exclude={"id", *KEPT_BY_REPLACE})
         fields["public"] = story.is_public
         if words is not None:
@@ -167,8 +195,11 @@ class MongoStories(StoryRepository):
             fields["element_total"] = len(elements)
         mark = revision if revision is not None and revision.keep > 0 else None
         revision_id = new_id() if mark else ""
+        push = pushed(events)
         try:
-            found, unnamed = self._switch(story, expected_version, fields, words, mark, revision_id)
+            found, unnamed = self._switch(
+                story, expected_version, fields, words, (mark, revision_id), push
+            )
         except (Missing, StaleVersion, DuplicateKey):
             if elements is not None:  # refused, so the story never showed them
                 self._elements.delete_many({"story_id": story.id, "rev": fields["elements_rev"]})
@@ -180,6 +211,8 @@ class MongoStories(StoryRepository):
                 {"author_id": story.author_id, "slug": story.slug, "story_id": {"$ne": story.id}}
             )
         unnamed.delete(self._collections, story.id)
+        if push and len(found.get("outbox", ())) >= RELAY_AT:
+            self._relay.run(wait=False)
 
     def _switch(
         self,
@@ -187,16 +220,17 @@ class MongoStories(StoryRepository):
         expected_version: int,
         fields: Document,
         words: Sequence[str] | None,
-        mark: RevisionMark | None,
-        revision_id: str,
+        keeping: tuple[RevisionMark | None, str],
+        push: Document,
     ) -> tuple[Document, Unnamed]:
         """Set ``fields`` in one update, conditional on the story being as read, with the
-        entry of its revision among its entries when ``mark`` asks for one (the revision
-        written first, as ``revision_id``); the story as read, and what it left unnamed that
-        it did not list (``_revisions``)."""
+        entry of its revision among its entries when ``keeping`` has a mark (the revision
+        written first, under the id ``keeping`` names), and with ``push`` (its events); the
+        story as read, and what it left unnamed that it did not list (``_revisions``)."""
+        mark, revision_id = keeping
         for _ in range(_ATTEMPTS):
             found = self._stories.find_one(
-                {"_id": story.id}, READ_WHOLE if mark else _READ_BY_REPLACE
+                {"_id": story.id}, _READ_WHOLE if mark else _READ_BY_REPLACE
             )
             if found is None:
                 raise Missing("story")
@@ -221,7 +255,7 @@ class MongoStories(StoryRepository):
             listing, left = collect_unnamed(self._collections, found, shown, entries, revision_id)
             changes = {**changes, **listing}
             with refused(self._stories, "story.slug"):
-                if self._stories.update_one(unchanged, {"$set": changes}).matched_count:
+                if self._stories.update_one(unchanged, {"$set": changes, **push}).matched_count:
                     return found, left
             # Something else changed the story since it was read: read it again.
         raise StaleVersion()  # it kept changing
@@ -244,11 +278,25 @@ class MongoStories(StoryRepository):
         """Store ``elements`` as a new generation of the story's elements; its ``rev``."""
         return write_generation(self._elements, story_id, [e.model_dump() for e in elements])
 
-    def remove(self, story_id: str) -> bool:
-        if self._stories.delete_one({"_id": story_id}).deleted_count == 0:
+    def remove(self, story_id: str, *, events: Sequence[Event] = ()) -> bool:
+        """With ``events``, or when the story's outbox holds events not logged yet: the story
+        becomes a tombstone, hidden from every read, in one update that carries ``events``;
+        the relay, run at once, logs them and deletes the tombstone with the story's other
+        documents (``_relay``). Else the story is deleted as ever: it, then the others."""
+        if not events and self._delete(story_id):
+            return True
+        change = {"$set": tombstone(story_id), **pushed(events)}
+        if self._stories.update_one({"_id": story_id}, change).matched_count == 0:
             return False
-        for collection in (self._aliases, self._revisions, self._elements, self._embeds):
-            collection.delete_many({"story_id": story_id})
+        self._relay.run(wait=True)
+        return True
+
+    def _delete(self, story_id: str) -> bool:
+        """Delete the story, then its other documents, if its outbox holds no event."""
+        gone = self._stories.delete_one({"_id": story_id, FIRST: {"$exists": False}})
+        if gone.deleted_count == 0:
+            return False
+        delete_parts(self._collections, story_id)
         return True
 
     def due(self, now: str, limit: int) -> list[StoryRecord]:
@@ -431,7 +479,7 @@ class MongoSearch(SearchIndex):
     """Public stories holding every word, newest publication first."""
 
     def __init__(self, collections: Collections) -> None:
-        self._stories = collections.stories
+        self._stories = live(collections.stories)
 
     def search(self, words: Sequence[str], offset: int, limit: int) -> list[StoryRecord]:
         if not words:
