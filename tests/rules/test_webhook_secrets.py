@@ -138,8 +138,11 @@ def _tampered(sealed: str, position: int) -> str:
     return "v1." + base64.urlsafe_b64encode(bytes(raw)).decode()
 
 
-@pytest.mark.parametrize("position", [0, 11, 12, 20, -1], ids=["nonce", "nonce end", "text",
-                                                                "text middle", "tag"])  # fmt: skip
+@pytest.mark.parametrize(
+    "position",
+    [0, 11, 12, 20, -1],
+    ids=["nonce", "nonce end", "text", "text middle", "tag"],
+)
 def test_a_tampered_sealed_secret_is_refused(position: int) -> None:
     key = parse_key(new_key())
     sealed = seal(key, new_secret(), "wh_1")
