@@ -447,7 +447,7 @@ class _Events(_Part, ports.EventLog):
     """The log is a list: one writer at a time (the lock), so list order is commit order."""
 
     def after(self, cursor: str | None, limit: int) -> list[LoggedEvent]:
-        start = 0 if cursor is None else _index(cursor)
+        start = 0 if cursor is None else _index(cursor, len(self._s.events))
         found = self._s.events[start : start + max(limit, 0)]
         return [LoggedEvent(str(start + n + 1), event) for n, event in enumerate(found)]
 
@@ -459,10 +459,16 @@ class _Events(_Part, ports.EventLog):
         return {event.id: event for event in self._s.events if event.id in wanted}
 
 
-def _index(cursor: str) -> int:
+def _index(cursor: str, length: int) -> int:
+    """The position after the event a cursor stands for; ``Missing`` for any text but the
+    ``str(n)`` this log hands out, ``n`` from 1 to its ``length`` (a cursor past the end, as
+    another store's would be, would otherwise read nothing, silently, until this log grew)."""
     if not (cursor.isascii() and cursor.isdigit()) or len(cursor) > 18:
         raise Missing("cursor")
-    return int(cursor)
+    index = int(cursor)
+    if str(index) != cursor or not 1 <= index <= length:
+        raise Missing("cursor")
+    return index
 
 
 class _Webhooks(_Part, ports.WebhookRepository):

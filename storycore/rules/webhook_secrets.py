@@ -52,9 +52,11 @@ def new_key() -> str:
 
 
 def parse_key(text: str) -> bytes:
-    """The 32 bytes of a webhook key written as ``new_key`` writes it."""
+    """The 32 bytes of a webhook key written as ``new_key`` writes it (whitespace around it
+    aside). A character base64 does not have is refused, not skipped over as the lenient
+    decoder does: a key is taken as written or not at all."""
     try:
-        key = base64.urlsafe_b64decode(text.strip().encode("ascii"))
+        key = base64.b64decode(text.strip().encode("ascii"), altchars=b"-_", validate=True)
     except (binascii.Error, UnicodeEncodeError, ValueError) as exc:
         raise WebhookKeyError("the webhook key is not base64") from exc
     if len(key) != 32:

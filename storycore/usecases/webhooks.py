@@ -185,8 +185,9 @@ def _webhook_url(url: object, max_length: int, allowed: frozenset[str]) -> str:
         raise InvalidParameter("a webhook address holds no credentials", field="url")
     if host in allowed:
         return url
-    local = host == "localhost" or host.endswith(".localhost")
-    if local or (_is_ip(host) and not is_public_address(host)):
+    bare = host.rstrip(".")  # a fully qualified name: "localhost." is localhost
+    local = bare == "localhost" or bare.endswith(".localhost")
+    if local or (_is_ip(bare) and not is_public_address(bare)):
         raise InvalidParameter(
             f"{host} is not a public address (a deployment may allow it: --resolve-allow-host)",
             field="url",

@@ -10,7 +10,9 @@ unique per author, every alias leading to its live story, every list holding exa
 caller may see, each item once however it is paged, and revisions (decisions section 26): a
 story keeps what it was at each of its last ``REVISIONS`` versions and nothing older, a restore
 brings back exactly a revision's title, description, thumbnail and elements, and only the
-author and editors ever see a revision.
+author and editors ever see a revision. Events (decisions section 28): the events logged during
+a step are exactly those its change reports, of its story, with the story as the service shows
+it after the change (``story.deleted``: its sid, author and slug); a refused step logs none.
 
 Each hypothesis example runs on a fresh store from ``store_factory``, once per backend.
 """
@@ -21,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -67,6 +70,7 @@ from storycore.testing.strategies import (
     valid_slugs,
 )
 from storycore.usecases.catalog import Catalog
+from storycore.usecases.events import MAX_EVENTS
 from tests.conftest import TEST_SETTINGS
 
 AUTHORS = ("alice", "bob")
@@ -132,6 +136,9 @@ class StoryMachine(RuleBasedStateMachine):
         self.addresses: list[tuple[str, str]] = []  # every (author, slug) that ever held a story
         # what a restore takes, of every version each story had: id -> version -> content
         self.contents: dict[str, dict[int, Content]] = {}
+        # the events the current step's change reports, and where the log stood before it
+        self.reports: list[tuple[str, Modelled]] = []
+        self.cursor = self.service.events.end()
 
     # -- the model ----------------------------------------------------------------------------
 
@@ -175,6 +182,10 @@ class StoryMachine(RuleBasedStateMachine):
         if old_slug != story.slug:
             self.aliases[(story.author, old_slug)] = story
             self.remember(story)
+
+    def report(self, story: Modelled, *types: str) -> None:
+        """The step's change of ``story`` reports ``types``, in this order."""
+        self.reports += [(kind, story) for kind in types]
 
     def remember(self, story: Modelled) -> None:
         if (story.author, story.slug) not in self.addresses:
@@ -246,6 +257,7 @@ class StoryMachine(RuleBasedStateMachine):
         self.aliases.pop((author, want), None)  # a new story may take a retired slug
         self.stories.append(story)
         self.remember(story)
+        self.report(story, "story.created", *(["story.published"] if new.publish else []))
         return story
 
     def _change(
@@ -297,6 +309,7 @@ class StoryMachine(RuleBasedStateMachine):
         else:
             target.modified = target.status == "published"
         self.moved(target, old_slug)
+        self.report(target, "story.published" if publish else "story.saved")
         assert (detail.slug, detail.status, detail.private) == (
             target.slug,
             target.status,
@@ -378,6 +391,7 @@ class StoryMachine(RuleBasedStateMachine):
         assert target is not None
         target.version += 1
         target.modified = target.status == "published"
+        self.report(target, "story.restored")
         assert (detail.slug, detail.status, detail.version) == (
             target.slug,
             target.status,
@@ -416,12 +430,12 @@ class StoryMachine(RuleBasedStateMachine):
     def unpublish(self, story: Modelled, actor: str) -> None:
         self._act("unpublish", story, actor, self._unpublished)
 
-    @staticmethod
-    def _unpublished(target: Modelled, detail: Any) -> None:
-        if target.status == "published":
+    def _unpublished(self, target: Modelled, detail: Any) -> None:
+        if target.status == "published":  # a working story is left as it is: no event
             target.status = "working"
             target.modified = False
             target.version += 1
+            self.report(target, "story.unpublished")
         assert detail.status == "working"
 
     @rule(story=handles, actor=ACTORS)
@@ -431,6 +445,7 @@ class StoryMachine(RuleBasedStateMachine):
     def _deleted(self, target: Modelled, deleted: Any) -> None:
         assert deleted.sid == target.id
         target.live = False
+        self.report(target, "story.deleted")
         for address in [a for a, s in self.aliases.items() if s is target]:
             del self.aliases[address]
 
@@ -458,6 +473,7 @@ class StoryMachine(RuleBasedStateMachine):
             old_slug, target.slug = target.slug, new_slug
             target.version += 1
             self.moved(target, old_slug)
+            self.report(target, "story.slug_changed")  # to the same slug: nothing changes
         assert (changed.slug, changed.version) == (target.slug, target.version)
 
     @rule(story=handles, actor=ACTORS, on=st.booleans())
@@ -535,6 +551,35 @@ class StoryMachine(RuleBasedStateMachine):
         self.service.store.stories.add_views({story.id: 1}, loads, max_embed_pages=2)
 
     # -- invariants ---------------------------------------------------------------------------
+
+    @invariant()
+    def the_step_logged_exactly_the_events_of_its_change(self) -> None:
+        """Since the last step: the events the model says its change reports, in order, each
+        of its story as the service now shows it to the author (the events of one change all
+        show the story after it); none for a refused step, a read or a feature."""
+        logged = self.service.events.after(self.cursor, MAX_EVENTS)
+        if logged:
+            self.cursor = logged[-1].cursor
+        expected, self.reports = self.reports, []
+        assert [(item.event.type, item.event.subject) for item in logged] == [
+            (kind, story.id) for kind, story in expected
+        ]
+        for item, (kind, story) in zip(logged, expected, strict=True):
+            data = orjson.loads(item.event.data)
+            if kind == "story.deleted":
+                assert data == {"sid": story.id, "username": story.author, "slug": story.slug}
+                continue
+            shown = self.service.stories.open(
+                story.author, story.slug, viewer=self.users[story.author], count_view=False
+            ).detail
+            assert (data["sid"], data["version"], data["slug"], data["status"]) == (
+                shown.id,
+                shown.version,
+                shown.slug,
+                shown.status,
+            )
+            assert (data["publish_at"], data["private"]) == (shown.publish_at, shown.private)
+            assert data["version"] == story.version
 
     @invariant()
     def stored_stories_are_the_models(self) -> None:

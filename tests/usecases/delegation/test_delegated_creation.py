@@ -315,3 +315,28 @@ def test_a_provider_whose_name_does_not_resolve_is_a_502_that_says_so() -> None:
     error = _json(answer)["error"]
     assert (answer.status, error["type"]) == (502, "provider_unavailable")
     assert error["message"] == "the identity provider's host name does not resolve"
+
+
+def test_a_first_use_reports_user_created_and_a_new_name_user_updated(
+    delegating: Delegating, provider: FakeProvider
+) -> None:
+    """Decisions section 28: the user a first use makes is ``user.created``, a profile the
+    provider changed is ``user.updated`` (each with the public profile), before the story's
+    own events; a profile the provider did not change reports nothing of the user."""
+    service = delegating.service
+    start = service.events.end()
+    provider.answer_user()
+    delegating.create(provider.verify_url)
+    provider.answer_user(name="Alice Renamed")
+    delegating.create(provider.verify_url, story={"title": "Second"})
+    delegating.create(provider.verify_url, story={"title": "Third"})
+    events = [item.event for item in service.events.after(start, 100)]
+    story = ["story.created", "story.published"]
+    assert [e.type for e in events] == ["user.created", *story, "user.updated", *story, *story]
+    user = service.store.users.get_by_username("alice_a")
+    assert user is not None
+    created, updated = events[0], events[3]
+    assert (created.subject, updated.subject) == (user.id, user.id)
+    assert orjson.loads(created.data)["name"] == "Alice A."
+    profile = service.accounts.get("alice_a").model_dump(by_alias=True)
+    assert orjson.loads(updated.data) == profile
