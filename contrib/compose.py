@@ -3,8 +3,10 @@ ASGI factory ``storycore.contrib.asgi:from_environment`` share (decisions sectio
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping, Sequence
+from datetime import timedelta
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -21,6 +23,8 @@ from .webhooks import HttpWebhookSender
 __all__ = ["DEFAULT_DB", "compose", "from_environment", "listed", "webhook_key_file"]
 
 DEFAULT_DB = "sqlite:///storycore.db"
+#: Sets the deliverer's lease, in seconds: for tests only (``storycore.usecases.delivery``).
+_DELIVERY_LEASE = "STORYCORE_DELIVERY_LEASE"
 
 
 def compose(
@@ -64,13 +68,33 @@ def compose(
 
         fetcher = HttpFetcher(allowed_hosts=settings.resolver_allowed_hosts)
         resolver_used = OnlineResolver(settings, fetcher)
-    return Service(
+    lease = _delivery_lease(os.environ.get(_DELIVERY_LEASE))
+    service = Service(
         open_store(db),
         settings,
         provider_client=HttpProviderClient(),
         resolver=resolver_used,
         webhook_sender=HttpWebhookSender(allowed_hosts=settings.resolver_allowed_hosts),
     )
+    if lease is not None:
+        service.deliverer.lease = lease
+    return service
+
+
+def _delivery_lease(text: str | None) -> timedelta | None:
+    """The delivery lease ``STORYCORE_DELIVERY_LEASE`` sets, for tests only (a number of
+    seconds: ``storycore.usecases.delivery`` says why); None when it is unset or empty."""
+    if not text:
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise ConfigurationError(
+            f"{_DELIVERY_LEASE} must be a number of seconds above 0, not {text[:40]!r}"
+        )
+    return timedelta(seconds=seconds)
 
 
 def webhook_key_file(db: str) -> Path | None:

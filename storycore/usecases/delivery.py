@@ -19,6 +19,12 @@ A process killed mid-round loses nothing: what it had leased is due again when t
 and is sent again (at least once: a receiver that answered before the kill may see the event a
 second time; it tells by the ``webhook-id``). Deliveries to one endpoint are not ordered.
 Time is the service's clock; sending is ``WebhookSender`` (``storycore.contrib.webhooks``).
+
+For tests only, ``STORYCORE_DELIVERY_LEASE`` (seconds, read by ``storycore.contrib.compose``)
+sets ``Deliverer.lease`` in the processes it composes: a test that kills a ``storycore serve``
+process mid-round sees what it held delivered again a few seconds later rather than after
+``LEASE`` (a ``ManualClock`` cannot cross processes). A lease shorter than a batch's attempts
+take lets another process send a delivery a second time: deployments leave it unset.
 """
 
 from __future__ import annotations
@@ -117,6 +123,8 @@ class Deliverer:
         self._sender = sender
         self._clock: Clock = context.clock
         self._interval = interval
+        #: how long a claim holds what it took: ``LEASE`` (tests shorten it, module docstring)
+        self.lease = LEASE
         #: who holds a lease: this process (host and pid) and this deliverer
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self._lock = threading.Lock()
@@ -185,7 +193,7 @@ class Deliverer:
         attempts = 0
         while not self._stop.is_set():
             now = self._clock.now()
-            until = format_timestamp(now + LEASE)
+            until = format_timestamp(now + self.lease)
             taken = self._ctx.store.deliveries.claim(
                 format_timestamp(now), until, self.owner, _BATCH
             )

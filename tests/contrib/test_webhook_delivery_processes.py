@@ -1,0 +1,784 @@
+"""Webhook deliveries made by real ``storycore serve`` processes (decisions section 28; issue
+29, "Delivery that survives").
+
+Every ``serve`` process delivers; with many on one store each event reaches the endpoint once
+when none is killed, and a process killed mid-round loses no event: what it held is sent again
+once its lease ends (by the other process, or by ``storycore deliver`` run after), so the only
+events an endpoint sees twice are those the killed process held. ``storycore deliver`` sends
+what is due once and exits. An endpoint that answers 500, hangs, drops the connection or
+answers slowly shows in the deliveries list as it went, and never slows the API's answers.
+
+Each server is a real ``storycore --db URL serve --port 0`` on 127.0.0.1 with
+``STORYCORE_WEBHOOK_KEY`` set and ``--resolve-allow-host 127.0.0.1``; the webhooks, the
+stories and their events are made through a ``Service`` of the test's own on the same store.
+The endpoint (``Receiver``) is a threaded HTTP server in this process that verifies each
+delivery with ``standardwebhooks`` and records its ``webhook-id`` and which process sent it
+(the process holding the connection's client socket, read from ``/proc``).
+
+Leases last 60 s; the tests that kill processes set ``STORYCORE_DELIVERY_LEASE`` (seconds,
+tests only: ``storycore.usecases.delivery``) to ``SHORT_LEASE``, and the test whose every
+process was killed waits for the leases the store shows to end before it runs ``storycore
+deliver``. Each PostgreSQL variant skips while the PostgreSQL store has no deliveries.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager, suppress
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from standardwebhooks import Webhook, WebhookVerificationError
+
+from storycore import Service
+from storycore.adapters import open_store
+from storycore.contrib.compose import compose
+from storycore.errors import ConfigurationError
+from storycore.model.visibility import OPERATOR
+from storycore.model.webhooks import Delivery
+from storycore.rules.webhook_secrets import new_key
+from storycore.settings import Settings
+from storycore.usecases.delivery import ATTEMPT_SECONDS, LEASE, RETRY_DELAYS
+from tests import _postgresql
+from tests._serve import children
+
+# the tests start servers of their own and time them: one worker runs them one after another
+pytestmark = pytest.mark.xdist_group("webhook-delivery-processes")
+
+CLI = [sys.executable, "-m", "storycore.contrib.cli"]
+HOST = "127.0.0.1"
+KEY = new_key()
+SETTINGS = Settings(password_cost=2**4, webhook_key=KEY, resolver_allowed_hosts=(HOST,))
+USERNAME, PASSWORD = "ed", "a long passphrase"
+#: Events in a burst: made in a second or two, longer than the one second between two rounds
+#: of a process, so that each process's rounds find new events.
+BURST = 1000
+#: Deliveries the endpoint has taken when the kill comes: some, not all.
+KILL_AFTER = 100
+#: ``STORYCORE_DELIVERY_LEASE`` of the tests that kill: more than a batch to 127.0.0.1 takes
+#: on a busy machine (3 s once fell short: a batch of 200 took longer, and another process may
+#: then take a delivery before it is answered), far less than ``LEASE``.
+SHORT_LEASE = 5.0
+#: How long the slow endpoint takes to answer: within ``ATTEMPT_SECONDS``.
+SLOW_SECONDS = 1.5
+#: A story read answers within this while an endpoint hangs (decisions section 14: deliveries
+#: never occupy the workers that answer requests).
+QUICK_SECONDS = 0.5
+STARTUP_SECONDS = 30
+STOP_SECONDS = 10
+FINISH_SECONDS = 30.0
+POLL_SECONDS = 0.05
+
+
+def _environment(lease: float | None = None) -> dict[str, str]:
+    """This environment without any ``STORYCORE_*`` of the developer's, with the webhook key
+    (and the lease, when given)."""
+    kept = {k: v for k, v in os.environ.items() if not k.startswith("STORYCORE_")}
+    kept["STORYCORE_WEBHOOK_KEY"] = KEY
+    if lease is not None:
+        kept["STORYCORE_DELIVERY_LEASE"] = str(lease)
+    return kept
+
+
+# -- the endpoint ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One delivery the endpoint took, signed rightly: its event, the endpoint's path and the
+    process that sent it (None when it was none of ``Receiver.senders``)."""
+
+    event_id: str
+    path: str
+    sender: int | None
+
+
+@dataclass
+class Receiver:
+    """Webhook endpoints on 127.0.0.1, in threads of this process: ``add(path, secret,
+    answer)`` makes one, which answers each delivery it verifies as ``answer`` says: ``ok``
+    (204), ``error`` (500), ``hang`` (no answer until ``release``), ``drop`` (the connection
+    closed without an answer) or ``slow`` (204 after ``SLOW_SECONDS``). A delivery that does
+    not verify is answered 400 and kept in ``forged``. ``before_answer`` (when set) sees each
+    delivery before it is answered; when it says True the delivery is not answered."""
+
+    seen: list[Seen] = field(default_factory=list)
+    forged: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    #: the processes that may send: a delivery names the one whose socket it came on
+    senders: list[int] = field(default_factory=list)
+    secrets: dict[str, str] = field(default_factory=dict)
+    answers: dict[str, str] = field(default_factory=dict)
+    before_answer: Callable[[Seen], bool] | None = None
+    #: set when a ``hang`` endpoint took a delivery; ``release`` ends every hang
+    hanging: threading.Event = field(default_factory=threading.Event)
+    release: threading.Event = field(default_factory=threading.Event)
+    changed: threading.Condition = field(default_factory=threading.Condition)
+    _lookup: threading.Lock = field(default_factory=threading.Lock)
+    #: the last read of the tables ``sender_of`` looks in: client port to socket inode, and
+    #: socket inode to the process holding it
+    _inodes: dict[int, str] = field(default_factory=dict)
+    _holders: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.server = _Server((HOST, 0), _handler(self))
+        self.server.receiver = self
+        self.port: int = self.server.server_address[1]
+        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def add(self, path: str, secret: str, answer: str) -> str:
+        """An endpoint at ``path``; its URL."""
+        self.secrets[path], self.answers[path] = secret, answer
+        return f"http://{HOST}:{self.port}{path}"
+
+    def close(self) -> None:
+        self.release.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+    def counts(self) -> Counter[str]:
+        """How many times each event was taken."""
+        with self.changed:
+            return Counter(seen.event_id for seen in self.seen)
+
+    def wait_for(self, event_ids: set[str], seconds: float = FINISH_SECONDS) -> None:
+        """Return once every one of ``event_ids`` was taken (or fail after ``seconds``)."""
+        ends = time.monotonic() + seconds
+        with self.changed:
+            while not event_ids <= {seen.event_id for seen in self.seen}:
+                left = ends - time.monotonic()
+                if left <= 0:
+                    missing = event_ids - {seen.event_id for seen in self.seen}
+                    raise AssertionError(f"{len(missing)} events never reached the endpoint")
+                self.changed.wait(left)
+
+    def sender_of(self, port: int) -> int | None:
+        """Which of ``senders`` holds the client end of the connection from ``port`` (None
+        without ``senders``): the socket's inode (``/proc/net/tcp``), then the process that
+        has it open. One lookup at a time, each reading the tables again only when what it
+        seeks is not in the last read: the new connections of a round share one read (each
+        port is taken out of it once looked up: a later connection may reuse the port)."""
+        if not self.senders:
+            return None
+        with self._lookup:
+            if port not in self._inodes:
+                self._inodes = _client_inodes(self.port)
+            inode = self._inodes.pop(port, None)
+            if inode is not None and inode not in self._holders:
+                self._holders = _socket_holders(self.senders)
+            return self._holders.get(inode or "")
+
+    def take(self, request: BaseHTTPRequestHandler, sender: int | None) -> None:
+        """Verify, record and answer one delivery."""
+        length = int(request.headers.get("content-length") or 0)
+        body = request.rfile.read(length)
+        if len(body) < length:  # the sender died as it sent (the kill tests): nothing came
+            request.close_connection = True
+            return
+        path = request.path
+        headers = {name.lower(): value for name, value in request.headers.items()}
+        try:
+            Webhook(self.secrets[path]).verify(body, headers)
+        except (KeyError, WebhookVerificationError) as exc:
+            self.forged.append(f"{path} {headers.get('webhook-id')}: {exc!r}")
+            _answer(request, 400)
+            return
+        seen = Seen(headers["webhook-id"], path, sender)
+        with self.changed:
+            self.seen.append(seen)
+            self.changed.notify_all()
+        if self.before_answer is not None and self.before_answer(seen):
+            request.close_connection = True
+            return
+        answer = self.answers[path]
+        if answer == "hang":
+            self.hanging.set()
+            self.release.wait(FINISH_SECONDS)
+            request.close_connection = True
+        elif answer == "drop":
+            request.close_connection = True
+        elif answer == "slow":
+            self.release.wait(SLOW_SECONDS)  # the endpoint takes its time; nothing waits on it
+            _answer(request, 204)
+        else:
+            _answer(request, 500 if answer == "error" else 204)
+
+
+def _client_inodes(server_port: int) -> dict[int, str]:
+    """The connections to 127.0.0.1:``server_port``: their client ports, to the inodes of
+    their client sockets (``/proc/net/tcp`` writes addresses and ports in hex)."""
+    found = {}
+    with open("/proc/net/tcp") as table:
+        for line in table:
+            local, remote, *rest = line.split()[1:10]
+            if remote == f"0100007F:{server_port:04X}" and local.startswith("0100007F:"):
+                found[int(local[9:], 16)] = rest[-1]
+    return found
+
+
+def _socket_holders(pids: list[int]) -> dict[str, int]:
+    """The inodes of the sockets each of ``pids`` has open, to the process."""
+    found = {}
+    for pid in pids:
+        with suppress(OSError):  # a process that ended
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                with suppress(OSError):
+                    link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                    if link.startswith("socket:["):
+                        found[link[8:-1]] = pid
+    return found
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128  # the connections of every sender at once (5 drops some)
+    receiver: Receiver
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A sender that died mid-answer is what the kill tests do; anything else is kept."""
+        error = sys.exc_info()[1]
+        if not isinstance(error, ConnectionError):
+            self.receiver.errors.append(repr(error))
+
+
+def _handler(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # the sender keeps its connections
+        sender: int | None = None
+
+        def handle(self) -> None:
+            self.sender = receiver.sender_of(self.client_address[1])
+            super().handle()
+
+        def do_POST(self) -> None:
+            receiver.take(self, self.sender)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    return Handler
+
+
+def _answer(request: BaseHTTPRequestHandler, status: int) -> None:
+    request.send_response(status)
+    if status != 204:
+        request.send_header("content-length", "0")
+    request.end_headers()
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    made = Receiver()
+    try:
+        yield made
+    finally:
+        made.close()
+    assert made.errors == [], made.errors
+
+
+# -- the servers -----------------------------------------------------------------------------
+
+
+class Server:
+    """One ``storycore --db URL serve --port 0 --workers N``, started at once;
+    ``wait_listening`` waits until it serves (its deliverer started)."""
+
+    def __init__(self, url: str, errors: Path, *, workers: int, lease: float | None) -> None:
+        self.errors = errors
+        self.address = ""
+        command = [*CLI, "--db", url, "serve", "--port", "0", "--workers", str(workers),
+                   "--log-level", "warning", "--resolve-allow-host", HOST]  # fmt: skip
+        with errors.open("wb") as stderr:
+            self.process = subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=stderr, env=_environment(lease)
+            )
+
+    def wait_listening(self) -> None:
+        """Return once the server has said ``listening on ...``."""
+        assert self.process.stdout is not None
+        out, printed = self.process.stdout.fileno(), b""
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while b"\n" not in printed:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([out], [], [], left)[0]:
+                raise AssertionError(f"serve did not say it listens: {self.errors.read_text()}")
+            chunk = os.read(out, 4096)
+            if not chunk:
+                raise AssertionError(f"serve exited: {self.errors.read_text()}")
+            printed += chunk
+        said = printed.decode().strip()
+        assert said.startswith(f"listening on http://{HOST}:"), said
+        self.address = said.removeprefix("listening on ")
+
+    def pids(self) -> list[int]:
+        """The process and its children: its workers (none with ``--workers 1``: it serves
+        itself), and the helper of ``multiprocessing`` that comes with them."""
+        return [self.process.pid, *children(self.process.pid)]
+
+    def workers(self) -> list[int]:
+        """The worker processes of ``--workers N`` (uvicorn starts them as ``multiprocessing``
+        spawns its processes)."""
+        return [pid for pid in children(self.process.pid) if b"spawn_main" in _command(pid)]
+
+    def kill(self) -> list[int]:
+        """SIGKILL the process and its workers, and wait for it; their ids."""
+        pids = self.pids()
+        for pid in reversed(pids):
+            with suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        self.process.wait(timeout=STOP_SECONDS)
+        return pids
+
+    def stop(self) -> None:
+        """SIGTERM and wait (SIGKILL if it does not stop in time)."""
+        with suppress(ProcessLookupError):
+            self.process.terminate()
+        try:
+            self.process.wait(timeout=STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+    def complaints(self) -> list[str]:
+        """What the server wrote of a failure: tracebacks, errors and warnings."""
+        said = self.errors.read_text()
+        return [line for line in said.splitlines() if re.search(r"Traceback|ERROR|WARNING", line)]
+
+
+def _command(pid: int) -> bytes:
+    with suppress(OSError):
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    return b""
+
+
+@contextmanager
+def serving(
+    url: str, folder: Path, count: int, *, workers: int = 1, lease: float | None = None
+) -> Iterator[list[Server]]:
+    """``count`` servers on ``url``, started side by side; stopped after the block."""
+    with ExitStack() as stack:
+        servers = []
+        for n in range(count):
+            server = Server(url, folder / f"serve-{n}.err", workers=workers, lease=lease)
+            stack.callback(server.stop)
+            servers.append(server)
+        for server in servers:
+            server.wait_listening()
+        yield servers
+
+
+def assert_no_complaints(servers: list[Server]) -> None:
+    said = [line for server in servers for line in server.complaints()]
+    assert said == [], "\n".join(said)
+
+
+def deliver(url: str) -> subprocess.CompletedProcess[str]:
+    """``storycore --db URL deliver --resolve-allow-host 127.0.0.1``, run to its end."""
+    return subprocess.run(
+        [*CLI, "--db", url, "deliver", "--resolve-allow-host", HOST],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env=_environment(),
+    )
+
+
+# -- the store -------------------------------------------------------------------------------
+
+
+def postgresql_url() -> str:
+    """A new schema on the session's PostgreSQL server."""
+    name = f"storycore_hooks_{uuid.uuid4().hex[:12]}"
+    return _postgresql.store_url().replace("{name}", name)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A SQLite file, or a new PostgreSQL schema (skipped while that store has no
+    deliveries: the PostgreSQL adapter gains them apart)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'stories.db'}"
+        return
+    from storycore.adapters.postgresql import drop_schema
+
+    made = postgresql_url()
+    try:
+        store = open_store(made)
+        try:
+            ready = all(hasattr(store, port) for port in ("events", "webhooks", "deliveries"))
+        finally:
+            store.close()
+        if not ready:
+            pytest.skip("the PostgreSQL store keeps no events, webhooks and deliveries yet")
+        yield made
+    finally:
+        drop_schema(made)
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """The webhooks made on a store, by endpoint path, and where the event log ended then."""
+
+    ids: dict[str, str]
+    cursor: str | None
+
+
+def prepare(url: str, receiver: Receiver, answers: dict[str, str]) -> Hooks:
+    """The store with its editor and a webhook for ``story.created`` at each endpoint of
+    ``answers`` (path: how it answers), made before any server opens it."""
+    with Service(open_store(url), SETTINGS) as service:
+        service.accounts.create_user(USERNAME, PASSWORD, editor=True)
+        ids = {}
+        for path, answer in answers.items():
+            address = receiver.add(path, "", answer)
+            made = service.webhooks.add(address, ["story.created"], viewer=OPERATOR)
+            receiver.secrets[path] = made.secret
+            ids[path] = made.id
+        return Hooks(ids, service.store.events.end())
+
+
+def burst(url: str, hooks: Hooks, count: int) -> set[str]:
+    """``count`` stories made through a service of this process on ``url``: the ids of their
+    events (one each, ``story.created``)."""
+    with Service(open_store(url), SETTINGS) as service:
+        writer = service.accounts.as_user(USERNAME)
+        for n in range(count):
+            service.stories.create(USERNAME, {"title": f"Burst {n}"}, viewer=writer)
+        logged = service.store.events.after(hooks.cursor, count + 1)
+    assert [event.type for _, event in logged] == ["story.created"] * count
+    return {event.id for _, event in logged}
+
+
+def deliveries(url: str, hook_id: str) -> list[Delivery]:
+    store = open_store(url)
+    try:
+        return store.deliveries.of_webhook(hook_id, 0, 2 * BURST)
+    finally:
+        store.close()
+
+
+def wait_until_delivered(url: str, hook_id: str, count: int) -> list[Delivery]:
+    """Watch the store until the webhook has ``count`` deliveries, all delivered (the outcome
+    is stored just after the endpoint answers); they as they are then."""
+    ends = time.monotonic() + FINISH_SECONDS
+    store = open_store(url)
+    try:
+        while True:
+            found = store.deliveries.of_webhook(hook_id, 0, 2 * BURST)
+            done = len(found) == count and all(d.state == "delivered" for d in found)
+            if done or time.monotonic() > ends:
+                return found
+            time.sleep(POLL_SECONDS)
+    finally:
+        store.close()
+
+
+def _moment(stamp: str | None) -> datetime:
+    assert stamp is not None
+    return datetime.fromisoformat(stamp)
+
+
+def _pid(owner: str | None) -> int | None:
+    """The process id in a lease's owner (``host:pid:token``)."""
+    return None if owner is None else int(owner.rsplit(":", 2)[1])
+
+
+# -- every process delivers, each event once -------------------------------------------------
+
+
+def test_every_serve_worker_delivers_and_each_event_reaches_the_endpoint_once(
+    url: str, receiver: Receiver, tmp_path: Path
+) -> None:
+    hooks = prepare(url, receiver, {"/events": "ok"})
+    with serving(url, tmp_path, 1, workers=2) as [server]:
+        workers = server.workers()
+        receiver.senders = workers
+        event_ids = burst(url, hooks, BURST)
+        receiver.wait_for(event_ids)
+        stored = wait_until_delivered(url, hooks.ids["/events"], BURST)
+        assert server.process.poll() is None, "the server stopped"
+    assert (len(workers), receiver.forged) == (2, [])
+    assert receiver.counts() == Counter(event_ids), "not each event exactly once"
+    assert Counter((d.state, d.attempts) for d in stored) == {("delivered", 1): BURST}
+    by_worker = Counter(seen.sender for seen in receiver.seen)
+    print(f"\n{BURST} events delivered by the two workers: {sorted(by_worker.values())}")
+    assert set(by_worker) == set(workers), f"not every worker delivered: {by_worker}"
+    assert_no_complaints([server])
+
+
+# -- processes killed mid-way ----------------------------------------------------------------
+
+
+@dataclass
+class Kill:
+    """SIGKILLs, as the endpoint takes its ``KILL_AFTER``-th delivery, the process that sent
+    it (or every server, ``everyone``), before answering; then reads the deliveries they held
+    (pending, leased to them) while their leases hold."""
+
+    url: str
+    hook_id: str
+    servers: list[Server]
+    receiver: Receiver
+    everyone: bool = False
+    killed: list[Server] = field(default_factory=list)
+    held: list[Delivery] = field(default_factory=list)
+    trigger: Seen | None = None
+    taken_before: int = 0
+    read_at: datetime | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __call__(self, seen: Seen) -> bool:
+        with self._lock:
+            if self.trigger is not None or len(self.receiver.seen) < KILL_AFTER:
+                return False
+            self.trigger, self.taken_before = seen, len(set(self.receiver.counts()))
+            sender = [s for s in self.servers if seen.sender in s.pids()]
+            self.killed = self.servers if self.everyone else sender
+            pids = {pid for server in self.killed for pid in server.kill()}
+            self.held = [
+                d
+                for d in deliveries(self.url, self.hook_id)
+                if d.state == "pending" and _pid(d.leased_by) in pids
+            ]
+            self.read_at = datetime.now(UTC)
+            self.done.set()
+            return True
+
+    def assert_held_while_leased(self) -> None:
+        """The kill came, mid-way, from a process that held deliveries; when a server is
+        left, they were read before any of their leases ended (so that it took none of them
+        before they were read)."""
+        assert self.trigger is not None, "the endpoint never took enough for the kill"
+        assert self.killed, "the delivery that was to bring the kill came from no server"
+        assert 0 < self.taken_before < BURST, "the kill came after the deliveries, not in them"
+        assert self.trigger.event_id in {d.event_id for d in self.held}
+        assert self.read_at is not None
+        if not self.everyone:
+            assert self.read_at < min(_moment(d.leased_until) for d in self.held)
+
+    def leases_end(self) -> datetime:
+        return max(_moment(d.leased_until) for d in self.held)
+
+
+def assert_each_at_least_once_twice_only_if_held(
+    receiver: Receiver, event_ids: set[str], kill: Kill
+) -> Counter[str]:
+    """Every event reached the endpoint; those that came twice are among those the killed
+    processes held, and none came more than twice."""
+    counts = receiver.counts()
+    assert set(counts) == event_ids, "not every event reached the endpoint"
+    twice = {event_id for event_id, n in counts.items() if n > 1}
+    held = {d.event_id for d in kill.held}
+    assert twice - held == set(), f"{len(twice - held)} events came twice, not held at the kill"
+    assert max(counts.values()) == 2
+    assert kill.trigger is not None
+    assert kill.trigger.event_id in twice
+    assert receiver.forged == []
+    print(
+        f"\nkilled after {kill.taken_before} of {BURST} events reached the endpoint, holding"
+        f" {len(held)}; {len(twice)} reached it twice"
+    )
+    return counts
+
+
+def test_a_process_killed_while_delivering_loses_no_event_and_repeats_only_what_it_held(
+    url: str, receiver: Receiver, tmp_path: Path
+) -> None:
+    hooks = prepare(url, receiver, {"/events": "ok"})
+    hook_id = hooks.ids["/events"]
+    with serving(url, tmp_path, 2, lease=SHORT_LEASE) as servers:
+        receiver.senders = [pid for server in servers for pid in server.pids()]
+        kill = Kill(url, hook_id, servers, receiver)
+        receiver.before_answer = kill
+        event_ids = burst(url, hooks, BURST)
+        receiver.wait_for(event_ids)
+        stored = wait_until_delivered(url, hook_id, BURST)
+        kill.assert_held_while_leased()
+        [survivor] = [server for server in servers if server not in kill.killed]
+        assert survivor.process.poll() is None, "the other server stopped"
+    assert_each_at_least_once_twice_only_if_held(receiver, event_ids, kill)
+    assert {d.state for d in stored} == {"delivered"}
+    assert_no_complaints([survivor])
+
+
+def test_deliver_after_every_process_was_killed_sends_the_rest_once_their_leases_end(
+    url: str, receiver: Receiver, tmp_path: Path
+) -> None:
+    hooks = prepare(url, receiver, {"/events": "ok"})
+    hook_id = hooks.ids["/events"]
+    with serving(url, tmp_path, 2, lease=SHORT_LEASE) as servers:
+        receiver.senders = [pid for server in servers for pid in server.pids()]
+        kill = Kill(url, hook_id, servers, receiver, everyone=True)
+        receiver.before_answer = kill
+        event_ids = burst(url, hooks, BURST)
+        assert kill.done.wait(FINISH_SECONDS), "the endpoint never took enough for the kill"
+        kill.assert_held_while_leased()
+        assert all(server.process.poll() is not None for server in servers)
+    delivered = sum(1 for d in deliveries(url, hook_id) if d.state == "delivered")
+    # the real clock is the only one processes share: wait for the leases the store shows
+    time.sleep(max(0.0, (kill.leases_end() - datetime.now(UTC)).total_seconds()) + 0.05)
+    done = deliver(url)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        f"made {BURST - delivered} delivery attempts\n",
+        "",
+    )
+    assert_each_at_least_once_twice_only_if_held(receiver, event_ids, kill)
+    assert {d.state for d in deliveries(url, hook_id)} == {"delivered"}
+
+
+# -- storycore deliver -----------------------------------------------------------------------
+
+FEW = 20
+
+
+def test_deliver_sends_what_is_due_once_says_how_many_and_a_second_run_sends_none(
+    url: str, receiver: Receiver
+) -> None:
+    hooks = prepare(url, receiver, {"/events": "ok"})
+    event_ids = burst(url, hooks, FEW)
+    done = deliver(url)
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"made {FEW} delivery attempts\n", "")
+    assert receiver.counts() == Counter(event_ids)
+    assert receiver.forged == []
+    stored = deliveries(url, hooks.ids["/events"])
+    assert Counter((d.state, d.attempts, d.last_status) for d in stored) == {
+        ("delivered", 1, 204): FEW
+    }
+    again = deliver(url)
+    assert (again.returncode, again.stdout, again.stderr) == (0, "made 0 delivery attempts\n", "")
+    assert receiver.counts() == Counter(event_ids)
+
+
+# -- endpoints that fail -----------------------------------------------------------------------
+
+#: Each endpoint of the failing-endpoints test: its path, and how it answers.
+FAILING = {"/refuses": "error", "/hangs": "hang", "/drops": "drop", "/slow": "slow"}
+
+
+def _api(server: Server, token: str, path: str) -> Any:
+    answer = httpx.get(
+        server.address + path, headers={"authorization": f"Bearer {token}"}, timeout=10
+    )
+    assert answer.status_code == 200, answer.text
+    return answer.json()["content"]
+
+
+def attempted(
+    server: Server, token: str, hooks: Hooks, attempts: dict[str, int]
+) -> dict[str, dict[str, Any]]:
+    """The one delivery of each webhook of ``attempts`` (by endpoint path) as
+    ``GET /v1/webhooks/{id}/deliveries`` first shows it attempted that many times."""
+    ends = time.monotonic() + FINISH_SECONDS
+    found: dict[str, dict[str, Any]] = {}
+    while len(found) < len(attempts) and time.monotonic() < ends:
+        for path, times in attempts.items():
+            if path not in found:
+                listed = _api(server, token, f"/v1/webhooks/{hooks.ids[path]}/deliveries")
+                [item] = listed["deliveries"]
+                if item["attempts"] >= times:
+                    found[path] = item
+        time.sleep(POLL_SECONDS)
+    return found
+
+
+def _wait(item: dict[str, Any]) -> timedelta:
+    """How long after its last attempt a delivery is due again."""
+    return _moment(item["next_attempt"]) - _moment(item["last_attempt"])
+
+
+def test_failed_attempts_show_in_the_deliveries_with_their_retries_and_never_slow_the_api(
+    url: str, receiver: Receiver, tmp_path: Path
+) -> None:
+    hooks = prepare(url, receiver, FAILING)
+    with Service(open_store(url), SETTINGS) as service:
+        writer = service.accounts.as_user(USERNAME)
+        story = service.stories.create(USERNAME, {"title": "Harbour"}, viewer=writer, publish=True)
+        api_key = service.accounts.create_app("webhook-watch").api_key
+    with serving(url, tmp_path, 1) as [server]:
+        assert receiver.hanging.wait(STARTUP_SECONDS), "the hanging endpoint was never called"
+        hang_began = time.monotonic()
+        read = f"{server.address}/v1/stories/{USERNAME}/{story.slug}"
+        took = []
+        with httpx.Client(timeout=10) as client:
+            for _ in range(5):
+                began = time.monotonic()
+                assert client.get(read).status_code == 200
+                took.append(time.monotonic() - began)
+        assert time.monotonic() - hang_began < ATTEMPT_SECONDS, "the reads came after the hang"
+        print(f"\nstory reads while an endpoint hangs: {max(took) * 1000:.1f} ms at most")
+        assert max(took) < QUICK_SECONDS
+        signed_in = httpx.post(
+            f"{server.address}/v1/auth",
+            data={"api_key": api_key, "username": USERNAME, "password": PASSWORD},
+        )
+        assert signed_in.status_code == 200, signed_in.text
+        token = signed_in.json()["content"]["_token"]
+        first = attempted(server, token, hooks, dict.fromkeys(FAILING, 1))
+        listed = _api(server, token, "/v1/webhooks")["webhooks"]
+        second = attempted(server, token, hooks, {"/refuses": 2})  # 5 s after the first
+        receiver.release.set()  # the hanging endpoint lets go: the server stops at once
+    shown = {
+        path: (item["state"], item["attempts"], item["last_status"], item["last_error"])
+        for path, item in first.items()
+    }
+    dropped = shown.get("/drops", (None,) * 4)[3] or ""
+    assert dropped.startswith("RemoteProtocolError: Server disconnected"), dropped
+    assert shown == {
+        "/refuses": ("pending", 1, 500, "answered 500"),
+        "/hangs": ("pending", 1, None, f"no whole answer within {ATTEMPT_SECONDS:g} s"),
+        "/drops": ("pending", 1, None, dropped),
+        "/slow": ("delivered", 1, 204, None),
+    }
+    retry = {path: _wait(item) for path, item in first.items() if item["next_attempt"]}
+    assert retry == dict.fromkeys(["/refuses", "/hangs", "/drops"], RETRY_DELAYS[0])
+    again = second["/refuses"]
+    assert (again["state"], again["attempts"], again["last_status"]) == ("pending", 2, 500)
+    assert _wait(again) == RETRY_DELAYS[1]
+    failing = {hook["id"]: hook["failing"] is not None for hook in listed}
+    assert failing == {hook_id: path != "/slow" for path, hook_id in hooks.ids.items()}
+    assert receiver.forged == []
+    assert_no_complaints([server])
+
+
+# -- the lease tests set -----------------------------------------------------------------------
+
+
+def test_storycore_delivery_lease_sets_the_lease_of_the_composed_deliverer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("STORYCORE_DELIVERY_LEASE", "2.5")
+    with compose("memory://") as service:
+        assert service.deliverer.lease == timedelta(seconds=2.5)
+    monkeypatch.delenv("STORYCORE_DELIVERY_LEASE")
+    with compose("memory://") as service:
+        assert service.deliverer.lease == LEASE
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "soon"])
+def test_a_storycore_delivery_lease_that_is_no_positive_number_is_refused(
+    value: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STORYCORE_DELIVERY_LEASE", value)
+    with pytest.raises(ConfigurationError, match="STORYCORE_DELIVERY_LEASE"):
+        compose("memory://")
