@@ -254,7 +254,13 @@ def _parser() -> argparse.ArgumentParser:
         " every second; this is for cron where another server serves)",
     )
     hooks = commands.add_parser("webhooks", help="keep webhooks (decisions section 28)")
-    hook = hooks.add_subparsers(dest="action", required=True, metavar="ACTION")
+    hook = hooks.add_subparsers(
+        dest="action",
+        required=True,
+        metavar="ACTION",
+        parser_class=_Command,
+        help="add, list, remove, deliveries, redeliver or key",
+    )
     add = hook.add_parser("add", help="register an endpoint; prints its signing secret last")
     add.add_argument("url", help="where events are POSTed (http or https)")
     add.add_argument(
@@ -266,13 +272,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     hook.add_parser("list", help="print every webhook: id, state, events, address")
     remove = hook.add_parser("remove", help="remove a webhook and its deliveries")
-    remove.add_argument("id")
+    remove.add_argument("id", help="the webhook's id (wh_...)")
     deliveries = hook.add_parser("deliveries", help="print a webhook's deliveries, newest first")
-    deliveries.add_argument("id")
+    deliveries.add_argument("id", help="the webhook's id (wh_...)")
     deliveries.add_argument("--page", default="1", help="the page of 100 (default 1)")
     redeliver = hook.add_parser("redeliver", help="send an event to a webhook again, now")
-    redeliver.add_argument("id")
-    redeliver.add_argument("event")
+    redeliver.add_argument("id", help="the webhook's id (wh_...)")
+    redeliver.add_argument("event", help="the event's id (evt_...), as deliveries lists it")
     hook.add_parser("key", help="print a new webhook key for STORYCORE_WEBHOOK_KEY")
     deliver = commands.add_parser(
         "deliver",

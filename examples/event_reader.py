@@ -6,7 +6,7 @@ from storycore import Service
 from storycore.adapters import open_store
 
 service = Service(open_store("memory://"))
-editor = service.accounts.create_user("ed", password="a long passphrase", editor=True)
+service.accounts.create_user("ed", editor=True)  # an editor, who signs in by a token
 ed = service.accounts.as_user("ed")
 service.stories.create("ed", {"title": "Harbour lights"}, viewer=ed, publish=True)
 
