@@ -3,18 +3,20 @@ SQLite and the PostgreSQL adapters, which differ only in what ``SQLDatabase`` sa
 
 Users and applications are JSON records (``record``) beside the few columns their lookups and
 unique keys read. Each adapter adds the user's search column and keeps its stories' search
-entries in step (``Users._search_changed``).
+entries in step (``Users._search_changed``), and writes the events of a user's write in its
+transaction (``Users._insert_events``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import orjson
 
 from storycore.errors import Missing
+from storycore.model.events import Event
 from storycore.model.heads import ProfileFields
 from storycore.model.records import AppRecord, TokenRecord, UserRecord, trusted_user
 from storycore.ports import (
@@ -97,23 +99,27 @@ class _Records(Generic[R]):
     def update(self, record_id: str, changes: Mapping[str, Any]) -> None:
         """The stored record with ``changes``, its columns (unique keys included) written again
         from it, in one transaction that holds the row."""
-        mark = self._db.mark
         with self._db.write() as conn:
-            found = conn.execute(
-                f"SELECT record FROM {self.table} WHERE id = {mark}{self._db.row_lock}",
-                (record_id,),
-            ).fetchone()
-            if found is None:
-                raise Missing(self.kind)
-            old = self._load(found[0])
-            new = old.model_copy(update=changes)
-            columns: dict[str, Any] = self._columns(new)
-            assignments = ", ".join(f"{name} = {mark}" for name in columns)
-            conn.execute(
-                f"UPDATE {self.table} SET {assignments} WHERE id = {mark}",
-                (*columns.values(), record_id),
-            )
-            self._changed(conn, old, new)
+            self._write_changes(conn, record_id, changes)
+
+    def _write_changes(self, conn: Any, record_id: str, changes: Mapping[str, Any]) -> None:
+        """``update`` in the transaction of ``conn``."""
+        mark = self._db.mark
+        found = conn.execute(
+            f"SELECT record FROM {self.table} WHERE id = {mark}{self._db.row_lock}",
+            (record_id,),
+        ).fetchone()
+        if found is None:
+            raise Missing(self.kind)
+        old = self._load(found[0])
+        new = old.model_copy(update=changes)
+        columns: dict[str, Any] = self._columns(new)
+        assignments = ", ".join(f"{name} = {mark}" for name in columns)
+        conn.execute(
+            f"UPDATE {self.table} SET {assignments} WHERE id = {mark}",
+            (*columns.values(), record_id),
+        )
+        self._changed(conn, old, new)
 
     def find(self, offset: int, limit: int) -> list[R]:
         mark = self._db.mark
@@ -149,6 +155,26 @@ class Users(_Records[UserRecord], UserRepository):
     def _search_changed(self, conn: Any, user: UserRecord) -> None:
         """Copy ``user.search_tokens`` into the search entries of their stories."""
         raise NotImplementedError
+
+    def _insert_events(self, conn: Any, events: Sequence[Event]) -> None:
+        """Write ``events`` in the transaction of ``conn``."""
+        raise NotImplementedError
+
+    def add(self, user: UserRecord, *, events: Sequence[Event] = ()) -> None:
+        if not events:
+            super().add(user)
+            return
+        with self._db.write() as conn:
+            conn.execute(*self._insert(user))
+            self._insert_events(conn, events)
+
+    def update(
+        self, user_id: str, changes: Mapping[str, Any], *, events: Sequence[Event] = ()
+    ) -> None:
+        with self._db.write() as conn:
+            self._write_changes(conn, user_id, changes)
+            if events:
+                self._insert_events(conn, events)
 
     def _columns(self, record: UserRecord) -> dict[str, Any]:
         name, value = self._search_column(record)
@@ -240,7 +266,14 @@ class Identities(IdentityRepository):
         )
         return found[0] if found else None
 
-    def add_user(self, provider: str, external_id: str, user: UserRecord) -> None:
+    def add_user(
+        self,
+        provider: str,
+        external_id: str,
+        user: UserRecord,
+        *,
+        events: Sequence[Event] = (),
+    ) -> None:
         # one transaction: a linked identity refuses the link, which rolls the new user back
         mark = self._db.mark
         with self._db.write() as conn:
@@ -250,3 +283,5 @@ class Identities(IdentityRepository):
                 f" VALUES ({mark}, {mark}, {mark})",
                 (provider, external_id, user.id),
             )
+            if events:
+                self._users._insert_events(conn, events)

@@ -343,6 +343,7 @@ _UNDO = {
     DROP TABLE revisions; DROP INDEX stories_due; ALTER TABLE stories DROP COLUMN publish_at;
     UPDATE stories SET record = (record::jsonb - 'publish_at')::text;
     """,
+    5: "DROP TABLE events; DROP TABLE webhooks; DROP TABLE deliveries;",
 }
 
 
