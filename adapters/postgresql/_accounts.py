@@ -12,7 +12,7 @@ from storycore.model.records import UserRecord
 
 from .._sql.accounts import Users
 from ._database import Connection
-from ._events import insert_events, log_parameters, logged
+from ._events import insert_events, logged
 
 __all__ = ["PostgreSQLUsers"]
 
@@ -41,8 +41,9 @@ class PostgreSQLUsers(Users):
             super().add(user)
             return
         row = self._columns(user)
+        clause, params = logged(events)
         self._db.run(
-            f"WITH {logged()} INSERT INTO users ({', '.join(row)})"
+            f"WITH {clause} INSERT INTO users ({', '.join(row)})"
             f" VALUES ({', '.join(f'%({name})s' for name in row)})",
-            {**row, **log_parameters(events)},
+            {**row, **params},
         )

@@ -10,8 +10,8 @@ that wrote it (``pg_current_xact_id()``, 64 bits: it never wraps), and the log i
 snapshot was taken (``pg_snapshot_xmin``): every event below it is committed (or rolled back,
 and then never visible), and every event written later belongs to a transaction at or above it,
 so it sorts after every event handed out. An event is handed out once every transaction older
-than its own has ended: a transaction left open anywhere on the server holds the log back until
-it ends. A cursor is ``"xid-n"`` of the last event read.
+than its own has ended: a transaction that wrote anything, in any database of the server, and
+stays open holds the log back until it ends. A cursor is ``"xid-n"`` of the last event read.
 """
 
 from __future__ import annotations
@@ -26,15 +26,9 @@ from storycore.ports import EventLog
 
 from ._database import Connection, Part
 
-__all__ = ["AFTER", "PostgreSQLEvents", "insert_events", "log_parameters", "logged"]
+__all__ = ["AFTER", "PostgreSQLEvents", "insert_events", "logged"]
 
 _COLUMNS = ", ".join(Event._fields)  # id, type, timestamp, subject, data
-#: The events of ``log_parameters``, in order; ``{when}`` a condition of the write's statement.
-_INSERT = (
-    f"INSERT INTO events ({_COLUMNS}) SELECT {_COLUMNS} FROM unnest("
-    + ", ".join(f"%(event_{name})s::text[]" for name in Event._fields)
-    + f") WITH ORDINALITY AS e({_COLUMNS}, position) WHERE {{when}} ORDER BY position"
-)
 #: Below the oldest transaction running when the statement's snapshot was taken.
 _ENDED = "xid < pg_snapshot_xmin(pg_current_snapshot())"
 #: The events after a position (``xid``, ``n``), in order: one walk of ``events_order``. The
@@ -48,21 +42,35 @@ _CURSOR = re.compile(r"(0|[1-9][0-9]{0,19})-(0|[1-9][0-9]{0,18})")
 _XID_END, _N_END = 2**64, 2**63  # xid8 and bigint: a larger number is no cursor of ours
 
 
-def logged(when: str = "TRUE") -> str:
-    """A ``WITH`` clause (``logged``) that writes the events of ``log_parameters`` in the
-    statement it joins, when the condition ``when`` holds (it may name the statement's other
-    clauses)."""
-    return f"logged AS ({_INSERT.format(when=when)})"
+def _insert(events: Sequence[Event], when: str) -> tuple[str, dict[str, Any]]:
+    """The statement that writes ``events`` in order when the condition ``when`` holds, and
+    its parameters: a row of scalar parameters each (an array of JSON texts costs its quoting
+    and unquoting: a new story with its event took 1.2 times as long as without it that way,
+    about 1.05 times this way)."""
+    rows: list[str] = []
+    params: dict[str, Any] = {}
+    for number, event in enumerate(events):
+        names = [f"event{number}_{name}" for name in Event._fields]
+        params.update(zip(names, event, strict=True))
+        rows.append(f"({', '.join(f'%({name})s' for name in names)}, {number})")
+    return (
+        f"INSERT INTO events ({_COLUMNS}) SELECT {_COLUMNS} FROM (VALUES {', '.join(rows)})"
+        f" AS e({_COLUMNS}, position) WHERE {when} ORDER BY position",
+        params,
+    )
 
 
-def log_parameters(events: Sequence[Event]) -> dict[str, list[str]]:
-    """The parameters of ``logged`` for ``events``: one array per member."""
-    return {f"event_{name}": [getattr(e, name) for e in events] for name in Event._fields}
+def logged(events: Sequence[Event], when: str = "TRUE") -> tuple[str, dict[str, Any]]:
+    """A ``WITH`` clause (``logged``) that writes ``events`` in the statement it joins, when
+    the condition ``when`` holds (it may name the statement's other clauses), and its
+    parameters (named, to join the statement's own)."""
+    statement, params = _insert(events, when)
+    return f"logged AS ({statement})", params
 
 
 def insert_events(conn: Connection, events: Sequence[Event]) -> None:
     """Write ``events`` in the transaction of ``conn``."""
-    conn.execute(_INSERT.format(when="TRUE"), log_parameters(events))
+    conn.execute(*_insert(events, "TRUE"))
 
 
 def _position(cursor: str) -> tuple[str, int]:

@@ -36,7 +36,7 @@ from storycore.rules.usernames import username_key
 
 from .._sql.accounts import load_user
 from ._database import Connection, Database, Part
-from ._events import log_parameters, logged
+from ._events import logged
 from ._revisions import KEEP, keep_parameters
 
 __all__ = ["DUE", "PostgreSQLSearch", "PostgreSQLStories", "read_story"]
@@ -65,14 +65,6 @@ _ADD_CLAUSES = (
     ", freed AS (DELETE FROM aliases WHERE author_id = %(author_id)s AND slug = %(slug)s)"
 )
 _ADD = f"{_ADD_CLAUSES} {_ELEMENTS}"
-#: The same with the story's events (``_events.logged``): still one statement.
-_ADD_LOGGED = f"{_ADD_CLAUSES}, {logged()} {_ELEMENTS}"
-#: A story removed with its events, written only when it was there: one statement, which
-#: answers how many stories went (0 or 1).
-_REMOVE_LOGGED = (
-    "WITH gone AS (DELETE FROM stories WHERE id = %(id)s RETURNING id),"
-    f" {logged('EXISTS (SELECT FROM gone)')} SELECT count(*) FROM gone"
-)
 _WORDS = ", words = %(words)s::text[], search = %(words)s::text[] || %(tokens)s::text[]"
 _ORDER = ("ASC NULLS FIRST", "ASC"), ("DESC NULLS LAST", "DESC")
 _LARGE_LOAD = 1000  # stories: a bulk load after which ``add_many`` runs VACUUM (ANALYZE)
@@ -123,11 +115,13 @@ def _row(
 
 def _add_statement(new: NewStory, events: Sequence[Event]) -> tuple[str, dict[str, Any]]:
     """The statement that adds a new story with those of ``events`` that report on it
-    (``_ADD``, or ``_ADD_LOGGED`` when there are any), and its parameters."""
+    (``_ADD``, with a ``WITH`` clause that writes them when there are any), and its
+    parameters."""
     story, elements, words = new
     row = _row(story, words, elements)
     if its := [event for event in events if event.subject == story.id]:
-        return _ADD_LOGGED, {**row, **log_parameters(its)}
+        clause, params = logged(its)
+        return f"{_ADD_CLAUSES}, {clause} {_ELEMENTS}", {**row, **params}
     return _ADD, row
 
 
@@ -136,7 +130,7 @@ class PostgreSQLStories(Part, StoryRepository):
 
     def add_many(self, stories: Iterable[NewStory], *, events: Sequence[Event] = ()) -> int:
         """All in one transaction, sent in a pipeline: every story is stored, or none; one
-        story alone is one statement (``_ADD``, with its events ``_ADD_LOGGED``), one round
+        story alone is one statement (``_ADD``, its events a clause of it), one round
         trip. After a large load the planner's statistics are refreshed and the search index's
         pending entries merged at once, not at autovacuum's next round, so that the next lists
         and searches are planned on what is there and read no pending list."""
@@ -193,8 +187,9 @@ class PostgreSQLStories(Part, StoryRepository):
                 clauses.append(KEEP)
                 row.update(keep_parameters(revision, version))
             if events:
-                clauses.append(logged())
-                row.update(log_parameters(events))
+                clause, params = logged(events)
+                clauses.append(clause)
+                row.update(params)
             with_sql = f"WITH {', '.join(clauses)} " if clauses else ""
             conn.execute(
                 f"{with_sql}UPDATE stories SET {', '.join(columns)}{words_sql} WHERE id = %(id)s",
@@ -220,10 +215,16 @@ class PostgreSQLStories(Part, StoryRepository):
 
     def remove(self, story_id: str, *, events: Sequence[Event] = ()) -> bool:
         """Its elements, aliases, embed pages and revisions go with it (``ON DELETE CASCADE``),
-        and ``events`` are written when it was there (``_REMOVE_LOGGED``): one statement."""
+        and ``events`` are written when it was there: one statement."""
         if not events:
             return self._db.run("DELETE FROM stories WHERE id = %s", (story_id,)) > 0
-        found = self._db.row(_REMOVE_LOGGED, {"id": story_id, **log_parameters(events)})
+        # one statement, which answers how many stories went (0 or 1)
+        clause, params = logged(events, when="EXISTS (SELECT FROM gone)")
+        found = self._db.row(
+            "WITH gone AS (DELETE FROM stories WHERE id = %(id)s RETURNING id),"
+            f" {clause} SELECT count(*) FROM gone",
+            {"id": story_id, **params},
+        )
         return bool(found and found[0])
 
     def set_featured(self, story_id: str, featured_at: str | None) -> None:

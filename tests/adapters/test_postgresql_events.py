@@ -98,7 +98,9 @@ class _Reader:
     application or a delivering process does."""
 
     def __init__(self, store: Store) -> None:
-        self.store, self.cursor, self.events = store, None, list[Event]()
+        self.store = store
+        self.cursor: str | None = None
+        self.events: list[Event] = []
 
     def read(self) -> list[LoggedEvent]:
         handed = self.store.events.after(self.cursor, 100)
@@ -269,6 +271,21 @@ def test_a_user_update_refused_by_the_database_leaves_no_event_row(
 def test_a_removal_of_no_story_leaves_no_event_row(store: PostgreSQLStore, schema: str) -> None:
     assert not store.stories.remove("gone", events=[_event("gone", "story.deleted")])
     assert _stored_events(schema) == 0
+
+
+def test_writes_without_events_never_touch_the_events_table(
+    store: PostgreSQLStore, schema: str
+) -> None:
+    author = add_user(store, "alice")
+    story = add_story(store, author.id, "tale")
+    with _server(schema) as conn, conn.transaction():
+        conn.execute("LOCK TABLE events IN ACCESS EXCLUSIVE MODE")  # any writer would wait
+        _add(store, make_story(author.id, "other"), [])
+        store.stories.replace(changed(story, []), expected_version=story.version)
+        assert store.stories.remove(story.id)
+        store.users.add(make_user("bob"))
+        store.users.update(author.id, {"name": "Alice"})
+        store.identities.add_user("idp", "7", make_user("carol"))
 
 
 # -- claims --------------------------------------------------------------------------------
