@@ -3,8 +3,7 @@ SQLite and the PostgreSQL adapters, which differ only in what ``SQLDatabase`` sa
 
 Users and applications are JSON records (``record``) beside the few columns their lookups and
 unique keys read. Each adapter adds the user's search column and keeps its stories' search
-entries in step (``Users._search_changed``), and writes the events of a user's write in its
-transaction (``Users._insert_events``).
+entries in step (``Users._search_changed``).
 """
 
 from __future__ import annotations
@@ -78,14 +77,23 @@ class _Records(Generic[R]):
     def _changed(self, conn: Any, old: R, new: R) -> None:
         """What else changes with a record, in the same transaction: nothing, here."""
 
+    def _insert_events(self, conn: Any, events: Sequence[Event]) -> None:
+        """Store ``events``, in order, in the transaction of ``conn`` (the write they report):
+        the adapter's statement, for the records whose writes report events (users). A write
+        without events runs no statement more."""
+        if events:
+            raise NotImplementedError
+
     def _insert(self, record: R) -> tuple[str, list[Any]]:
         """The statement that inserts ``record``, and its parameters."""
         row: dict[str, Any] = self._columns(record)
         marks = ", ".join([self._db.mark] * len(row))
         return f"INSERT INTO {self.table} ({', '.join(row)}) VALUES ({marks})", [*row.values()]
 
-    def add(self, record: R) -> None:
-        self._db.run(*self._insert(record))
+    def add(self, record: R, *, events: Sequence[Event] = ()) -> None:
+        with self._db.write() as conn:
+            conn.execute(*self._insert(record))
+            self._insert_events(conn, events)
 
     def _one(self, column: str, value: str) -> R | None:
         found = self._db.row(
@@ -96,30 +104,29 @@ class _Records(Generic[R]):
     def get(self, record_id: str) -> R | None:
         return self._one("id", record_id)
 
-    def update(self, record_id: str, changes: Mapping[str, Any]) -> None:
+    def update(
+        self, record_id: str, changes: Mapping[str, Any], *, events: Sequence[Event] = ()
+    ) -> None:
         """The stored record with ``changes``, its columns (unique keys included) written again
-        from it, in one transaction that holds the row."""
-        with self._db.write() as conn:
-            self._write_changes(conn, record_id, changes)
-
-    def _write_changes(self, conn: Any, record_id: str, changes: Mapping[str, Any]) -> None:
-        """``update`` in the transaction of ``conn``."""
+        from it, and ``events``, in one transaction that holds the row."""
         mark = self._db.mark
-        found = conn.execute(
-            f"SELECT record FROM {self.table} WHERE id = {mark}{self._db.row_lock}",
-            (record_id,),
-        ).fetchone()
-        if found is None:
-            raise Missing(self.kind)
-        old = self._load(found[0])
-        new = old.model_copy(update=changes)
-        columns: dict[str, Any] = self._columns(new)
-        assignments = ", ".join(f"{name} = {mark}" for name in columns)
-        conn.execute(
-            f"UPDATE {self.table} SET {assignments} WHERE id = {mark}",
-            (*columns.values(), record_id),
-        )
-        self._changed(conn, old, new)
+        with self._db.write() as conn:
+            found = conn.execute(
+                f"SELECT record FROM {self.table} WHERE id = {mark}{self._db.row_lock}",
+                (record_id,),
+            ).fetchone()
+            if found is None:
+                raise Missing(self.kind)
+            old = self._load(found[0])
+            new = old.model_copy(update=changes)
+            columns: dict[str, Any] = self._columns(new)
+            assignments = ", ".join(f"{name} = {mark}" for name in columns)
+            conn.execute(
+                f"UPDATE {self.table} SET {assignments} WHERE id = {mark}",
+                (*columns.values(), record_id),
+            )
+            self._changed(conn, old, new)
+            self._insert_events(conn, events)
 
     def find(self, offset: int, limit: int) -> list[R]:
         mark = self._db.mark
@@ -155,26 +162,6 @@ class Users(_Records[UserRecord], UserRepository):
     def _search_changed(self, conn: Any, user: UserRecord) -> None:
         """Copy ``user.search_tokens`` into the search entries of their stories."""
         raise NotImplementedError
-
-    def _insert_events(self, conn: Any, events: Sequence[Event]) -> None:
-        """Write ``events`` in the transaction of ``conn``."""
-        raise NotImplementedError
-
-    def add(self, user: UserRecord, *, events: Sequence[Event] = ()) -> None:
-        if not events:
-            super().add(user)
-            return
-        with self._db.write() as conn:
-            conn.execute(*self._insert(user))
-            self._insert_events(conn, events)
-
-    def update(
-        self, user_id: str, changes: Mapping[str, Any], *, events: Sequence[Event] = ()
-    ) -> None:
-        with self._db.write() as conn:
-            self._write_changes(conn, user_id, changes)
-            if events:
-                self._insert_events(conn, events)
 
     def _columns(self, record: UserRecord) -> dict[str, Any]:
         name, value = self._search_column(record)
@@ -283,5 +270,4 @@ class Identities(IdentityRepository):
                 f" VALUES ({mark}, {mark}, {mark})",
                 (provider, external_id, user.id),
             )
-            if events:
-                self._users._insert_events(conn, events)
+            self._users._insert_events(conn, events)

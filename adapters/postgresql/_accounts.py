@@ -33,12 +33,14 @@ class PostgreSQLUsers(Users):
         )
 
     def _insert_events(self, conn: Connection, events: Sequence[Event]) -> None:
-        insert_events(conn, events)
+        if events:
+            insert_events(conn, events)
 
     def add(self, user: UserRecord, *, events: Sequence[Event] = ()) -> None:
-        """One statement, its events a ``WITH`` clause of it: one round trip either way."""
+        """One statement in autocommit, its events a ``WITH`` clause of it: one round trip
+        either way, where a transaction (``BEGIN``, the statement, ``COMMIT``) takes three."""
         if not events:
-            super().add(user)
+            self._db.run(*self._insert(user))
             return
         row = self._columns(user)
         clause, params = logged(events)
