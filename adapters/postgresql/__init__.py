@@ -15,8 +15,10 @@ from storycore.ports import Store, StoryRead
 from .._sql.accounts import Applications, Identities, Tokens
 from ._accounts import PostgreSQLUsers
 from ._database import POOL_SIZE, Database, drop_schema, empty_schema
+from ._events import PostgreSQLEvents
 from ._revisions import PostgreSQLRevisions
 from ._stories import PostgreSQLSearch, PostgreSQLStories, read_story
+from ._webhooks import PostgreSQLDeliveries, PostgreSQLWebhooks
 
 __all__ = ["PostgreSQLStore", "drop_schema", "empty_schema"]
 
@@ -41,6 +43,8 @@ class PostgreSQLStore(Store):
             Tokens(db),
             Identities(db, users),
         )
+        self.events = PostgreSQLEvents(db)
+        self.webhooks, self.deliveries = PostgreSQLWebhooks(db), PostgreSQLDeliveries(db)
 
     def read_story(self, username: str, slug: str, offset: int, limit: int) -> StoryRead:
         return read_story(self._db, username, slug, offset, limit)

@@ -43,6 +43,7 @@ _SCHEMA = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 _KEYS = frozenset(
     {"story.id", "story.slug", "user.id", "user.username"}
     | {"app.id", "app.name", "app.key_digest", "token.digest", "identity", "revision"}
+    | {"event.id", "webhook.id"}
 )
 #: The foreign keys, by name: what is missing when one refuses a row.
 _REFERENCES = {
@@ -124,7 +125,9 @@ class Database:
         with _translated(), self.pool.connection() as conn:
             return conn.execute(query, params).fetchall()
 
-    def row(self, query: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+    def row(
+        self, query: str, params: Sequence[Any] | Mapping[str, Any] = ()
+    ) -> tuple[Any, ...] | None:
         """The first row of one statement, or None."""
         found = self.rows(query, params)
         return found[0] if found else None

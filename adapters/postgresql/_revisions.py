@@ -28,8 +28,8 @@ _COLUMNS = (
 _HEAD = "version, replaced, replaced_by, title, status, element_count"
 _WHOLE = "version, replaced, replaced_by, author_id, record, documents"
 
-#: The revision a replacement keeps, as ``WITH`` clauses of its ``UPDATE`` (one statement, no
-#: round trip of its own). The statement's snapshot is the story as it was, its row and its
+#: The revision a replacement keeps, as clauses of the ``WITH`` of its ``UPDATE`` (one statement,
+#: no round trip of its own). The statement's snapshot is the story as it was, its row and its
 #: elements (no part of a statement sees another's change), taken after ``replace`` locked the
 #: row, so the copy is the story the replacement replaces. ``bound`` is the ``keep``-th newest of
 #: the story's other revisions (one backward walk of the primary key, ``keep`` entries long):
@@ -38,7 +38,7 @@ _WHOLE = "version, replaced, replaced_by, author_id, record, documents"
 #: the newest ``keep`` are those above, so the revision is not kept and those below ``bound`` go.
 #: A revision already at the stored version (an import's too) is written over, or goes.
 KEEP = (
-    "WITH bound AS (SELECT (SELECT version FROM revisions WHERE story_id = %(id)s"
+    "bound AS (SELECT (SELECT version FROM revisions WHERE story_id = %(id)s"
     " AND version <> %(revision_version)s ORDER BY version DESC"
     " OFFSET %(revision_keep)s - 1 LIMIT 1) AS version),"
     f" kept AS (INSERT INTO revisions ({', '.join(_COLUMNS)})"
@@ -50,7 +50,7 @@ KEEP = (
     " ON CONFLICT (story_id, version) DO UPDATE SET "
     + ", ".join(f"{name} = excluded.{name}" for name in _COLUMNS[2:])
     + "), trimmed AS (DELETE FROM revisions WHERE story_id = %(id)s AND version <"
-    " (SELECT version + (version < %(revision_version)s)::integer FROM bound)) "
+    " (SELECT version + (version < %(revision_version)s)::integer FROM bound))"
 )
 _ADD = (
     f"INSERT INTO revisions ({', '.join(_COLUMNS)})"

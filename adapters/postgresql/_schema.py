@@ -171,7 +171,43 @@ CREATE TABLE revisions (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+# Events, webhooks and their deliveries (decisions section 28). An event is a row written by the
+# statement (or transaction) of the change it reports; ``data`` is text, so it reads back byte for
+# byte. ``n`` numbers events as they are written, which is not the order their writes commit in
+# (a write that took n = 5 may commit after one that took n = 6): the log is read in (``xid``,
+# ``n``) order, ``xid`` the writing transaction's id, and only below the oldest transaction still
+# running (``_events``), which ``events_order`` serves. Deliveries are keyed by webhook and event;
+# ``deliveries_due``, over pending deliveries only, is what a claim walks, earliest first, and
+# ``deliveries_webhook`` a webhook's list, newest first. No foreign key ties a delivery to its
+# webhook: removing a webhook deletes its deliveries in the same statement (``_webhooks``).
+_V5 = f"""
+CREATE TABLE events (
+    id {_C} CONSTRAINT "event.id" PRIMARY KEY,
+    type {_C} NOT NULL, timestamp {_C} NOT NULL, subject {_C} NOT NULL, data text NOT NULL,
+    xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+    n bigint GENERATED ALWAYS AS IDENTITY
+);
+CREATE INDEX events_order ON events (xid, n);
+CREATE TABLE webhooks (
+    id {_C} CONSTRAINT "webhook.id" PRIMARY KEY,
+    url text NOT NULL, events text[] NOT NULL, secret text NOT NULL,
+    created {_C} NOT NULL, created_by {_C} NOT NULL,
+    cursor text, failing_since {_C}, disabled {_C}
+);
+CREATE INDEX webhooks_created ON webhooks (created, id);
+CREATE TABLE deliveries (
+    webhook_id {_C} NOT NULL, event_id {_C} NOT NULL, event_type {_C} NOT NULL,
+    created {_C} NOT NULL, state {_C} NOT NULL, attempts bigint NOT NULL, failures bigint NOT NULL,
+    last_status bigint, last_error text, last_attempt {_C}, next_attempt {_C},
+    leased_until {_C}, leased_by text,
+    CONSTRAINT delivery PRIMARY KEY (webhook_id, event_id)
+);
+CREATE INDEX deliveries_due ON deliveries (next_attempt, webhook_id, event_id)
+    WHERE state = 'pending';
+CREATE INDEX deliveries_webhook ON deliveries (webhook_id, created, event_id);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 
 #: The tables of the last migration but ``schema_version``, in an order that empties them: each
 #: after the tables whose rows refer to it, and ``author_stats`` after ``stories``, whose
@@ -179,5 +215,5 @@ MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 TABLES = (
     *("tokens", "identities", "elements", "aliases", "embeds", "revisions", "stories"),
     "author_stats",
-    *("users", "apps", "store_meta"),
+    *("users", "apps", "store_meta", "events", "webhooks", "deliveries"),
 )

@@ -20,6 +20,7 @@ import orjson
 from storycore.errors import Missing, StaleVersion
 from storycore.model import records
 from storycore.model.counters import pages_dropped, popularity
+from storycore.model.events import Event
 from storycore.model.heads import StoryHead
 from storycore.model.queries import StoryQuery
 from storycore.model.records import AuthorStats, Element, EmbedCount, StoryRecord
@@ -35,6 +36,7 @@ from storycore.rules.usernames import username_key
 
 from .._sql.accounts import load_user
 from ._database import Connection, Database, Part
+from ._events import logged
 from ._revisions import KEEP, keep_parameters
 
 __all__ = ["DUE", "PostgreSQLSearch", "PostgreSQLStories", "read_story"]
@@ -56,13 +58,13 @@ _ELEMENTS = (
 )
 #: A new story in one statement: its row, its elements, and an alias at its slug gone. The
 #: elements' foreign key is checked at the end of the statement, when the story is there.
-_ADD = (
+_ADD_CLAUSES = (
     f"WITH story AS (INSERT INTO stories ({', '.join(_COLUMNS)}, words, search)"
     f" VALUES ({', '.join(f'%({name})s' for name in _COLUMNS)}, %(words)s::text[],"
     " %(words)s::text[] || (SELECT search_tokens FROM users WHERE id = %(author_id)s FOR SHARE)))"
     ", freed AS (DELETE FROM aliases WHERE author_id = %(author_id)s AND slug = %(slug)s)"
-    f" {_ELEMENTS}"
 )
+_ADD = f"{_ADD_CLAUSES} {_ELEMENTS}"
 _WORDS = ", words = %(words)s::text[], search = %(words)s::text[] || %(tokens)s::text[]"
 _ORDER = ("ASC NULLS FIRST", "ASC"), ("DESC NULLS LAST", "DESC")
 _LARGE_LOAD = 1000  # stories: a bulk load after which ``add_many`` runs VACUUM (ANALYZE)
@@ -111,30 +113,36 @@ def _row(
     return row
 
 
-def _add_row(new: NewStory) -> dict[str, Any]:
-    """The parameters of ``_ADD`` for a new story."""
+def _add_statement(new: NewStory, events: Sequence[Event]) -> tuple[str, dict[str, Any]]:
+    """The statement that adds a new story with those of ``events`` that report on it
+    (``_ADD``, with a ``WITH`` clause that writes them when there are any), and its
+    parameters."""
     story, elements, words = new
-    return _row(story, words, elements)
+    row = _row(story, words, elements)
+    if its := [event for event in events if event.subject == story.id]:
+        clause, params = logged(its)
+        return f"{_ADD_CLAUSES}, {clause} {_ELEMENTS}", {**row, **params}
+    return _ADD, row
 
 
 class PostgreSQLStories(Part, StoryRepository):
     """Stories, kept in step with their elements, aliases and search entry."""
 
-    def add_many(self, stories: Iterable[NewStory]) -> int:
+    def add_many(self, stories: Iterable[NewStory], *, events: Sequence[Event] = ()) -> int:
         """All in one transaction, sent in a pipeline: every story is stored, or none; one
-        story alone is one statement (``_ADD``), one round trip. After a large load the
-        planner's statistics are refreshed and the search index's pending entries merged at
-        once, not at autovacuum's next round, so that the next lists and searches are planned
-        on what is there and read no pending list."""
+        story alone is one statement (``_ADD``, its events a clause of it), one round
+        trip. After a large load the planner's statistics are refreshed and the search index's
+        pending entries merged at once, not at autovacuum's next round, so that the next lists
+        and searches are planned on what is there and read no pending list."""
         pending = iter(stories)
         head = list(itertools.islice(pending, 2))
         if len(head) == 1:
-            self._db.run(_ADD, _add_row(head[0]))
+            self._db.run(*_add_statement(head[0], events))
             return 1
         count = 0
         with self._db.write(pipeline=True) as conn:
             for new in itertools.chain(head, pending):
-                conn.execute(_ADD, _add_row(new))
+                conn.execute(*_add_statement(new, events))
                 count += 1
         if count >= _LARGE_LOAD:  # and the search index's pending entries merged in
             self._db.run("VACUUM (ANALYZE) stories, elements")
@@ -148,10 +156,12 @@ class PostgreSQLStories(Part, StoryRepository):
         elements: Sequence[Element] | None = None,
         words: Sequence[str] | None = None,
         revision: RevisionMark | None = None,
+        events: Sequence[Event] = (),
     ) -> None:
         """The story's row is locked, its version compared, then one ``UPDATE`` writes it,
-        keeping the revision (``_revisions.KEEP``) when ``revision`` keeps any: no statement
-        more than without revisions."""
+        keeping the revision (``_revisions.KEEP``) when ``revision`` keeps any, and writing
+        ``events`` (``_events.logged``): ``WITH`` clauses of it, no statement more than
+        without them."""
         with self._db.write() as conn:
             row = _row(story, words, elements)
             if words is not None:  # the author first, as ``UserRepository.update`` locks
@@ -172,12 +182,18 @@ class PostgreSQLStories(Part, StoryRepository):
                 raise StaleVersion(version)
             columns = [f"{name} = %({name})s" for name in (*_REPLACED, "public", "record")]
             words_sql = _WORDS if words is not None else ""
-            keep = ""
+            clauses = []
             if revision is not None and revision.keep > 0:
-                keep = KEEP
+                clauses.append(KEEP)
                 row.update(keep_parameters(revision, version))
+            if events:
+                clause, params = logged(events)
+                clauses.append(clause)
+                row.update(params)
+            with_sql = f"WITH {', '.join(clauses)} " if clauses else ""
             conn.execute(
-                f"{keep}UPDATE stories SET {', '.join(columns)}{words_sql} WHERE id = %(id)s", row
+                f"{with_sql}UPDATE stories SET {', '.join(columns)}{words_sql} WHERE id = %(id)s",
+                row,
             )
             if old_slug != story.slug:
                 conn.execute(
@@ -197,10 +213,19 @@ class PostgreSQLStories(Part, StoryRepository):
         rows = self._db.rows(DUE, {"now": now, "limit": max(limit, 0)})
         return [_story(row) for row in rows]
 
-    def remove(self, story_id: str) -> bool:
-        """Its elements, aliases, embed pages and revisions go with it (``ON DELETE CASCADE``):
-        one statement."""
-        return self._db.run("DELETE FROM stories WHERE id = %s", (story_id,)) > 0
+    def remove(self, story_id: str, *, events: Sequence[Event] = ()) -> bool:
+        """Its elements, aliases, embed pages and revisions go with it (``ON DELETE CASCADE``),
+        and ``events`` are written when it was there: one statement."""
+        if not events:
+            return self._db.run("DELETE FROM stories WHERE id = %s", (story_id,)) > 0
+        # one statement, which answers how many stories went (0 or 1)
+        clause, params = logged(events, when="EXISTS (SELECT FROM gone)")
+        found = self._db.row(
+            "WITH gone AS (DELETE FROM stories WHERE id = %(id)s RETURNING id),"
+            f" {clause} SELECT count(*) FROM gone",
+            {"id": story_id, **params},
+        )
+        return bool(found and found[0])
 
     def set_featured(self, story_id: str, featured_at: str | None) -> None:
         self._db.run("UPDATE stories SET featured_at = %s WHERE id = %s", (featured_at, story_id))

@@ -28,7 +28,9 @@ from storycore.adapters.postgresql import drop_schema, empty_schema
 from storycore.adapters.postgresql._schema import MIGRATIONS
 from storycore.contrib.cli import main
 from storycore.errors import ConfigurationError, Unavailable
+from storycore.model.events import Event
 from storycore.model.revisions import RevisionMark
+from storycore.model.webhooks import Delivery, WebhookRecord
 from storycore.testing.stores import fresh_store
 from tests import _postgresql
 from tests._missing_driver import opening_without
@@ -343,6 +345,7 @@ _UNDO = {
     DROP TABLE revisions; DROP INDEX stories_due; ALTER TABLE stories DROP COLUMN publish_at;
     UPDATE stories SET record = (record::jsonb - 'publish_at')::text;
     """,
+    5: "DROP TABLE events; DROP TABLE webhooks; DROP TABLE deliveries;",
 }
 
 
@@ -400,7 +403,8 @@ def _row_counts(schema: str) -> dict[str, int]:
 
 def _filled(url: str) -> None:
     """A store with a row in every table: users, an app, a token, an identity, a story with
-    elements, an alias, embed counts, author stats, a revision and the derivation version."""
+    elements, an alias, embed counts, author stats, a revision, the derivation version, an
+    event, a webhook and a delivery."""
     with Service(open_store(url), TEST_SETTINGS) as service:
         service.accounts.create_user("alice", "a-password")
         key = service.accounts.create_app("reader").api_key
@@ -421,7 +425,19 @@ def _filled(url: str) -> None:
             stored.model_copy(update={"version": stored.version + 1}),
             expected_version=stored.version,
             revision=RevisionMark(stored.updated, stored.author_id, keep=50),
+            events=[Event("evt_1", "story.saved", stored.updated, story.id, "{}")],
         )
+        service.store.webhooks.add(
+            WebhookRecord(
+                id="hook",
+                url="https://h.example/",
+                events=("*",),
+                secret="sealed",
+                created=stored.updated,
+                created_by=stored.author_id,
+            )
+        )
+        service.store.deliveries.add_many([Delivery("hook", "evt_1", "story.saved", "now")])
         service.store.identities.add_user("idp", "42", make_user("bob"))
 
 
@@ -441,6 +457,8 @@ def test_a_store_opened_on_an_emptied_schema_is_a_fresh_one(url: str, schema: st
     try:
         assert store.users.find(0, 10) == []
         assert store.derivation() is None
+        assert store.events.end() is None
+        assert store.webhooks.find(0, 10) == []
         add_story(store, add_user(store, "alice").id, "fog")  # the slug and keys are free
     finally:
         store.close()
