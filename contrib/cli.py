@@ -16,7 +16,8 @@
     storycore [--db URL] import --format storify [--replace] FILE...   # Storify v1 story JSON
     storycore [--db URL] reindex                         # recompute every derived member
     storycore [--db URL] publish-due                     # publish the due stories once
-    storycore [--db URL] webhooks add URL [--event TYPE]... | webhooks list | webhooks key
+    storycore [--db URL] webhooks add URL [--event TYPE]... [--resolve-allow-host HOST]...
+    storycore [--db URL] webhooks list | webhooks key
     storycore [--db URL] webhooks remove ID | webhooks deliveries ID [--page N]
     storycore [--db URL] webhooks redeliver ID EVENT
     storycore [--db URL] deliver [--resolve-allow-host HOST]...   # what is due, once
@@ -270,30 +271,33 @@ def _parser() -> argparse.ArgumentParser:
         metavar="TYPE",
         help="an event type to send (repeat it); default: every type (*)",
     )
+    _allow_host_option(add, "a host the webhook's address may name on a private address")
     hook.add_parser("list", help="print every webhook: id, state, events, address")
     remove = hook.add_parser("remove", help="remove a webhook and its deliveries")
-    remove.add_argument("id", help="the webhook's id (wh_...)")
+    remove.add_argument("id", help="the webhook's id (wh_...), as list prints it")
     deliveries = hook.add_parser("deliveries", help="print a webhook's deliveries, newest first")
-    deliveries.add_argument("id", help="the webhook's id (wh_...)")
+    deliveries.add_argument("id", help="the webhook's id (wh_...), as list prints it")
     deliveries.add_argument("--page", default="1", help="the page of 100 (default 1)")
     redeliver = hook.add_parser("redeliver", help="send an event to a webhook again, now")
-    redeliver.add_argument("id", help="the webhook's id (wh_...)")
-    redeliver.add_argument("event", help="the event's id (evt_...), as deliveries lists it")
+    redeliver.add_argument("id", help="the webhook's id (wh_...), as list prints it")
+    redeliver.add_argument("event", help="the event's id (evt_...), as deliveries prints it")
     hook.add_parser("key", help="print a new webhook key for STORYCORE_WEBHOOK_KEY")
     deliver = commands.add_parser(
         "deliver",
         help="send the webhook deliveries that are due, once, and exit (serve does it every"
         " second; this is for cron where no server serves)",
     )
-    deliver.add_argument(
-        "--resolve-allow-host",
-        action="append",
-        default=[],
-        type=_host,
-        metavar="HOST",
-        help="a host webhooks may reach on a private address",
-    )
+    _allow_host_option(deliver, "a host webhooks may reach on a private address")
     return parser  # fmt: skip
+
+
+def _allow_host_option(command: argparse.ArgumentParser, said: str) -> None:
+    """``--resolve-allow-host`` of the webhook commands: what ``serve`` allows, for the
+    addresses a webhook is registered for and those its deliveries reach (decisions §18)."""
+    command.add_argument(
+        "--resolve-allow-host", action="append", default=[], type=_host, metavar="HOST",
+        help=said,
+    )  # fmt: skip
 
 
 def _password_options(command: argparse.ArgumentParser) -> None:

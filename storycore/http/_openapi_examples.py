@@ -21,6 +21,7 @@ from ..model.shapes import (
     AuthorFull,
     AuthorStatsShape,
     DelegatedCreated,
+    DeliveryItem,
     RevisionItem,
     Revoked,
     SearchItem,
@@ -34,6 +35,9 @@ from ..model.shapes import (
     StorySummary,
     TokenGrant,
     UserProfile,
+    WebhookCreated,
+    WebhookRemoved,
+    WebhookShape,
 )
 
 __all__ = ["EXAMPLES", "OperationExample"]
@@ -48,14 +52,18 @@ class OperationExample:
     answer: Any = None
 
     def form_body(self) -> dict[str, str]:
-        """``body`` as a form carries it: objects as serialized JSON, everything as text."""
+        """``body`` as a form carries it: everything as text (``_as_text``)."""
         assert self.body is not None
         return {name: _as_text(value) for name, value in self.body.items()}
 
 
 def _as_text(value: Any) -> str:
+    """``value`` as a form field carries it: a list of words comma-separated (``events``),
+    any other list or object as serialized JSON."""
     if isinstance(value, str):
         return value
+    if isinstance(value, list) and value and all(isinstance(item, str) for item in value):
+        return ",".join(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     return orjson.dumps(value).decode() if isinstance(value, dict | list) else str(value)
@@ -67,6 +75,7 @@ def _json(shape: Any) -> Any:
 
 _WEB = "https://stories.example"
 _CREATED, _UPDATED = "2026-11-20T08:00:00.000Z", "2026-11-22T10:15:30.123Z"
+_REDELIVERED = "2026-11-22T11:00:00.000Z"
 _ALICE = UserProfile(
     username="alice",
     name="Alice Liddell",
@@ -174,6 +183,7 @@ _AUTHOR = AuthorFull(
     featuredStories=[],
 )
 _TOKEN = "k3J9_vQm2xWc8ZpL0tYhR4nB7sD1fG5aE6uI9oP2qXw"  # noqa: S105 - an example
+_SECRET = "whsec_Jv1mQ3xK8pTz0bN5cR7dW2yL4fH6sA9e"  # noqa: S105 - an example
 
 
 def _page(key: str, items: list[Any]) -> dict[str, Any]:
@@ -185,6 +195,26 @@ def _stories(*shapes: Any) -> dict[str, Any]:
 
 
 _STORY_PATH = {"username": "alice", "slug": "city-walks"}
+_WEBHOOK = WebhookShape(
+    id="wh_5d2c8e0a4b1f",
+    url="https://hooks.example/storycore",
+    events=["story.published", "story.deleted"],
+    created=_CREATED,
+    failing=None,
+    disabled=None,
+)
+_WEBHOOK_PATH = {"webhook": _WEBHOOK.id}
+_DELIVERED = DeliveryItem(
+    event="evt_9f3b6a1c0e7d2c45",
+    type="story.published",
+    created=_UPDATED,
+    state="delivered",
+    attempts=1,
+    last_status=204,
+    last_error=None,
+    last_attempt=_UPDATED,
+    next_attempt=None,
+)
 _PUBLISHED = {**_json(_DETAIL), "status": "published"}
 
 #: The example of each operation, by operation id (the name of its endpoint).
@@ -256,6 +286,27 @@ EXAMPLES: Mapping[str, OperationExample] = {
         {"username": "alice"},
         {"user": {"bio": "Walks, talks and stories.", "website": "https://alice.example"}},
         _json(_ALICE.model_copy(update={"bio": "Walks, talks and stories."})),
+    ),
+    "add_webhook": OperationExample(
+        body={"url": _WEBHOOK.url, "events": _WEBHOOK.events},
+        answer=_json(WebhookCreated(**_WEBHOOK.model_dump(), secret=_SECRET)),
+    ),
+    "list_webhooks": OperationExample(
+        {"per_page": 20}, answer=_page("webhooks", [_json(_WEBHOOK)])
+    ),
+    "read_webhook": OperationExample(_WEBHOOK_PATH, answer=_json(_WEBHOOK)),
+    "remove_webhook": OperationExample(
+        _WEBHOOK_PATH, answer=_json(WebhookRemoved(id=_WEBHOOK.id, deleted=True))
+    ),
+    "list_deliveries": OperationExample(
+        {**_WEBHOOK_PATH, "per_page": 20, "total": "true"},
+        answer={**_page("deliveries", [_json(_DELIVERED)]), "total": 1},
+    ),
+    "redeliver": OperationExample(
+        {**_WEBHOOK_PATH, "event": _DELIVERED.event},
+        answer=_json(
+            _DELIVERED.model_copy(update={"state": "pending", "next_attempt": _REDELIVERED})
+        ),
     ),
     "oembed": OperationExample(
         {"url": f"{_WEB}/alice/city-walks", "format": "json", "maxwidth": 600},

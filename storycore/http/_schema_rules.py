@@ -33,6 +33,7 @@ __all__ = [
     "any_case",
     "boolean_text",
     "empty_or",
+    "identifier",
     "json_text",
     "may_be_empty",
     "one_of_words",
@@ -45,6 +46,7 @@ __all__ = [
     "text_branches",
     "timestamp",
     "username",
+    "webhook_address",
     "word_list",
     "words",
 ]
@@ -76,10 +78,25 @@ def one_of_words(*names: str) -> Schema:
     return {"type": "string", "pattern": f"^{any_case(*names)}$"}
 
 
-def word_list(*names: str) -> Schema:
-    """A comma-separated list of ``names``, in any case, with white space around each."""
-    item = f"{_SPACE}*{any_case(*names)}{_SPACE}*"
-    return {"type": "string", "pattern": f"^{item}(?:,{item})*$"}
+def _spelled(name: str, *, either_case: bool = False) -> str:
+    """``name`` as a pattern matching it as it is written (or in any case): letters and
+    digits as they are, every other character as its code, which ECMA-262 and Python patterns
+    read alike."""
+    return "".join(
+        (f"[{c.upper()}{c.lower()}]" if either_case and c.isalpha() else c)
+        if c.isascii() and c.isalnum()
+        else f"\\u{ord(c):04x}"
+        for c in name
+    )
+
+
+def word_list(*names: str, exact: bool = False, empty: bool = False) -> Schema:
+    """A comma-separated list of ``names``, in any case (or only as written, if ``exact``),
+    with white space around each; or ``""`` too, if ``empty``."""
+    word = f"(?:{'|'.join(map(_spelled, names))})" if exact else any_case(*names)
+    item = f"{_SPACE}*{word}{_SPACE}*"
+    listed = f"{item}(?:,{item})*"
+    return {"type": "string", "pattern": f"^(?:{listed})?$" if empty else f"^{listed}$"}
 
 
 def text(*, max_length: int | None = None, nullable: bool = False) -> Schema:
@@ -147,6 +164,33 @@ def optional_address(max_length: int, *, nullable: bool = True) -> Schema:
         "maxLength": max_length,
         "anyOf": _addresses(max_length, f"(?:{_ADDRESS})?"),
     }
+
+
+def webhook_address(max_length: int, allowed_hosts: tuple[str, ...] = ()) -> Schema:
+    """An address a webhook may be registered for (decisions section 28): an http(s) address
+    as ``address`` takes it, without user information (credentials) and, unless the
+    deployment allowed the host, not ``localhost`` or a name under it. That an IP address must
+    be a public one, the operation's description says: JSON Schema does not tell them."""
+    after_scheme = f"//{_HOST}{_PORT}{_REST}"
+    end_of_host = "(?:[:/?#]|$)"
+    allowed = "".join(
+        f"(?!{_spelled(host, either_case=True)}{end_of_host})" for host in allowed_hosts
+    )
+    local = f"^(?:[Hh][Tt][Tt][Pp][Ss]?:)?//{allowed}(?:[^/?#:]*\\.)?{any_case('localhost')}"
+    return {
+        "type": "string",
+        "maxLength": max_length,
+        "anyOf": [
+            {"pattern": f"^[Hh][Tt][Tt][Pp][Ss]?:{after_scheme}$"},
+            {"maxLength": max_length - _TAKEN_AS, "pattern": f"^{after_scheme}$"},
+        ],
+        "not": {"pattern": local + end_of_host},
+    }
+
+
+def identifier(pattern: re.Pattern[str]) -> Schema:
+    """An id as ``pattern`` (``storycore.rules.ids``) says it is made."""
+    return {"type": "string", "pattern": _ecma(pattern)}
 
 
 def slug(max_length: int) -> Schema:

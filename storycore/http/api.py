@@ -136,13 +136,20 @@ _STORY_PATH = "/v1/stories/{username}/{slug}"
 _WEBHOOKS_PATH = "/v1/webhooks"
 _WEBHOOK_PATH = _WEBHOOKS_PATH + "/{webhook}"
 #: a webhook's event types: a list of them or ``["*"]``, or the same as comma-separated text
+#: (``usecases.webhooks.event_types``), empty for every one; a type named twice counts once
 _EVENT_NAMES = {"type": "string", "enum": [*EVENT_TYPES, ALL_EVENTS]}
 _EVENT_TYPES = {
     "oneOf": [
-        {"type": "array", "items": _EVENT_NAMES, "minItems": 1, "maxItems": len(EVENT_TYPES) + 1},
-        rules.text(),
+        {"type": "array", "items": _EVENT_NAMES, "minItems": 1},
+        rules.word_list(*EVENT_TYPES, ALL_EVENTS, exact=True, empty=True),
     ]
 }
+
+
+def _webhook_address(settings: Settings) -> Schema:
+    return rules.webhook_address(settings.limits.address, settings.resolver_allowed_hosts)
+
+
 _REVISIONS_PATH = _STORY_PATH + "/revisions"
 # the statuses of the operations' own faults; a route that reads credentials adds their 400
 # and 401 (``openapi.py``)
@@ -236,12 +243,15 @@ ROUTES: tuple[Route, ...] = (
           UserProfile, None, (400, 403, 404), tags=("users",), credentials=_USER),
     Route("POST", _WEBHOOKS_PATH, e.add_webhook,
           "Register a webhook; the answer holds its signing secret, shown once",
-          (Parameter("url", _address, "where events are POSTed (http or https, public)",
+          (Parameter("url", _webhook_address,
+                     "where events are POSTed: http or https, without credentials, on a public "
+                     "address (an IP address must be a public one; a name is checked on every "
+                     "delivery), unless the deployment allowed the host",
                      required=True),
            Parameter("events", _EVENT_TYPES,
                      'the event types to send: a list, or ["*"] for all (the default)',
                      read=Read.OBJECT)),
-          WebhookCreated, None, (400, 403, 503), tags=("webhooks",), credentials=_USER),
+          WebhookCreated, None, (400, 403, 409, 503), tags=("webhooks",), credentials=_USER),
     Route("GET", _WEBHOOKS_PATH, e.list_webhooks, "List the webhooks, oldest first", _PAGES,
           WebhookShape, "webhooks", (400, 403), tags=("webhooks",), credentials=_USER),
     Route("GET", _WEBHOOK_PATH, e.read_webhook, "Read a webhook", (), WebhookShape, None,

@@ -21,6 +21,7 @@ from pydantic.json_schema import models_json_schema
 
 from .. import errors
 from ..presentation.embed.oembed import oembed
+from ..rules.ids import EVENT_ID_PATTERN, WEBHOOK_ID_PATTERN
 from ..rules.usernames import RESERVED_USERNAMES
 from ..settings import Settings
 from ..usecases.delegation import PROVIDER_HEADER
@@ -207,6 +208,10 @@ def _path_schema(name: str, settings: Settings) -> Schema:
         return rules.slug(settings.limits.slug)
     if name == "revision":
         return {"type": "string", "pattern": "^[1-9][0-9]{0,17}$"}
+    if name == "webhook":
+        return rules.identifier(WEBHOOK_ID_PATTERN)
+    if name == "event":
+        return rules.identifier(EVENT_ID_PATTERN)
     return {**rules.path_segment(), "not": {"enum": [".", ".."]}}
 
 
@@ -408,17 +413,24 @@ def _redirects(route: Route) -> dict[str, Any]:
 _STORY_TEMPLATE = "/v1/stories/{username}/{slug}"
 # the writes whose answer names a story by its slug, now: the calls on that story follow
 _NAMES_A_STORY = ("create_story", "save_story", "publish_story", "edit_slug")
+_WEBHOOK_TEMPLATE = "/v1/webhooks/{webhook}"
 
 
 def _links(route: Route, routes: Sequence[Route]) -> dict[str, Any]:
-    """What a client can call next with a story a write answers with (OpenAPI links)."""
-    if route.handler.__name__ not in _NAMES_A_STORY:
+    """What a client can call next with a story a write answers with, or with the webhook a
+    registration answers with (OpenAPI links)."""
+    name = route.handler.__name__
+    if name in _NAMES_A_STORY:
+        template = _STORY_TEMPLATE
+        named = {"username": "$request.path.username", "slug": "$response.body#/content/slug"}
+    elif name == "add_webhook":
+        template, named = _WEBHOOK_TEMPLATE, {"webhook": "$response.body#/content/id"}
+    else:
         return {}
-    story = {"username": "$request.path.username", "slug": "$response.body#/content/slug"}
     return {
-        target.handler.__name__: {"operationId": target.handler.__name__, "parameters": story}
+        target.handler.__name__: {"operationId": target.handler.__name__, "parameters": named}
         for target in routes
-        if target.template.startswith(_STORY_TEMPLATE)
+        if target.template.startswith(template)
     }
 
 

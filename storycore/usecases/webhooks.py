@@ -15,15 +15,16 @@ import ipaddress
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
-from ..errors import Forbidden, InvalidParameter, NotFound, Unavailable
+from ..errors import Conflict, Forbidden, InvalidParameter, NotFound, Unavailable
 from ..model.events import EVENT_TYPES
 from ..model.pagination import page_of
 from ..model.shapes import DeliveryItem, Page, WebhookCreated, WebhookRemoved, WebhookShape
 from ..model.visibility import Viewer
 from ..model.webhooks import Delivery, WebhookRecord
 from ..rules.addresses import validate_url
-from ..rules.ids import new_id
+from ..rules.ids import new_webhook_id
 from ..rules.public_addresses import is_public_address
+from ..rules.text import check_text
 from ..rules.webhook_secrets import new_secret, seal
 from ._context import Context
 from .catalog import PageParam
@@ -43,7 +44,7 @@ def event_types(events: object) -> tuple[str, ...]:
     if events is None or events == "":
         return (ALL_EVENTS,)
     if isinstance(events, str):
-        events = [part.strip() for part in events.split(",")]
+        events = [part.strip() for part in check_text(events, "events").split(",")]
     if not isinstance(events, list) or not events:
         raise InvalidParameter('events must be a list of event types, or ["*"]', field="events")
     kept: list[str] = []
@@ -74,8 +75,8 @@ class Webhooks:
         kinds = event_types(events)
         key = self._key()
         if len(self._ctx.store.webhooks.find(0, MAX_WEBHOOKS)) >= MAX_WEBHOOKS:
-            raise InvalidParameter(f"a store keeps at most {MAX_WEBHOOKS} webhooks", field="url")
-        webhook_id, secret = "wh_" + new_id(), new_secret()
+            raise Conflict(f"a store keeps at most {MAX_WEBHOOKS} webhooks: remove one first")
+        webhook_id, secret = new_webhook_id(), new_secret()
         record = WebhookRecord(
             id=webhook_id,
             url=url,

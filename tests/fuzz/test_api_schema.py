@@ -8,14 +8,16 @@ coverage and fuzzing phases): no answer outside the document, no request the doc
 that the server refuses (``positive_data_acceptance``), none it forbids that the server accepts
 (``negative_data_rejection``), a 405 with ``Allow`` for an undocumented method, credentials
 enforced where the document asks for them (``ignored_auth``). The stateful phase follows the
-document's links (create, then read, save, publish, change the slug, delete).
+document's links (create, then read, save, publish, change the slug, delete; register a
+webhook, then read it, list its deliveries, remove it).
 
-Three things schemathesis does not read, and that the document states, are held here by a hook
+Four things schemathesis does not read, and that the document states, are held here by a hook
 on the cases it calls valid (``_holds_to_the_document``): JSON Schema's content vocabulary
 (``contentMediaType``/``contentSchema``: a form's ``story`` is the serialized JSON of a story;
-schemathesis draws any JSON text for it), the rule that element ids are unique in a story, and
-the window of ``publish_at`` (one second to one year after now, decisions section 27), which
-JSON Schema cannot state. Neither makes a valid case out of an invalid one: they only
+schemathesis draws any JSON text for it), the rule that element ids are unique in a story, the
+window of ``publish_at`` (one second to one year after now, decisions section 27) and the rule
+that a webhook's address, when it is an IP address, is a public one (decisions sections 18 and
+28), which JSON Schema cannot state. Neither makes a valid case out of an invalid one: they only
 keep schemathesis from calling valid what the document says is not.
 
 The calls go through the WSGI binding, the cheaper one to call (that both bindings stand for
@@ -24,22 +26,27 @@ The calls go through the WSGI binding, the cheaper one to call (that both bindin
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 import jsonschema_rs
 import orjson
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
+from pydantic import SecretStr
 from schemathesis.checks import CHECKS, load_all_checks
 from schemathesis.generation import GenerationMode
 
 from storycore import Service
 from storycore.adapters import open_store
 from storycore.contrib.wsgi import StorycoreWSGI
+from storycore.rules.public_addresses import is_public_address
+from storycore.rules.webhook_secrets import new_key
 from tests.conftest import TEST_SETTINGS
 
 # fuzzing cases per operation and kind of caller, beside the coverage cases; a deeper run:
@@ -57,8 +64,10 @@ def all_checks() -> list[Any]:
 
 @pytest.fixture(scope="module")
 def world() -> Iterator[dict[str, Any]]:
-    """A service with users, stories (one of them moved to a new slug) and a token."""
-    service = Service(open_store("memory://"), TEST_SETTINGS)
+    """A service with users, stories (one of them moved to a new slug) and a token; it has a
+    webhook key, so that the editor may register webhooks."""
+    keyed = TEST_SETTINGS.model_copy(update={"webhook_key": SecretStr(new_key())})
+    service = Service(open_store("memory://"), keyed)
     service.accounts.create_user("alice", "a-password", plan="enterprise")
     service.accounts.create_user("ed", "a-password", editor=True, can_feature=True)
     alice = service.accounts.as_user("alice")
@@ -119,6 +128,19 @@ def _a_time_to_publish_at(value: Any) -> bool:
     return now + timedelta(seconds=1) + _MARGIN <= moment <= now + timedelta(days=365) - _MARGIN
 
 
+def _not_a_private_ip_address(url: Any) -> bool:
+    """Whether ``url``, drawn for a webhook, names a host that is not an IP address, or a
+    public one: what the document's words take (JSON Schema does not tell public addresses)."""
+    if not isinstance(url, str):
+        return True
+    try:
+        host = urlsplit(url).hostname or ""
+        ipaddress.ip_address(host)
+    except ValueError:
+        return True  # a name, checked when a delivery connects
+    return is_public_address(host)
+
+
 def _holds_to_the_document(raw_schema: dict[str, Any]) -> Any:
     components = {"components": raw_schema["components"]}
     validators: dict[str, Any] = {}
@@ -143,7 +165,12 @@ def _holds_to_the_document(raw_schema: dict[str, Any]) -> Any:
                 return False
             body = {**body, name: value}
         publish_at = body.get("publish_at", (case.query or {}).get("publish_at"))
-        return _unique_element_ids(body.get("story")) and _a_time_to_publish_at(publish_at)
+        url = body.get("url") if case.operation.path == "/v1/webhooks" else None
+        return (
+            _unique_element_ids(body.get("story"))
+            and _a_time_to_publish_at(publish_at)
+            and _not_a_private_ip_address(url)
+        )
 
     return filter_case
 
@@ -236,7 +263,8 @@ def test_calls_that_follow_the_documents_links_agree_with_it(
     api_schema: Any, world: dict[str, Any]
 ) -> None:
     """The stateful phase, as the editor: a write, then the calls its links name on the story
-    it answers with (read, save, publish, unpublish, feature, change the slug, delete).
+    it answers with (read, save, publish, unpublish, feature, change the slug, delete), or a
+    webhook's registration, then the calls on the webhook (read, deliveries, remove).
 
     ``use_after_free`` and ``ensure_resource_availability`` run here, and cannot find anything
     in v1's paths: both look for REST semantics the v1 interface does not have. The first

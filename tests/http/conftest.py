@@ -11,7 +11,10 @@ The world: alice (the owner of every story), bob (another user), ed (an editor) 
 feature stories); one application with a key and a token for each user; a partner application
 with a delegation grant and a fake identity provider. alice has a published public story
 ``open`` (featured, with elements), a working story ``draft`` (saved once: at version 2, with
-revision 1) and a published private ``secret``.
+revision 1) and a published private ``secret``. Before alice wrote, ed registered a webhook
+(``world.webhook``) for ``story.published`` at a receiver on 127.0.0.1 (the world's settings
+hold a webhook key and allow that host); ``world.event()`` delivers the events it is due and
+names one of them, on first call (sending costs a connection that most tests do not need).
 Its time is a ``ManualClock`` (``world.clock``): it moves only when a test moves it, and each
 story ``world.publish`` makes is published a second after the one before.
 """
@@ -23,11 +26,15 @@ from dataclasses import dataclass, field
 
 import orjson
 import pytest
+from pydantic import SecretStr
 
 from storycore import Service
 from storycore.adapters import open_store
+from storycore.contrib.webhooks import HttpWebhookSender
+from storycore.rules.webhook_secrets import new_key
 from storycore.testing import ManualClock
 from storycore.usecases.identity import NoAnswer, ProviderAnswer
+from tests._receivers import Receiver, receiving
 from tests.conftest import TEST_SETTINGS
 from tests.http._clients import BINDINGS, AppClient, Client
 
@@ -76,6 +83,26 @@ class World:
     provider: FakeProvider
     tokens: dict[str, str]
     clock: ManualClock
+    webhook: str
+    receiver: Receiver
+    _event: str | None = None
+
+    def event(self) -> str:
+        """The event of a delivery to the world's webhook: the events due are delivered (to
+        the receiver) on the first call."""
+        if self._event is None:
+            self.service.deliver()
+            editor = self.service.accounts.as_user("ed")
+            [*_, delivery] = self.service.webhooks.deliveries(self.webhook, viewer=editor).items
+            self._event = delivery.event
+        return self._event
+
+    def at(self, path: str) -> str:
+        """``path`` with the world's webhook for ``{webhook}`` and ``event()`` for
+        ``{event}``: the paths of the valid requests (``test_endpoints.VALID_REQUESTS``)."""
+        if "{event}" in path:
+            path = path.replace("{event}", self.event())
+        return path.replace("{webhook}", self.webhook)
 
     def credentials(self, username: str | None) -> dict[str, str]:
         """The authentication parameters of a user; ``""`` the api key alone, None nothing."""
@@ -103,14 +130,33 @@ class World:
         return slugs
 
 
+@pytest.fixture(scope="session")
+def receiver() -> Iterator[Receiver]:
+    """The endpoint of the world's webhook: one for the session (stopping one takes a while)."""
+    with receiving() as listening:
+        yield listening
+
+
 @pytest.fixture
-def world() -> Iterator[World]:
+def world(receiver: Receiver) -> Iterator[World]:
     settings = TEST_SETTINGS.model_copy(
-        update={"delegation_providers": (PROVIDER,), "delegation_rate_limit": 3}
+        update={
+            "delegation_providers": (PROVIDER,),
+            "delegation_rate_limit": 3,
+            "webhook_key": SecretStr(new_key()),
+            "resolver_allowed_hosts": ("127.0.0.1",),
+        }
     )
     provider = FakeProvider()
     clock = ManualClock()
-    service = Service(open_store("memory://"), settings, provider_client=provider, clock=clock)
+    sender = HttpWebhookSender(allowed_hosts=settings.resolver_allowed_hosts)
+    service = Service(
+        open_store("memory://"),
+        settings,
+        provider_client=provider,
+        clock=clock,
+        webhook_sender=sender,
+    )
     accounts = service.accounts
     accounts.create_user("alice", "alice-password", name="Alice Liddell", plan="enterprise")
     accounts.create_user("bob", "bob-password", name="Bob Builder")
@@ -122,6 +168,9 @@ def world() -> Iterator[World]:
         name: accounts.authenticate(api_key, name, f"{name}-password").token
         for name in ("alice", "bob", "ed", "cora")
     }
+    webhook = service.webhooks.add(
+        receiver.url, ["story.published"], viewer=accounts.as_user("ed")
+    ).id
     alice = accounts.as_user("alice")
     stories = service.stories
     stories.create(
@@ -146,7 +195,7 @@ def world() -> Iterator[World]:
         publish=True,
     )
     stories.feature("alice", "open", viewer=accounts.as_user("cora"))
-    yield World(service, api_key, partner_key, provider, tokens, clock)
+    yield World(service, api_key, partner_key, provider, tokens, clock, webhook, receiver)
     service.close()
 
 

@@ -76,6 +76,7 @@ class Sent:
 def _valid_request(world: World, method: str, template: str) -> Sent:
     """The valid request of ``test_endpoints`` for a route, as sent there."""
     path, params, username = VALID_REQUESTS[method, template]
+    path = world.at(path)
     keys = {"api_key": world.partner_key if "delegated" in path else world.api_key}
     values = {**keys, **params, **world.credentials(username)}
     if method == "GET":

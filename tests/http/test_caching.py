@@ -27,7 +27,7 @@ def _read(param: str, world: World) -> tuple[str, dict[str, object]]:
     """A GET's path and its parameters, with the credentials of who its valid request names."""
     if param.startswith("/v1/") and ("GET", param) in VALID_REQUESTS:
         path, params, username = VALID_REQUESTS["GET", param]
-        return path, {**params, **world.credentials(username)}
+        return world.at(path), {**params, **world.credentials(username)}
     return param, {}
 
 

@@ -395,8 +395,10 @@ def test_a_path_is_read_as_percent_encoded_utf8(client: Client, world: World) ->
 # -- every route, once more: the table of valid requests covers the route table ---------------
 
 _ALICE = "alice"
+_WEBHOOK = "/v1/webhooks/{webhook}"
 VALID_REQUESTS: dict[tuple[str, str], tuple[str, dict[str, object], str | None]] = {
-    # (method, template): (path, parameters, whose credentials)
+    # (method, template): (path, parameters, whose credentials); a path naming the world's
+    # webhook or event is made by ``World.at``
     ("GET", "/v1/stories/search"): ("/v1/stories/search", {"q": "harbour"}, None),
     ("GET", "/v1/stories"): ("/v1/stories", {}, None),
     ("GET", "/v1/stories/browse/latest"): ("/v1/stories/browse/latest", {}, None),
@@ -459,6 +461,20 @@ VALID_REQUESTS: dict[tuple[str, str], tuple[str, dict[str, object], str | None]]
     ("GET", "/v1/users"): ("/v1/users", {}, None),
     ("GET", "/v1/users/{username}"): ("/v1/users/alice", {}, None),
     ("POST", "/v1/users/{username}/update"): ("/v1/users/alice/update", {"user": {}}, _ALICE),
+    ("POST", "/v1/webhooks"): (
+        "/v1/webhooks",
+        {"url": "https://hooks.example/storycore", "events": ["story.published"]},
+        "ed",
+    ),
+    ("GET", "/v1/webhooks"): ("/v1/webhooks", {}, "ed"),
+    ("GET", _WEBHOOK): (_WEBHOOK, {}, "ed"),
+    ("POST", f"{_WEBHOOK}/delete"): (f"{_WEBHOOK}/delete", {}, "ed"),
+    ("GET", f"{_WEBHOOK}/deliveries"): (f"{_WEBHOOK}/deliveries", {"total": "true"}, "ed"),
+    ("POST", f"{_WEBHOOK}/deliveries/{{event}}/redeliver"): (
+        f"{_WEBHOOK}/deliveries/{{event}}/redeliver",
+        {},
+        "ed",
+    ),
     ("GET", "/v1/oembed"): ("/v1/oembed", {"url": f"http://{HOST}/alice/open"}, None),
     ("POST", "/v1/delegated/create"): ("/v1/delegated/create", {"story": {"title": "x"}}, None),
     ("POST", "/v1/auth"): ("/v1/auth", {"username": "bob", "password": "bob-password"}, None),
@@ -479,6 +495,7 @@ def test_every_route_answers_a_valid_request_with_200(
     client: Client, world: World, route: Route
 ) -> None:
     path, params, username = VALID_REQUESTS[route.method, route.template]
+    path = world.at(path)
     keys = {"api_key": world.partner_key if "delegated" in path else world.api_key}
     values = {**keys, **params, **world.credentials(username)}
     if route.method == "GET":

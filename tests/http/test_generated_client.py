@@ -48,6 +48,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     folder = tmp_path_factory.mktemp("generated")
     db = f"sqlite:///{folder / 'stories.db'}"
     storycore("users", "create", "alice", "--password", PASSWORD, "--name", "Alice", db=db)
+    storycore("users", "create", "ed", "--password", PASSWORD, "--editor", db=db)
     api_key = storycore("apps", "create", "client", db=db).stdout.strip().splitlines()[-1]
     with serving(db, folder) as base:
         document = folder / "openapi.json"
@@ -68,10 +69,10 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
                 del sys.modules[name]
 
 
-def _token(world: dict[str, Any]) -> str:
+def _token(world: dict[str, Any], username: str = "alice") -> str:
     g = world["client"]
     body = g("models.authenticate_json_body").AuthenticateJsonBody(
-        api_key=world["api_key"], username="alice", password=PASSWORD
+        api_key=world["api_key"], username=username, password=PASSWORD
     )
     with g.client.Client(base_url=world["base"]) as anonymous:
         answer = g("api.auth.authenticate").sync(client=anonymous, body=body)
@@ -84,6 +85,14 @@ def as_alice(world: dict[str, Any]) -> Iterator[Any]:
     """The generated client, authenticated by a fresh token of alice's."""
     client = world["client"].client.AuthenticatedClient
     with client(base_url=world["base"], token=_token(world)) as authenticated:
+        yield authenticated
+
+
+@pytest.fixture
+def as_ed(world: dict[str, Any]) -> Iterator[Any]:
+    """The generated client, authenticated by a token of ed's, an editor."""
+    client = world["client"].client.AuthenticatedClient
+    with client(base_url=world["base"], token=_token(world, "ed")) as authenticated:
         yield authenticated
 
 
@@ -178,6 +187,32 @@ def test_a_generated_client_updates_a_profile_and_reads_it_back(
     updated = g("api.users.update_user").sync("alice", client=as_alice, body=body)
     profile = g("api.users.read_user").sync("alice", client=anyone)
     assert updated.content.bio == profile.content.bio == "Walks."
+
+
+def test_a_generated_client_keeps_a_webhook(world: dict[str, Any], as_ed: Any) -> None:
+    """An editor registers a webhook (its secret shown once), reads and lists it and its
+    deliveries, and removes it (decisions section 28)."""
+    g = world["client"]
+    kinds = ["story.published", "story.deleted"]
+    event_type = g(
+        "models.add_webhook_json_body_events_type_0_item"
+    ).AddWebhookJsonBodyEventsType0Item
+    body = g.models.AddWebhookJsonBody(
+        url="https://hooks.example/storycore", events=[event_type(kind) for kind in kinds]
+    )
+    made = g("api.webhooks.add_webhook").sync(client=as_ed, body=body).content
+    assert made.secret.startswith("whsec_")
+    assert made.events == kinds
+    read = g("api.webhooks.read_webhook").sync(made.id, client=as_ed).content
+    assert (read.id, read.url, read.disabled) == (made.id, made.url, None)
+    listed = g("api.webhooks.list_webhooks").sync(client=as_ed).content
+    assert made.id in [hook.id for hook in listed.webhooks]
+    deliveries = g("api.webhooks.list_deliveries").sync(made.id, client=as_ed, total="true")
+    assert (deliveries.content.total, deliveries.content.deliveries) == (0, [])
+    removed = g("api.webhooks.remove_webhook").sync(made.id, client=as_ed).content
+    assert removed.deleted is True
+    gone = g("api.webhooks.read_webhook").sync(made.id, client=as_ed)
+    assert (gone.code, gone.error.type_.value) == (404, "not_found")
 
 
 def test_the_generated_client_has_every_operation_of_the_served_document(

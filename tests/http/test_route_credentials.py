@@ -74,6 +74,7 @@ def _operation(document: dict[str, Any], route: Route) -> dict[str, Any]:
 def _call(client: Client, world: World, route: Route, credentials: dict[str, str]) -> Answer:
     """The route's valid request of ``test_endpoints``, with ``credentials`` as the only ones."""
     path, params, _ = VALID_REQUESTS[route.method, route.template]
+    path = world.at(path)
     own = {p.name for p in route.parameters}
     values: dict[str, object] = {**params}
     if "api_key" in own:  # /v1/auth and delegated creation take an application key of their own
