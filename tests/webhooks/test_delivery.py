@@ -232,6 +232,15 @@ def test_deliveries_are_listed_newest_first(
     assert [d.event for d in deliveries(service, hook)] == created[::-1]
 
 
+def test_the_events_of_one_write_are_listed_newest_first_too(
+    service: Service, alice: Viewer, receiver: Receiver
+) -> None:
+    hook = register(service, receiver.url, ["story.created", "story.published"])
+    service.stories.create("alice", {"title": "Both at once"}, viewer=alice, publish=True)
+    service.deliver()
+    assert [d.type for d in deliveries(service, hook)] == ["story.published", "story.created"]
+
+
 def test_a_removed_webhook_gets_nothing_more(
     service: Service, alice: Viewer, receiver: Receiver
 ) -> None:
