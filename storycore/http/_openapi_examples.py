@@ -205,7 +205,7 @@ _WEBHOOK = WebhookShape(
 )
 _WEBHOOK_PATH = {"webhook": _WEBHOOK.id}
 _DELIVERED = DeliveryItem(
-    event="evt_9f3b6a1c0e7d2c45",
+    event="evt_0662a1c0e7d2c45b9f3b6a1c",
     type="story.published",
     created=_UPDATED,
     state="delivered",

@@ -27,6 +27,7 @@ import standardwebhooks
 
 from storycore import (
     ANONYMOUS,
+    Conflict,
     Forbidden,
     InvalidParameter,
     NotFound,
@@ -622,7 +623,7 @@ def test_a_redelivery_sends_the_event_again_at_once(
 
 def test_a_store_keeps_at_most_max_webhooks(strict: Service) -> None:
     made = [strict.webhooks.add(HOOK_URL, viewer=OPERATOR).id for _ in range(MAX_WEBHOOKS)]
-    with pytest.raises(InvalidParameter):
+    with pytest.raises(Conflict):
         strict.webhooks.add(HOOK_URL, viewer=OPERATOR)
     assert len(strict.store.webhooks.find(0, MAX_WEBHOOKS + 10)) == MAX_WEBHOOKS
     strict.webhooks.remove(made[0], viewer=OPERATOR)
