@@ -3,7 +3,7 @@ them.
 
     python -m benchmarks.events --stories 10000                         # SQLite and memory
     python -m benchmarks.events --stories 10000 --db sqlite,postgresql,memory
-    python -m benchmarks.events --only delivery --events 6000 --profile
+    python -m benchmarks.events --only delivery --events 6000 --profile   # delivery alone
 
 - **A create with its events against a create without** (decisions section 28). One store is
   loaded with the data set (``load.py``) and served by two services. The second's
@@ -14,15 +14,16 @@ them.
   working: ``story.created`` alone), and save published stories (``story.saved``: the 20
   elements of another story each time, or a new title), in alternating blocks. The run checks
   that the log holds every event of the first service's writes and none of the second's.
-- **Delivery** (``--only delivery``): ``storycore serve --workers 2`` on a SQLite file of the
-  data set (``STORYCORE_WEBHOOK_KEY`` set, ``--resolve-allow-host 127.0.0.1``), a webhook for
-  every event (``*``) to ``benchmarks.receiver`` on 127.0.0.1 (uvloop and httptools, no
-  framework; it answers ``204`` at once and counts). A burst of about ``--events`` events
-  (stories of the data set stored with the events their creates report, ``load(...,
-  events=True)``, in one transaction, the server running) is then delivered, while nothing
-  else runs and while ``wrk`` reads a story from the same server; deliveries a second are
-  counted by the receiver, from the first to the last. ``wrk`` also reads the story with
-  delivery idle, in turn with the bursts, for the API's latency without and with delivery.
+- **Delivery**: ``storycore serve --workers 2`` on a SQLite file of the data set
+  (``STORYCORE_WEBHOOK_KEY`` set, ``--resolve-allow-host 127.0.0.1``), a webhook for every
+  event (``*``) to ``benchmarks.receiver`` on 127.0.0.1 (uvloop and httptools, no framework;
+  it answers ``204`` at once and counts). A burst of about ``--events`` events (stories of the
+  data set stored with the events their creates report, ``load(..., events=True)``, in one
+  transaction, the server running) is delivered while nothing else runs, and while ``wrk``
+  reads a story from the same server; the receiver counts the deliveries a second from the
+  first to the last. ``wrk`` also reads the story with delivery idle, in turn with the bursts:
+  with 8 connections (the server busy with reads) and with one (one reader at a time), for the
+  API's latency without and with delivery.
 - **Profile** (``--profile``, after the delivery part): a burst delivered by
   ``service.deliver()`` in this process (the server stopped), first timed, then under
   cProfile; the functions that take the most time.
@@ -214,7 +215,6 @@ class _Burst:
     distinct: int
     first: float  # time.monotonic() of the first delivery
     last: float
-    committed: float  # when the burst's transaction ended
     cpu: float  # CPU seconds the server's processes spent meanwhile
 
     @property
@@ -272,12 +272,11 @@ class _Bursts:
         self._stories = max(1, events * 10 // 19)  # 90% are published: 1.9 events a story
         self._seeds = itertools.count(1000)
 
-    def write(self) -> tuple[int, float]:
-        """Write the next burst; the number of its events and when it was committed."""
+    def write(self) -> int:
+        """Write the next burst; the number of its events."""
         data = DataSet(stories=self._stories, authors=self._authors, seed=next(self._seeds))
-        events = sum(2 if published else 1 for _, _, published in data.story_inputs())
         load(self._service, data, events=True)
-        return events, time.monotonic()
+        return sum(2 if published else 1 for _, _, published in data.story_inputs())
 
 
 def _deliver(
@@ -287,14 +286,13 @@ def _deliver(
     the commit on); how it went, and what ``during`` answered."""
     receiver.reset()
     cpu = _cpu_seconds(server)
-    events, committed = bursts.write()
+    events = bursts.write()
     answer = during()
     counts = receiver.wait(events, timeout=max(120.0, events / 20))
     cpu = _cpu_seconds(server) - cpu
     burst = _Burst(
-        events, counts["received"], counts["distinct"], counts["first"], counts["last"],
-        committed, cpu,
-    )  # fmt: skip
+        events, counts["received"], counts["distinct"], counts["first"], counts["last"], cpu
+    )
     return burst, answer
 
 
@@ -329,28 +327,36 @@ def _delivery(data: DataSet, args: argparse.Namespace) -> list[str]:
         shutil.rmtree(directory)
 
 
+Wrk = tuple[float, float, float]  # requests a second, p50 ms, p99 ms
+#: A burst delivered while wrk ran: how it went, what wrk found, and when wrk started and ended.
+Busy = tuple[_Burst, Wrk, float, float]
+
+
 def _measure(
     bursts: _Bursts, receiver: _Receiver, url: str, pid: int, args: argparse.Namespace
 ) -> list[str]:
+    """Bursts alone; and for each of ``args.connections``, wrk's runs with delivery idle and
+    during a burst, in turn."""
     alone: list[_Burst] = []
-    busy: list[tuple[_Burst, tuple[float, float, float], float, float]] = []
-    idle: list[tuple[float, float, float]] = []
-
-    def wrk() -> tuple[tuple[float, float, float], float, float]:
-        start = time.monotonic()
-        found = _wrk(url, args.http_seconds, 8)
-        return found, start, time.monotonic()
-
+    busy: dict[int, list[Busy]] = {c: [] for c in args.connections}
+    idle: dict[int, list[Wrk]] = {c: [] for c in args.connections}
     for number in range(args.http_rounds):
-        for side in ("idle", "busy") if number % 2 == 0 else ("busy", "idle"):
-            if side == "idle":
-                before = receiver.counts()["received"]
-                idle.append(_wrk(url, args.http_seconds, 8))
-                if receiver.counts()["received"] != before:
-                    raise SystemExit("deliveries were made while delivery was to be idle")
-            else:
-                burst, (found, start, end) = _deliver(bursts, receiver, pid, wrk)
-                busy.append((burst, found, start, end))
+        for connections in args.connections:
+
+            def wrk(connections: int = connections) -> tuple[Wrk, float, float]:
+                start = time.monotonic()
+                found = _wrk(url, args.http_seconds, connections)
+                return found, start, time.monotonic()
+
+            for side in ("idle", "busy") if number % 2 == 0 else ("busy", "idle"):
+                if side == "idle":
+                    before = receiver.counts()["received"]
+                    idle[connections].append(wrk()[0])
+                    if receiver.counts()["received"] != before:
+                        raise SystemExit("deliveries were made while delivery was to be idle")
+                else:
+                    burst, (found, start, end) = _deliver(bursts, receiver, pid, wrk)
+                    busy[connections].append((burst, found, start, end))
         alone.append(_deliver(bursts, receiver, pid, lambda: None)[0])
     return _delivery_tables(alone, busy, idle, args)
 
@@ -362,8 +368,8 @@ def _overlap(burst: _Burst, start: float, end: float) -> float:
 
 def _delivery_tables(
     alone: list[_Burst],
-    busy: list[tuple[_Burst, tuple[float, float, float], float, float]],
-    idle: list[tuple[float, float, float]],
+    busy: dict[int, list[Busy]],
+    idle: dict[int, list[Wrk]],
     args: argparse.Namespace,
 ) -> list[str]:
     def row(name: str, burst: _Burst, alone: bool) -> str:
@@ -372,46 +378,60 @@ def _delivery_tables(
         cpu = f"{burst.cpu / burst.received * 1000:.2f}" if alone else ""
         return (
             f"| {name} | {burst.events:,} | {burst.received - burst.distinct} | {burst.rate:,.0f}"
-            f" | {burst.first - burst.committed:.2f} | {burst.last - burst.first:.1f}"
-            f" | {cpu} | ≥ {DELIVERY_TARGET}: {met} |"
+            f" | {burst.last - burst.first:.1f} | {cpu} | ≥ {DELIVERY_TARGET}: {met} |"
         )
 
+    seconds = args.http_seconds
     lines = [
         f"`storycore serve --workers {args.workers}` on a SQLite file, a webhook for `*` to"
         " `benchmarks.receiver` on 127.0.0.1; each burst written in one transaction:",
         "",
-        "| burst | events | delivered twice | deliveries/s | first after commit s | first to last s"
+        "| burst | events | delivered twice | deliveries/s | first to last s"
         " | server CPU ms a delivery | target |",
-        "|---|---:|---:|---:|---:|---:|---:|---|",
+        "|---|---:|---:|---:|---:|---:|---|",
     ]
     lines += [row("alone", burst, True) for burst in alone]
-    lines += [row(f"while wrk reads (-d{args.http_seconds}s)", b, False) for b, *_ in busy]
+    for connections, runs in busy.items():
+        name = f"while wrk -c{connections} reads"
+        lines += [row(name, burst, False) for burst, *_ in runs]
     lines += [
         "",
-        f"`GET` a story from the same server, wrk -t1 -c8 -d{args.http_seconds}s, in turn:",
+        f"`GET` a story from the same server, wrk -t1 -d{seconds}s, delivery idle and during"
+        " a burst in turn:",
         "",
-        "| delivery | req/s | p50 ms | p99 ms | wrk's run spent delivering |",
-        "|---|---:|---:|---:|---:|",
+        "| connections | delivery | req/s | p50 ms | p99 ms | wrk's run spent delivering |",
+        "|---:|---|---:|---:|---:|---:|",
     ]
-    lines += [f"| idle | {r:,.0f} | {p50:.2f} | {p99:.2f} | 0% |" for r, p50, p99 in idle]
-    lines += [
-        f"| a burst | {r:,.0f} | {p50:.2f} | {p99:.2f} | {_overlap(b, s, e):.0%} |"
-        for b, (r, p50, p99), s, e in busy
-    ]
-    (irate, ip50, ip99), (brate, bp50, bp99) = (
-        (
-            statistics.fmean(r[0] for r in runs),
-            statistics.median(r[1] for r in runs),
-            statistics.median(r[2] for r in runs),
+    ratios = []
+    for connections in args.connections:
+        lines += [
+            f"| {connections} | idle | {r:,.0f} | {p50:.2f} | {p99:.2f} | 0% |"
+            for r, p50, p99 in idle[connections]
+        ]
+        lines += [
+            f"| {connections} | a burst | {r:,.0f} | {p50:.2f} | {p99:.2f}"
+            f" | {_overlap(b, s, e):.0%} |"
+            for b, (r, p50, p99), s, e in busy[connections]
+        ]
+        (irate, ip50, ip99), (brate, bp50, bp99) = (
+            (
+                statistics.fmean(r[0] for r in runs),
+                statistics.median(r[1] for r in runs),
+                statistics.median(r[2] for r in runs),
+            )
+            for runs in (idle[connections], [found for _, found, _, _ in busy[connections]])
         )
-        for runs in (idle, [found for _, found, _, _ in busy])
-    )
-    lines += [
+        ratios.append(
+            f"- {connections} connections: req/s {brate / irate:.2f}, p50 {bp50 / ip50:.2f},"
+            f" p99 {bp99 / ip99:.2f}"
+        )
+    return [
+        *lines,
         "",
-        f"Delivering over idle: req/s {brate / irate:.2f}, p50 {bp50 / ip50:.2f},"
-        f" p99 {bp99 / ip99:.2f} (means of req/s, medians of the latencies).",
+        "During a burst over idle (means of req/s, medians of the latencies):",
+        "",
+        *ratios,
     ]
-    return lines
 
 
 def _profile(
@@ -423,7 +443,7 @@ def _profile(
     profile = cProfile.Profile()
     for name in ("timed", "under cProfile"):
         receiver.reset()
-        events, _ = bursts.write()
+        events = bursts.write()
         start, cpu = time.perf_counter(), time.process_time()
         made = service.deliver() if name == "timed" else profile.runcall(service.deliver)
         seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
@@ -452,12 +472,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--events", type=int, default=6000, help="events a burst (about)")
     parser.add_argument("--workers", type=int, default=2, help="serve's workers")
     parser.add_argument("--http-seconds", type=int, default=5, help="wrk duration per run")
+    parser.add_argument(
+        "--connections",
+        default="8,1",
+        help="wrk's connections, comma-separated: each is run idle and during a burst",
+    )
     parser.add_argument("--http-rounds", type=int, default=2, help="wrk runs of each side")
     parser.add_argument("--profile", action="store_true", help="also profile service.deliver()")
     parser.add_argument("--profile-lines", type=int, default=25)
     parser.add_argument("--only", choices=["writes", "delivery"], help="one part only")
     args = parser.parse_args(argv)
     dbs = args.db.split(",")
+    args.connections = [int(c) for c in args.connections.split(",")]
     if not set(dbs) <= {"sqlite", "postgresql", "memory"}:
         parser.error("--db: sqlite, postgresql, memory, comma-separated")
     data = DataSet(stories=args.stories, authors=min(500, max(1, args.stories // 20)))

@@ -55,6 +55,8 @@ def _launched(
     finally:
         process.terminate()
         process.wait(timeout=10)
+        if process.stdout is not None:
+            process.stdout.close()
 
 
 def _record(address: str, paths: list[str]) -> dict[str, list[object]]:
