@@ -4,6 +4,7 @@ them.
     python -m benchmarks.events --stories 10000                         # SQLite and memory
     python -m benchmarks.events --stories 10000 --db sqlite,postgresql,memory
     python -m benchmarks.events --only delivery --events 6000 --profile   # delivery alone
+    python -m benchmarks.events --only delivery --apart     # delivering apart from the API
 
 - **A create with its events against a create without** (decisions section 28). One store is
   loaded with the data set (``load.py``) and served by two services. The second's
@@ -23,7 +24,9 @@ them.
   reads a story from the same server; the receiver counts the deliveries a second from the
   first to the last. ``wrk`` also reads the story with delivery idle, in turn with the bursts:
   with 8 connections (the server busy with reads) and with one (one reader at a time), for the
-  API's latency without and with delivery.
+  API's latency without and with delivery. ``--apart`` runs the API without delivering
+  (``uvicorn --factory benchmarks.events:api_without_delivery``: ``StorycoreASGI(...,
+  deliver=False)``) and a process of its own delivering, instead of ``serve``.
 - **Profile** (``--profile``, after the delivery part): a burst delivered by
   ``service.deliver()`` in this process (the server stopped), first timed, then under
   cProfile; the functions that take the most time.
@@ -44,27 +47,32 @@ import os
 import pstats
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Callable, Sequence
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from benchmarks.data import DataSet
 from benchmarks.http_load import _launched, _server, _wrk
 from benchmarks.load import load
 from benchmarks.revisions import Call, Timing, _alternate, _public, _store_url
+from benchmarks.serving import _uvicorn
 from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.compose import compose
 from storycore.model.visibility import OPERATOR
 from storycore.rules.webhook_secrets import new_key
 
-__all__ = ["main"]
+if TYPE_CHECKING:
+    from storycore.contrib.asgi import StorycoreASGI
+
+__all__ = ["api_without_delivery", "main"]
 
 WEB_URL = "http://127.0.0.1:8000"
 #: The ratio of a create with its events over one without that issue 29 allows.
@@ -73,6 +81,12 @@ CREATE_TARGET = 1.15
 #: once (issue 29).
 DELIVERY_TARGET = 500
 _SERVE = "from storycore.contrib.cli import main; main()"
+_API_ALONE = "benchmarks.events:api_without_delivery"
+_DELIVER = (
+    "import threading; from storycore.contrib.compose import from_environment;"
+    " from_environment().deliverer.start(); print('delivering', flush=True);"
+    " threading.Event().wait()"
+)
 _TICKS = os.sysconf("SC_CLK_TCK")
 T = TypeVar("T")
 
@@ -316,9 +330,21 @@ def _delivery(data: DataSet, args: argparse.Namespace) -> list[str]:
         with _server([sys.executable, "-m", "benchmarks.receiver"]) as address:
             receiver = _Receiver(address)
             service.webhooks.add(receiver.address + "/hook", ["*"], viewer=OPERATOR)
-            environment = {**os.environ, "STORYCORE_WEBHOOK_KEY": key}
-            with _launched(serve, environment) as (server, process):
-                lines = _measure(bursts, receiver, server + path, process.pid, args)
+            environment = {
+                **os.environ,
+                "STORYCORE_WEBHOOK_KEY": key,
+                "STORYCORE_RESOLVER_ALLOWED_HOSTS": "127.0.0.1",
+            }
+            with ExitStack() as servers:
+                if args.apart:
+                    server = servers.enter_context(
+                        _uvicorn(url, args.workers, _API_ALONE, environment)
+                    )
+                    pid = servers.enter_context(_deliverer(url, environment))
+                else:
+                    server, process = servers.enter_context(_launched(serve, environment))
+                    pid = process.pid
+                lines = _measure(bursts, receiver, server + path, pid, args)
             if args.profile:  # the server stopped: this process delivers alone
                 lines += ["", *_profile(service, bursts, receiver, args)]
         return lines
@@ -330,6 +356,36 @@ def _delivery(data: DataSet, args: argparse.Namespace) -> list[str]:
 Wrk = tuple[float, float, float]  # requests a second, p50 ms, p99 ms
 #: A burst delivered while wrk ran: how it went, what wrk found, and when wrk started and ended.
 Busy = tuple[_Burst, Wrk, float, float]
+
+
+def api_without_delivery() -> StorycoreASGI:
+    """The API as ``uvicorn --factory`` serves it from the environment, its lifespan starting
+    no deliverer (``StorycoreASGI(deliver=False)``, as a host that delivers elsewhere runs
+    it): the request workers of ``--apart``."""
+    from storycore.contrib.asgi import StorycoreASGI
+    from storycore.contrib.compose import from_environment
+
+    return StorycoreASGI(from_environment(), owns_service=True, compress=True, deliver=False)
+
+
+@contextmanager
+def _deliverer(url: str, env: dict[str, str]) -> Iterator[int]:
+    """A process of its own delivering the events of the store at ``url`` (its deliverer's
+    rounds, as every ``serve`` process runs them); yields its pid."""
+    command = [sys.executable, "-c", _DELIVER]
+    process = subprocess.Popen(
+        command, env={**env, "STORYCORE_DB": url}, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None
+        if process.stdout.readline().strip() != "delivering":
+            raise SystemExit("the deliverer did not start")
+        yield process.pid
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        if process.stdout is not None:
+            process.stdout.close()
 
 
 def _measure(
@@ -382,12 +438,18 @@ def _delivery_tables(
         )
 
     seconds = args.http_seconds
+    server = (
+        f"`uvicorn --factory {_API_ALONE} --workers {args.workers}` (the API, delivering"
+        " nothing) and a process of its own delivering (`deliverer.start()`)"
+        if args.apart
+        else f"`storycore serve --workers {args.workers}`"
+    )
     lines = [
-        f"`storycore serve --workers {args.workers}` on a SQLite file, a webhook for `*` to"
-        " `benchmarks.receiver` on 127.0.0.1; each burst written in one transaction:",
+        f"{server} on a SQLite file, a webhook for `*` to `benchmarks.receiver` on"
+        " 127.0.0.1; each burst written in one transaction:",
         "",
         "| burst | events | delivered twice | deliveries/s | first to last s"
-        " | server CPU ms a delivery | target |",
+        " | CPU ms a delivery (delivering processes) | target |",
         "|---|---:|---:|---:|---:|---:|---|",
     ]
     lines += [row("alone", burst, True) for burst in alone]
@@ -471,6 +533,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=8, help="blocks of each side")
     parser.add_argument("--events", type=int, default=6000, help="events a burst (about)")
     parser.add_argument("--workers", type=int, default=2, help="serve's workers")
+    parser.add_argument(
+        "--apart",
+        action="store_true",
+        help="the API without delivering (uvicorn --factory, StorycoreASGI(deliver=False))"
+        " and a process of its own delivering, instead of storycore serve",
+    )
     parser.add_argument("--http-seconds", type=int, default=5, help="wrk duration per run")
     parser.add_argument(
         "--connections",
