@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -35,16 +35,28 @@ _UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}
 @contextmanager
 def _server(command: list[str]) -> Iterator[str]:
     """Starts a server that prints ``listening on ADDRESS``; yields the address."""
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    with _launched(command) as (address, _):
+        yield address
+
+
+@contextmanager
+def _launched(
+    command: list[str], env: Mapping[str, str] | None = None
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``_server`` with the environment ``env`` (default: this process's); yields the address
+    and the process."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
         if not line.startswith("listening on "):
             raise SystemExit(f"server did not start: {line!r}")
-        yield line.removeprefix("listening on ").strip()
+        yield line.removeprefix("listening on ").strip(), process
     finally:
         process.terminate()
         process.wait(timeout=10)
+        if process.stdout is not None:
+            process.stdout.close()
 
 
 def _record(address: str, paths: list[str]) -> dict[str, list[object]]:

@@ -65,11 +65,14 @@ def _free_port() -> int:
 
 
 @contextmanager
-def _uvicorn(db: str, workers: int) -> Iterator[str]:
-    """Plain uvicorn running the app from the environment; yields its address once it answers."""
+def _uvicorn(
+    db: str, workers: int, factory: str = _FACTORY, env: dict[str, str] | None = None
+) -> Iterator[str]:
+    """Plain uvicorn running the app ``factory`` makes (default: the app from the environment,
+    ``env`` or this process's); yields its address once it answers."""
     port = _free_port()
-    env = {**os.environ, "STORYCORE_DB": db}
-    command = [sys.executable, "-m", "uvicorn", "--factory", _FACTORY, "--port", str(port)]
+    env = {**(os.environ if env is None else env), "STORYCORE_DB": db}
+    command = [sys.executable, "-m", "uvicorn", "--factory", factory, "--port", str(port)]
     command += ["--workers", str(workers), "--log-level", "warning"]
     process = subprocess.Popen(command, env=env)
     address = f"http://127.0.0.1:{port}"

@@ -74,10 +74,16 @@ MAX_ANSWER_BYTES = 64 * 1024
 LEASE = timedelta(seconds=60)
 #: Seconds between two rounds when there was nothing to do.
 INTERVAL = 1.0
-#: Events fanned out, and deliveries taken, in one go.
-_BATCH = 200
 #: Attempts under way at once in one process.
 _AT_ONCE = 32
+#: Attempts under way at once to one webhook, in one process: one endpoint never takes every
+#: place, and is not sent a crowd of connections (the sender's pool for an endpoint looks at
+#: each of its connections at every step: a delivery costs about twice the CPU with 32 at
+#: once as with 8; benchmarks/README.md, "Events and webhooks").
+_PER_ENDPOINT = 8
+#: Events fanned out, and deliveries taken, in one go: no more than the attempts to one
+#: endpoint can make within ``LEASE`` (80 attempts of at most 5 s, 8 at a time: 50 s).
+_BATCH = 10 * _PER_ENDPOINT
 
 
 class Attempt(NamedTuple):
@@ -226,8 +232,10 @@ class Deliverer:
             if found := self._ctx.store.webhooks.get(hook_id):
                 hooks[hook_id] = found
         gate = asyncio.Semaphore(_AT_ONCE)
+        endpoints = {d.webhook_id: asyncio.Semaphore(_PER_ENDPOINT) for d in taken}
         outcomes = await asyncio.gather(
-            *(self._attempt(d, hooks.get(d.webhook_id), events.get(d.event_id), gate)
+            *(self._attempt(d, hooks.get(d.webhook_id), events.get(d.event_id),
+                            endpoints[d.webhook_id], gate)
               for d in taken)
         )  # fmt: skip
         self._judge_endpoints(hooks, outcomes)
@@ -238,10 +246,13 @@ class Deliverer:
         delivery: Delivery,
         hook: WebhookRecord | None,
         event: Event | None,
+        endpoint: asyncio.Semaphore,
         gate: asyncio.Semaphore,
     ) -> tuple[str, Attempt | None]:
         """Send ``delivery`` and store how it went; the webhook's id and the attempt (None
-        when none was made: the webhook is gone or disabled)."""
+        when none was made: the webhook is gone or disabled). It waits for a place among the
+        endpoint's attempts first, then among the process's, so that a wait for a busy
+        endpoint holds none of the others' places."""
         if hook is None or hook.disabled is not None or event is None:
             reason = (
                 "the webhook is gone"
@@ -252,7 +263,7 @@ class Deliverer:
             )
             self._finish(delivery._replace(state="failed", next_attempt=None, last_error=reason))
             return delivery.webhook_id, None
-        async with gate:
+        async with endpoint, gate:
             at = self._clock.now()
             try:
                 attempt = await self._send(hook, event, at)

@@ -1,6 +1,8 @@
 """The benchmarks measure what their README says they measure (benchmarks/README.md).
 
-``benchmarks.revisions`` runs through on a tiny data set and prints each of its tables.
+``benchmarks.revisions`` and ``benchmarks.events`` run through on a tiny data set and print
+each of their tables; ``benchmarks.events`` starts ``storycore serve --workers 2`` and its
+receiver as real processes, and delivers every event of each burst once.
 
 The HTTP benchmark compares ``storycore serve`` with a bare app under one uvicorn worker, and
 the pages with the API on the same server: ``serve`` runs in one process too, or a run's
@@ -11,12 +13,14 @@ from ``/proc``, so the module runs on Linux only.
 
 from __future__ import annotations
 
+import re
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
-from benchmarks import revisions
+from benchmarks import events, revisions
 from benchmarks.http_load import serve_command
 from tests._serve import children, launched
 
@@ -44,3 +48,29 @@ def test_the_revisions_benchmark_runs_through_on_a_tiny_data_set(
     # a round on SQLite is one statement, a walk of the index of scheduled stories
     assert "| 20 stories scheduled | 1 |" in printed
     assert "USING INDEX stories_due" in printed
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the server's CPU time is read from /proc")
+def test_the_events_benchmark_runs_through_on_a_tiny_data_set(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    tiny = "--stories 30 --targets 3 --block 2 --rounds 2 --events 40"
+    events.main([*tiny.split(), "--http-seconds", "1", "--http-rounds", "1"])
+    printed = capsys.readouterr().out
+    for store in ("sqlite", "memory"):
+        assert f"| {store} | create, published: `story.created`, `story.published` |" in printed
+        assert f"| {store} | create, working: `story.created` |" in printed
+        assert f"| {store} | save, 20 elements changed: `story.saved` |" in printed
+    if shutil.which("wrk") is None:
+        assert "Delivery: skipped, `wrk` is not installed" in printed
+        return
+    bursts = re.findall(r"^\| (alone|while wrk -c\d+ reads) \| ([\d,]+) \| (\d+) \|", printed, re.M)
+    # a burst alone, and one while wrk reads with each number of connections: every event of
+    # each reached the receiver (the benchmark waits for them), none twice
+    assert sorted(name for name, _, _ in bursts) == [
+        "alone",
+        "while wrk -c1 reads",
+        "while wrk -c8 reads",
+    ]
+    assert all(int(events) > 0 and twice == "0" for _, events, twice in bursts)
+    assert printed.count("| idle |") == 2
