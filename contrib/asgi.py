@@ -170,7 +170,7 @@ class StorycoreASGI:
         await send({"type": "http.response.body", "body": response.body})
 
 
-def from_environment() -> StorycoreASGI:
+def from_environment(*, deliver: bool = True) -> StorycoreASGI:
     """The app for any ASGI server, on the service the environment describes
     (``STORYCORE_DB`` and the other ``STORYCORE_*`` of ``storycore.contrib.compose``), which the
     app closes when its lifespan shuts down. It serves on its own, so it compresses, as
@@ -184,4 +184,6 @@ def from_environment() -> StorycoreASGI:
     from .compose import from_environment as service_from_environment
 
     redact_uvicorn_logs()
-    return StorycoreASGI(service_from_environment(), owns_service=True, compress=True)
+    return StorycoreASGI(
+        service_from_environment(), owns_service=True, compress=True, deliver=deliver
+    )

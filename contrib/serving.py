@@ -79,7 +79,6 @@ def serve(args: argparse.Namespace) -> None:
     if workers == 1:
         _serve_here(service, sock, address, args.log_level, args.log_format)
         return
-    service.close()
     os.environ.update(
         STORYCORE_LOG_LEVEL=args.log_level,
         STORYCORE_LOG_FORMAT=args.log_format,
@@ -91,7 +90,10 @@ def serve(args: argparse.Namespace) -> None:
         STORYCORE_RESOLVER=resolver,
         STORYCORE_RESOLVER_ALLOWED_HOSTS=",".join(allowed),
     )
-    _serve_in_workers(workers, sock, address, args.log_level, args.log_format)
+    try:
+        _serve_in_workers(workers, sock, address, args.log_level, args.log_format, service)
+    finally:
+        service.close()
 
 
 def configure_logging(level: str, log_format: str) -> None:
@@ -137,10 +139,20 @@ def _serve_here(
 
 
 def _serve_in_workers(
-    workers: int, sock: socket.socket, address: str, log_level: str, log_format: str
+    workers: int,
+    sock: socket.socket,
+    address: str,
+    log_level: str,
+    log_format: str,
+    service: Service,
 ) -> None:
     """``workers`` processes (uvicorn's supervisor) accepting on ``sock``, each with the app of
-    ``storycore.contrib.asgi:from_environment``; it says it listens once every one serves."""
+    ``storycore.contrib.asgi:from_environment``; it says it listens once every one serves.
+
+    The supervisor, which answers no request, delivers the webhooks' events (``service``'s
+    deliverer, decisions section 28), and the workers do not: deliveries then never share a
+    process, and its interpreter lock, with the requests (section 14;
+    benchmarks/README.md measured a story read's latency doubling when they did)."""
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
@@ -161,6 +173,9 @@ def _serve_in_workers(
             except OSError as exc:  # a closed pipe: stop the workers, then say so
                 self.failure = _unheard(exc)
                 stop.set()
+                return
+            configure_logging(log_level, log_format)  # the deliverer's warnings
+            service.deliverer.start()
 
     config = uvicorn.Config(
         "storycore.contrib.serving:worker_app",
@@ -197,7 +212,7 @@ def worker_app() -> StorycoreASGI:
         os.environ.get("STORYCORE_LOG_FORMAT", "text"),
     )
     try:
-        return from_environment()
+        return from_environment(deliver=False)  # the supervisor delivers
     except (StorycoreError, ConfigurationError, MissingDependencyError) as exc:
         # one write of the whole line: workers failing together share stderr, and ``print``
         # writes the text and its newline apart, which interleaves their lines

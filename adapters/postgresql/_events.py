@@ -11,12 +11,17 @@ snapshot was taken (``pg_snapshot_xmin``): every event below it is committed (or
 and then never visible), and every event written later belongs to a transaction at or above it,
 so it sorts after every event handed out. An event is handed out once every transaction older
 than its own has ended: a transaction that wrote anything, in any database of the server, and
-stays open holds the log back until it ends. A cursor is ``"xid-n"`` of the last event read.
+stays open holds the log back until it ends. A read that finds events so held back waits for
+those transactions, at most ``HOLD_SECONDS``: writes are short, and a reader (a host that
+wrote and reads, a webhook's delivery) then gets what was committed before it read, even while
+other writes are under way; a transaction open longer holds the log back, and the read answers
+what is handed out. A cursor is ``"xid-n"`` of the last event read.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -26,7 +31,7 @@ from storycore.ports import EventLog
 
 from ._database import Connection, Part
 
-__all__ = ["AFTER", "PostgreSQLEvents", "insert_events", "logged"]
+__all__ = ["AFTER", "HOLD_SECONDS", "PostgreSQLEvents", "insert_events", "logged"]
 
 _COLUMNS = ", ".join(Event._fields)  # id, type, timestamp, subject, data
 #: Below the oldest transaction running when the statement's snapshot was taken.
@@ -38,6 +43,12 @@ AFTER = (
     f"SELECT xid::text AS at, n, {_COLUMNS} FROM events"
     f" WHERE (xid, n) > (%s::xid8, %s) AND {_ENDED} ORDER BY xid, n LIMIT %s"
 )
+#: Whether events after a position are committed but held back by an older transaction still
+#: open (visible to the statement, not yet below the oldest running one).
+_HELD = f"SELECT EXISTS (SELECT 1 FROM events WHERE (xid, n) > (%s::xid8, %s) AND NOT ({_ENDED}))"
+#: The longest a read waits for the transactions that hold committed events back.
+HOLD_SECONDS = 1.0
+_FIRST_PAUSE, _LONGEST_PAUSE = 0.002, 0.05
 _CURSOR = re.compile(r"(0|[1-9][0-9]{0,19})-(0|[1-9][0-9]{0,18})")
 _XID_END, _N_END = 2**64, 2**63  # xid8 and bigint: a larger number is no cursor of ours
 
@@ -90,9 +101,22 @@ class PostgreSQLEvents(Part, EventLog):
     """The log, walked along ``events_order`` (``xid``, ``n``) from a cursor."""
 
     def after(self, cursor: str | None, limit: int) -> list[LoggedEvent]:
-        """``AFTER``; the start of the log is the position ``0-0``, before every event."""
+        """``AFTER``; the start of the log is the position ``0-0``, before every event. A read
+        that hands out fewer than ``limit`` while committed events wait behind an older open
+        transaction reads again once it may have ended, for at most ``HOLD_SECONDS``."""
         start = ("0", 0) if cursor is None else _position(cursor)
-        return [_logged_event(row) for row in self._db.rows(AFTER, (*start, max(limit, 0)))]
+        limit = max(limit, 0)
+        ends, pause = time.monotonic() + HOLD_SECONDS, _FIRST_PAUSE
+        while True:
+            rows = self._db.rows(AFTER, (*start, limit))
+            if len(rows) >= limit or time.monotonic() >= ends:
+                break
+            held = self._db.row(_HELD, start)
+            if held is None or not held[0]:
+                break
+            time.sleep(pause)  # for the older transactions to end
+            pause = min(2 * pause, _LONGEST_PAUSE)
+        return [_logged_event(row) for row in rows]
 
     def end(self) -> str | None:
         row = self._db.row(

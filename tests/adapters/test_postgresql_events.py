@@ -162,6 +162,24 @@ def test_an_event_waits_for_every_write_that_began_before_it_to_end(
     assert [logged.event for logged in store.events.after(None, 10)] == [early, late]
 
 
+def test_a_read_waits_for_an_older_write_that_ends_soon_and_hands_out_both(
+    store: PostgreSQLStore, schema: str
+) -> None:
+    early, bob = _event("someone"), make_user("bob")
+    late = _event(bob.id)
+    with _server(schema) as other:
+        other.execute("BEGIN")
+        _log_directly(other, early)  # a write under way, as another process's
+        store.users.add(bob, events=[late])  # committed while it is open
+        ending = threading.Timer(0.2, other.execute, ("COMMIT",))
+        ending.start()
+        try:
+            handed = store.events.after(None, 10)
+        finally:
+            ending.join()
+    assert [logged.event for logged in handed] == [early, late]
+
+
 def test_a_reader_going_on_from_its_cursor_misses_no_event_committed_after_a_later_one(
     store: PostgreSQLStore, schema: str
 ) -> None:

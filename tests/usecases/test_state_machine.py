@@ -71,6 +71,7 @@ from storycore.testing.strategies import (
 )
 from storycore.usecases.catalog import Catalog
 from storycore.usecases.events import MAX_EVENTS
+from tests._log import at_least
 from tests.conftest import TEST_SETTINGS
 
 AUTHORS = ("alice", "bob")
@@ -557,10 +558,11 @@ class StoryMachine(RuleBasedStateMachine):
         """Since the last step: the events the model says its change reports, in order, each
         of its story as the service now shows it to the author (the events of one change all
         show the story after it); none for a refused step, a read or a feature."""
-        logged = self.service.events.after(self.cursor, MAX_EVENTS)
+        expected, self.reports = self.reports, []
+        cursor = self.cursor
+        logged = at_least(lambda: self.service.events.after(cursor, MAX_EVENTS), len(expected))
         if logged:
             self.cursor = logged[-1].cursor
-        expected, self.reports = self.reports, []
         assert [(item.event.type, item.event.subject) for item in logged] == [
             (kind, story.id) for kind, story in expected
         ]
