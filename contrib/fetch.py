@@ -21,7 +21,6 @@ construction.
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import socket
 import ssl
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -31,7 +30,7 @@ from typing import Final
 import httpx
 
 from storycore.resolving.fetching import Fetched, PageFetcher
-from storycore.rules.public_addresses import is_public_address
+from storycore.rules.public_addresses import is_ip_address, is_public_address
 
 __all__ = ["MAX_REDIRECTS", "AddressGuard", "HttpFetcher", "NameLookup", "system_lookup"]
 
@@ -147,17 +146,9 @@ class AddressGuard(httpx.AsyncBaseTransport):
     async def _address(self, host: str, port: int, request: httpx.Request) -> str:
         """The address to connect to for ``host``: its first, once every address it has is
         found public (an allowed host's need not be)."""
-        addresses = [host] if _is_ip(host) else list(await self._lookup(host, port))
+        addresses = [host] if is_ip_address(host) else list(await self._lookup(host, port))
         if not addresses:
             raise httpx.ConnectError(f"{host} has no address", request=request)
         if host not in self._allowed and not all(map(is_public_address, addresses)):
             raise httpx.ConnectError(f"refused: {host} is not on a public address", request=request)
         return addresses[0]
-
-
-def _is_ip(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return True

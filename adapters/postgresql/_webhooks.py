@@ -17,16 +17,16 @@ from typing import Any
 
 from storycore.errors import Missing
 from storycore.model.webhooks import Delivery, WebhookRecord
-from storycore.ports import DeliveryRepository, WebhookRepository
+from storycore.ports import WebhookRepository
 
+from .._sql.deliveries import DELIVERY, Deliveries
 from ._database import Part
 
 __all__ = ["CLAIM", "PostgreSQLDeliveries", "PostgreSQLWebhooks"]
 
 _HOOK_COLUMNS = tuple(WebhookRecord.model_fields)
 _HOOK = ", ".join(_HOOK_COLUMNS)
-_DELIVERY = ", ".join(Delivery._fields)
-_KEY = "webhook_id = %s AND event_id = %s"
+_DELIVERY = DELIVERY
 #: The members of a delivery that count: integers; the others are text.
 _NUMBERS = frozenset({"attempts", "failures", "last_status"})
 #: New deliveries from one array per member, in order; the first of a key is kept.
@@ -45,8 +45,6 @@ CLAIM = (
     " WHERE d.webhook_id = due.webhook_id AND d.event_id = due.event_id"
     f" RETURNING {', '.join(f'd.{name}' for name in Delivery._fields)}"
 )
-#: What ``finish`` writes over a stored delivery: every member but the key and the lease.
-_FINISHED = Delivery._fields[2:-2]
 
 
 def _webhook(row: Sequence[Any]) -> WebhookRecord:
@@ -114,7 +112,7 @@ class PostgreSQLWebhooks(Part, WebhookRepository):
         return bool(row and row[0])
 
 
-class PostgreSQLDeliveries(Part, DeliveryRepository):
+class PostgreSQLDeliveries(Deliveries):
     """Deliveries by (webhook, event): the ``delivery`` primary key."""
 
     def add_many(self, deliveries: Iterable[Delivery]) -> int:
@@ -132,46 +130,3 @@ class PostgreSQLDeliveries(Part, DeliveryRepository):
         claimed = [Delivery._make(row) for row in rows]
         claimed.sort(key=lambda d: (d.next_attempt or "", d.webhook_id, d.event_id))
         return claimed
-
-    def finish(self, delivery: Delivery, owner: str) -> bool:
-        return (
-            self._db.run(
-                f"UPDATE deliveries SET {', '.join(f'{name} = %s' for name in _FINISHED)},"
-                f" leased_until = NULL, leased_by = NULL WHERE {_KEY} AND leased_by = %s",
-                (
-                    *(getattr(delivery, name) for name in _FINISHED),
-                    delivery.webhook_id,
-                    delivery.event_id,
-                    owner,
-                ),
-            )
-            > 0
-        )
-
-    def get(self, webhook_id: str, event_id: str) -> Delivery | None:
-        row = self._db.row(
-            f"SELECT {_DELIVERY} FROM deliveries WHERE {_KEY}", (webhook_id, event_id)
-        )
-        return None if row is None else Delivery._make(row)
-
-    def of_webhook(self, webhook_id: str, offset: int, limit: int) -> list[Delivery]:
-        rows = self._db.rows(
-            f"SELECT {_DELIVERY} FROM deliveries WHERE webhook_id = %s"
-            " ORDER BY created DESC, event_id DESC LIMIT %s OFFSET %s",
-            (webhook_id, max(limit, 0), max(offset, 0)),
-        )
-        return [Delivery._make(row) for row in rows]
-
-    def count(self, webhook_id: str) -> int:
-        row = self._db.row("SELECT count(*) FROM deliveries WHERE webhook_id = %s", (webhook_id,))
-        return int(row[0]) if row else 0
-
-    def redeliver(self, webhook_id: str, event_id: str, now: str) -> bool:
-        return (
-            self._db.run(
-                "UPDATE deliveries SET state = 'pending', failures = 0, next_attempt = %s,"
-                f" leased_until = NULL, leased_by = NULL WHERE {_KEY}",
-                (now, webhook_id, event_id),
-            )
-            > 0
-        )

@@ -17,8 +17,9 @@ import orjson
 from storycore.errors import Missing
 from storycore.model.trusted import construct_trusted
 from storycore.model.webhooks import Delivery, WebhookRecord
-from storycore.ports import DeliveryRepository, WebhookRepository
+from storycore.ports import WebhookRepository
 
+from .._sql.deliveries import DELIVERY, Deliveries
 from ._connection import Repository, insert, marks
 
 __all__ = ["SQLiteDeliveries", "SQLiteWebhooks"]
@@ -27,10 +28,7 @@ _HOOK_FIELDS = tuple(WebhookRecord.model_fields)
 _CHANGEABLE = frozenset(_HOOK_FIELDS) - {"id"}
 _HOOK = f"SELECT {', '.join(_HOOK_FIELDS)} FROM webhooks"
 
-_DELIVERY = ", ".join(Delivery._fields)
-_KEY = "webhook_id = ? AND event_id = ?"
-#: What ``finish`` writes over the stored delivery: all but its key and lease.
-_FINISHED = tuple(name for name in Delivery._fields[2:] if not name.startswith("leased_"))
+_DELIVERY = DELIVERY
 #: The pending deliveries due at ``?1`` that no process holds, the first ``?2`` of them due.
 _CLAIMABLE = (
     "SELECT rowid FROM deliveries WHERE state = 'pending' AND next_attempt <= ?1"
@@ -106,7 +104,7 @@ class SQLiteWebhooks(Repository, WebhookRepository):
             return conn.execute("DELETE FROM webhooks WHERE id = ?", (webhook_id,)).rowcount > 0
 
 
-class SQLiteDeliveries(Repository, DeliveryRepository):
+class SQLiteDeliveries(Deliveries):
     """Deliveries by webhook and event; claimed from ``deliveries_due``."""
 
     def add_many(self, deliveries: Iterable[Delivery]) -> int:
@@ -118,7 +116,7 @@ class SQLiteDeliveries(Repository, DeliveryRepository):
                 f" VALUES ({marks(Delivery._fields)})",
                 rows,
             )
-            return added.rowcount
+            return int(added.rowcount)
 
     def claim(self, now: str, until: str, owner: str, limit: int) -> list[Delivery]:
         """``_CLAIM``: SQLite returns the rows in no set order, so they are sorted here."""
@@ -127,47 +125,3 @@ class SQLiteDeliveries(Repository, DeliveryRepository):
         claimed = [Delivery._make(row) for row in rows]
         claimed.sort(key=lambda d: (d.next_attempt or "", d.webhook_id, d.event_id))
         return claimed
-
-    def finish(self, delivery: Delivery, owner: str) -> bool:
-        assignments = ", ".join(f"{name} = ?" for name in _FINISHED)
-        return (
-            self._db.run(
-                f"UPDATE deliveries SET {assignments}, leased_until = NULL, leased_by = NULL"
-                f" WHERE {_KEY} AND leased_by = ?",
-                (
-                    *(getattr(delivery, name) for name in _FINISHED),
-                    delivery.webhook_id,
-                    delivery.event_id,
-                    owner,
-                ),
-            )
-            > 0
-        )
-
-    def get(self, webhook_id: str, event_id: str) -> Delivery | None:
-        row = self._db.row(
-            f"SELECT {_DELIVERY} FROM deliveries WHERE {_KEY}", (webhook_id, event_id)
-        )
-        return None if row is None else Delivery._make(row)
-
-    def of_webhook(self, webhook_id: str, offset: int, limit: int) -> list[Delivery]:
-        rows = self._db.rows(
-            f"SELECT {_DELIVERY} FROM deliveries WHERE webhook_id = ?"
-            " ORDER BY created DESC, event_id DESC LIMIT ? OFFSET ?",
-            (webhook_id, max(limit, 0), max(offset, 0)),
-        )
-        return [Delivery._make(row) for row in rows]
-
-    def count(self, webhook_id: str) -> int:
-        row = self._db.row("SELECT count(*) FROM deliveries WHERE webhook_id = ?", (webhook_id,))
-        return int(row[0]) if row else 0
-
-    def redeliver(self, webhook_id: str, event_id: str, now: str) -> bool:
-        return (
-            self._db.run(
-                "UPDATE deliveries SET state = 'pending', failures = 0, next_attempt = ?,"
-                f" leased_until = NULL, leased_by = NULL WHERE {_KEY}",
-                (now, webhook_id, event_id),
-            )
-            > 0
-        )

@@ -11,12 +11,21 @@ from __future__ import annotations
 
 import ipaddress
 
-__all__ = ["is_public_address"]
+__all__ = ["is_ip_address", "is_public_address"]
 
 _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
 _COMPATIBLE = ipaddress.IPv6Network("::/96")
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def is_ip_address(text: str) -> bool:
+    """Whether ``text`` is an IP address (v4, or v6 without brackets), not a name."""
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def is_public_address(text: str) -> bool:

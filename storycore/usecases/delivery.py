@@ -46,7 +46,7 @@ from ..model.webhooks import Delivery, WebhookRecord
 from ..rules.timestamps import format_timestamp
 from ..rules.webhook_secrets import WebhookKeyError, signature, unseal
 from ._context import Context
-from ._rounds import rounds
+from ._rounds import RoundThread
 from .webhooks import ALL_EVENTS, MAX_WEBHOOKS
 
 __all__ = [
@@ -128,15 +128,22 @@ class Deliverer:
         self._ctx = context
         self._sender = sender
         self._clock: Clock = context.clock
-        self._interval = interval
         #: how long a claim holds what it took: ``LEASE`` (tests shorten it, module docstring)
         self.lease = LEASE
         #: who holds a lease: this process (host and pid) and this deliverer
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
-        self._lock = threading.Lock()
-        self._stop = context.clock.event()
-        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()  # one round at a time, on the one event loop
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread = RoundThread(
+            context.clock,
+            interval,
+            self.run_once,
+            name="storycore-webhooks",
+            logger=logger,
+            waits=(StorycoreError, WebhookKeyError),
+            waiting="webhook deliveries wait for the next round",
+            failed="webhook deliveries failed",
+        )
 
     # -- running ---------------------------------------------------------------------------
 
@@ -153,41 +160,24 @@ class Deliverer:
     def start(self) -> None:
         """Run a round every ``interval`` in a daemon thread, until ``close``; a second start
         does nothing, and so does a start without a sender."""
-        with self._lock:
-            if self._sender is None or self._thread is not None or self._stop.is_set():
-                return
-            self._thread = threading.Thread(
-                target=self._run, name="storycore-webhooks", daemon=True
-            )
+        if self._sender is not None:
             self._thread.start()
 
     @property
     def running(self) -> bool:
         """Whether the background thread runs."""
-        return self._thread is not None and self._thread.is_alive()
+        return self._thread.running
 
     def close(self) -> None:
         """Stop the background thread (after the round under way) and close the sender's
         connections."""
-        self._stop.set()
-        thread, self._thread = self._thread, None
-        if thread is not None and thread is not threading.current_thread():
-            thread.join()
+        self._thread.close()
         with self._lock:
             if self._loop is not None:
                 if self._sender is not None:
                     self._loop.run_until_complete(self._sender.aclose())
                 self._loop.close()
                 self._loop = None
-
-    def _run(self) -> None:
-        for _ in rounds(self._clock, self._stop, self._interval, self._clock.monotonic()):
-            try:
-                self.run_once()
-            except (StorycoreError, WebhookKeyError) as exc:
-                logger.warning("webhook deliveries wait for the next round: %s", exc)
-            except Exception:  # a bug or a closed store: the next round tries again
-                logger.exception("webhook deliveries failed")
 
     # -- a round ---------------------------------------------------------------------------
 
@@ -197,7 +187,7 @@ class Deliverer:
             if hook.disabled is None:
                 self._fan_out(hook)
         attempts = 0
-        while not self._stop.is_set():
+        while not self._thread.stopped:
             now = self._clock.now()
             until = format_timestamp(now + self.lease)
             taken = self._ctx.store.deliveries.claim(

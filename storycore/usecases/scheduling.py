@@ -11,11 +11,10 @@ story published or not, never half: the next round, here or elsewhere, takes wha
 from __future__ import annotations
 
 import logging
-import threading
 
 from ..clocks import Clock
 from ..errors import Unavailable
-from ._rounds import rounds
+from ._rounds import RoundThread
 from .lifecycle import Stories
 
 __all__ = ["INTERVAL", "Scheduler"]
@@ -35,11 +34,16 @@ class Scheduler:
 
     def __init__(self, stories: Stories, clock: Clock, *, interval: float = INTERVAL) -> None:
         self._stories = stories
-        self._clock = clock
-        self._interval = interval
-        self._lock = threading.Lock()
-        self._stop = clock.event()
-        self._thread: threading.Thread | None = None
+        self._thread = RoundThread(
+            clock,
+            interval,
+            self.run_once,
+            name="storycore-scheduler",
+            logger=logger,
+            waits=(Unavailable,),
+            waiting="the store is busy; due stories will be published in a moment",
+            failed="due stories could not be published",
+        )
 
     def run_once(self) -> int:
         """Publish every story due now; how many this process published.
@@ -58,33 +62,13 @@ class Scheduler:
     def start(self) -> None:
         """Look for due stories every ``interval`` in a daemon thread, until ``close``; a
         second start does nothing."""
-        with self._lock:
-            if self._thread is not None or self._stop.is_set():
-                return
-            self._thread = threading.Thread(
-                target=self._run, name="storycore-scheduler", daemon=True
-            )
-            self._thread.start()
+        self._thread.start()
 
     @property
     def running(self) -> bool:
         """Whether the background thread runs."""
-        return self._thread is not None and self._thread.is_alive()
+        return self._thread.running
 
     def close(self) -> None:
         """Stop the background thread (after the round under way, if any)."""
-        self._stop.set()
-        with self._lock:
-            thread, self._thread = self._thread, None
-        if thread is not None and thread is not threading.current_thread():
-            thread.join()
-
-    def _run(self) -> None:
-        """A round at once, then one every ``interval`` (``rounds``)."""
-        for _ in rounds(self._clock, self._stop, self._interval, self._clock.monotonic()):
-            try:
-                self.run_once()
-            except Unavailable:
-                logger.warning("the store is busy; due stories will be published in a moment")
-            except Exception:  # a bug or a closed store: the next round tries again
-                logger.exception("due stories could not be published")
+        self._thread.close()

@@ -11,7 +11,6 @@ made; ``storycore.usecases.delivery`` makes and sends its deliveries.
 from __future__ import annotations
 
 import builtins
-import ipaddress
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
@@ -23,7 +22,7 @@ from ..model.visibility import Viewer
 from ..model.webhooks import Delivery, WebhookRecord
 from ..rules.addresses import validate_url
 from ..rules.ids import new_webhook_id
-from ..rules.public_addresses import is_public_address
+from ..rules.public_addresses import is_ip_address, is_public_address
 from ..rules.text import check_text
 from ..rules.webhook_secrets import new_secret, seal
 from ._context import Context
@@ -188,20 +187,12 @@ def _webhook_url(url: object, max_length: int, allowed: frozenset[str]) -> str:
         return url
     bare = host.rstrip(".")  # a fully qualified name: "localhost." is localhost
     local = bare == "localhost" or bare.endswith(".localhost")
-    if local or (_is_ip(bare) and not is_public_address(bare)):
+    if local or (is_ip_address(bare) and not is_public_address(bare)):
         raise InvalidParameter(
             f"{host} is not a public address (a deployment may allow it: --resolve-allow-host)",
             field="url",
         )
     return url
-
-
-def _is_ip(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return True
 
 
 def _shown(record: WebhookRecord) -> dict[str, object]:
