@@ -106,7 +106,7 @@ def webhook_key_file(db: str) -> Path | None:
 
 
 def _kept_key(db: str) -> str | None:
-    """The key of a store that keeps its own: a SQLite file's, made on first use (readable by
+    """The key of a store that keeps its own: a SQLite file's, made when first composed (readable by
     its owner only), or a new one for a store that lives in this process."""
     if in_memory(db):
         return new_key()
