@@ -183,9 +183,12 @@ class Deliverer:
 
     async def _round(self) -> int:
         hooks = {hook.id: hook for hook in self._ctx.store.webhooks.find(0, MAX_WEBHOOKS)}
+        readers: dict[str | None, list[WebhookRecord]] = {}
         for hook in hooks.values():
             if hook.disabled is None:
-                self._fan_out(hook)
+                readers.setdefault(hook.cursor, []).append(hook)
+        for cursor, group in readers.items():
+            self._fan_out(cursor, group)
         attempts = 0
         while not self._thread.stopped:
             now = self._clock.now()
@@ -200,20 +203,25 @@ class Deliverer:
                 break
         return attempts
 
-    def _fan_out(self, hook: WebhookRecord) -> None:
-        """Make the deliveries of the events logged after ``hook``'s cursor."""
+    def _fan_out(self, cursor: str | None, hooks: list[WebhookRecord]) -> None:
+        """Make the deliveries of the events logged after ``cursor`` for ``hooks``, the
+        webhooks whose cursor it is: one read of the log for all of them (caught up, every
+        webhook is at the same place)."""
         store = self._ctx.store
-        while logged := store.events.after(hook.cursor, _BATCH):
+        while hooks and (logged := store.events.after(cursor, _BATCH)):
             due = format_timestamp(self._clock.now())
             store.deliveries.add_many(
                 Delivery(hook.id, e.id, e.type, e.timestamp, next_attempt=due)
+                for hook in hooks
                 for _, e in logged
                 if ALL_EVENTS in hook.events or e.type in hook.events
             )
-            cursor = logged[-1].cursor
-            if not store.webhooks.advance(hook.id, hook.cursor, cursor):
-                return  # another process read them first; it goes on
-            hook.cursor = cursor
+            read_to = logged[-1].cursor
+            # one that another process moved on first is left to it
+            hooks = [hook for hook in hooks if store.webhooks.advance(hook.id, cursor, read_to)]
+            for hook in hooks:
+                hook.cursor = read_to
+            cursor = read_to
 
     async def _send_all(self, taken: Sequence[Delivery], hooks: dict[str, WebhookRecord]) -> int:
         events = self._ctx.store.events.get_many({d.event_id for d in taken})
