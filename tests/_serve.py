@@ -52,10 +52,21 @@ def launched(command: list[str], folder: Path) -> Iterator[tuple[str, subprocess
             assert line.startswith("listening on http://127.0.0.1:"), line
             yield line.removeprefix("listening on ").strip(), process
         finally:
-            process.terminate()
-            process.wait(timeout=10)
-            if process.stdout is not None:
-                process.stdout.close()
+            stop(process)
+
+
+def stop(process: subprocess.Popen[Any], seconds: float = 10) -> None:
+    """SIGTERM ``process`` and wait for it (SIGKILL if it does not stop within ``seconds``);
+    then close its output pipe."""
+    with suppress(ProcessLookupError):
+        process.terminate()
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    if process.stdout is not None:
+        process.stdout.close()
 
 
 def children(pid: int) -> list[int]:

@@ -26,7 +26,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager, suppress
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -38,6 +38,7 @@ from storycore.adapters import open_store
 from storycore.ports import Store
 from storycore.rules.timestamps import format_timestamp
 from tests import _postgresql
+from tests._serve import stop
 from tests.conftest import TEST_SETTINGS
 
 # the tests start servers of their own and time them: one worker runs them one after another
@@ -95,15 +96,7 @@ class Server:
 
     def stop(self) -> None:
         """SIGTERM and wait (SIGKILL if it does not stop in time)."""
-        with suppress(ProcessLookupError):
-            self.process.terminate()
-        try:
-            self.process.wait(timeout=STOP_SECONDS)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        if self.process.stdout is not None:
-            self.process.stdout.close()
+        stop(self.process, STOP_SECONDS)
 
     def complaints(self) -> list[str]:
         """What the server wrote of a failure: tracebacks, and the scheduler's errors."""

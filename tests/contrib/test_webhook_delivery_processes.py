@@ -58,7 +58,7 @@ from storycore.settings import Settings
 from storycore.usecases.delivery import ATTEMPT_SECONDS, LEASE, RETRY_DELAYS
 from tests import _postgresql
 from tests._log import at_least
-from tests._serve import children
+from tests._serve import children, stop
 
 # the tests start servers of their own and time them: one worker runs them one after another
 pytestmark = pytest.mark.xdist_group("webhook-delivery-processes")
@@ -350,15 +350,7 @@ class Server:
 
     def stop(self) -> None:
         """SIGTERM and wait (SIGKILL if it does not stop in time)."""
-        with suppress(ProcessLookupError):
-            self.process.terminate()
-        try:
-            self.process.wait(timeout=STOP_SECONDS)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        if self.process.stdout is not None:
-            self.process.stdout.close()
+        stop(self.process, STOP_SECONDS)
 
     def complaints(self) -> list[str]:
         """What the server wrote of a failure: tracebacks, errors and warnings."""
