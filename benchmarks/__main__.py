@@ -193,9 +193,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=300)
     parser.add_argument("--http", action="store_true", help="also HTTP through uvicorn with wrk")
     parser.add_argument("--http-seconds", type=int, default=10, help="wrk duration per run")
-    parser.add_argument(
-        "--pages-only", action="store_true", help="only the pages against the API (issue 27)"
-    )
+    parser.add_argument("--pages-only", action="store_true", help="only the pages against the API")
     parser.add_argument("--memory", action="store_true", help="peak RSS of storycore export")
     parser.add_argument("--scaling", help="comma-separated story counts, e.g. 10000,100000")
     args = parser.parse_args()

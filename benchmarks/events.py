@@ -1,4 +1,4 @@
-"""Events and webhooks (issue 29): what a write's events cost, and how fast a server delivers
+"""Events and webhooks: what a write's events cost, and how fast a server delivers
 them.
 
     python -m benchmarks.events --stories 10000                         # SQLite and memory
@@ -6,7 +6,7 @@ them.
     python -m benchmarks.events --only delivery --events 6000 --profile   # delivery alone
     python -m benchmarks.events --only delivery --apart     # delivering apart from the API
 
-- **A create with its events against a create without** (decisions section 28). One store is
+- **A create with its events against a create without** (docs/webhooks.md). One store is
   loaded with the data set (``load.py``) and served by two services. The second's
   ``stories._created`` and ``stories._events`` (what the lifecycle hands the store as a write's
   ``events``) are patched on the instance to return ``[]``, so the two differ only by building
@@ -75,10 +75,10 @@ if TYPE_CHECKING:
 __all__ = ["api_without_delivery", "main"]
 
 WEB_URL = "http://127.0.0.1:8000"
-#: The ratio of a create with its events over one without that issue 29 allows.
+#: The ratio of a create with its events over one without allowed.
 CREATE_TARGET = 1.15
 #: Deliveries a second that ``serve --workers 2`` should reach, to a receiver that answers at
-#: once (issue 29).
+#: once.
 DELIVERY_TARGET = 500
 _SERVE = "from storycore.contrib.cli import main; main()"
 _API_ALONE = "benchmarks.events:api_without_delivery"

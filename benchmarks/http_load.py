@@ -6,7 +6,7 @@ the exact bytes storycore answered for the same path, recorded just before. ``st
 runs with ``--workers 1`` (``serve_command``): its default, a worker per core, measures how
 wrk's connections happened to split between the workers more than what an answer costs.
 
-The pages of issue 27 (``operations.page_paths``) run against the same storycore server, in
+The pages people read (``operations.page_paths``) run against the same storycore server, in
 the same run, and are compared with their API counterparts' figures.
 """
 
@@ -107,7 +107,7 @@ def _wrk(url: str, seconds: int, connections: int) -> tuple[float, float, float]
 
 def http_table(db_url: str, story: tuple[str, str], seconds: int = 10, connections: int = 8) -> str:
     """Markdown tables: GET a story and GET a list, storycore against the bare app; then each
-    page of issue 27 against its API counterpart."""
+    page people read against its API counterpart."""
     if shutil.which("wrk") is None:
         return "HTTP: skipped, `wrk` is not installed (apt-get install wrk)"
     paths = {

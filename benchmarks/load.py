@@ -3,7 +3,7 @@
 Records are built exactly as ``create`` builds them (``new_story_record``), with slugs derived
 from titles and made unique per author, and publication times one second apart. The last
 ``working`` stories of the data set may be loaded working (not published), and scheduled to
-publish (``publish_at``, decisions section 27) one second apart from a given time.
+publish (``publish_at``, docs/api.md#scheduled-publishing) one second apart from a given time.
 """
 
 from __future__ import annotations
@@ -73,8 +73,8 @@ def load(
     ``scheduled``, each of them is scheduled to publish, the first at ``scheduled`` and the
     next ones a second apart. With ``events``, each story is stored with the events its create
     reports (``story.created``, and ``story.published`` or ``story.scheduled``), built as the
-    create builds them, all in the one transaction: a burst in the event log (decisions
-    section 28). The records are then built before the timing starts.
+    create builds them, all in the one transaction: a burst in the event log (docs/webhooks.md). The
+    records are then built before the timing starts.
     """
     for name in data.author_names():
         if service.store.users.get_by_username(name) is None:

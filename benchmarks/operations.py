@@ -3,7 +3,7 @@
 storycore's side ends where its HTTP layer would: the answer as JSON bytes. Reads must give the
 floor's exact bytes; ``check`` verifies that before anything is timed.
 
-``page_operations`` are the pages people read (issue 27), each against what the API already
+``page_operations`` are the pages people read, each against what the API already
 answers for the same thing: both sides are whole requests through ``HttpApp.handle`` (routing,
 the read, the rendering, ``ETag`` and ``Cache-Control``), the work a server does per request.
 """
@@ -134,12 +134,12 @@ def operations(service: Service, floor: Floor, data: DataSet) -> list[Operation]
     ]  # fmt: skip
 
 
-#: Each page against its API counterpart, and the least ratio issue 27 asks of it.
+#: Each page against its API counterpart, and the least ratio asked of it.
 PAGE_TARGETS = {"the story page": 0.7, "the front page": 0.7, "the embed script": 0.8}
 
 
 def page_paths(story: tuple[str, str]) -> list[tuple[str, str, str]]:
-    """The pages of issue 27 and their API counterparts, as (name, page path, API path), for
+    """The pages people read and their API counterparts, as (name, page path, API path), for
     the public story ``story`` (username, slug)."""
     username, slug = story
     read = f"/v1/stories/{username}/{slug}"

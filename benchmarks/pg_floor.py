@@ -7,7 +7,7 @@ SQL can say it in one (a story read: its author, its row and its first page of e
 user's list: the author's id and the page), reads the columns it answers rather than whole
 records, and builds its answer with ``_floor_json``, shared with the SQLite floor, passing the
 stored element documents through unchanged. Views are counted as storycore counts them on
-every backend (decisions §14): in memory, added to the database once a second.
+every backend (docs/decisions.md#serving): in memory, added to the database once a second.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The online resolver (issue 18, decisions section 18): how long a create of a story of 20
+"""The online resolver (docs/resolver.md): how long a create of a story of 20
 permalinks takes when each permalink's site answers after ``--delay`` ms, and when none ever
 answers.
 

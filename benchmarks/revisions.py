@@ -1,10 +1,10 @@
-"""Revisions and scheduled publishing (issue 28): what a save's revision costs, and what the
+"""Revisions and scheduled publishing: what a save's revision costs, and what the
 scheduler costs when nothing is due.
 
     python -m benchmarks.revisions --stories 10000                      # SQLite and memory
     python -m benchmarks.revisions --stories 10000 --db sqlite,postgresql,memory
 
-- **A save with its revision against a save without** (decisions section 26). One store is
+- **A save with its revision against a save without** (docs/api.md#revisions). One store is
   loaded with the data set (``load.py``) and served by two services: one keeping ``--keep``
   revisions a story (``Limits(revisions=50)``), one keeping none (``Limits(revisions=0)``).
   ``--targets`` published stories first get ``--keep`` saves each, so that they hold as many
@@ -12,7 +12,8 @@ scheduler costs when nothing is due.
   then save the same stories in the same order, in alternating blocks: each save the 20
   elements of another story of the data set than the save before it (by either service), or
   a new title alone.
-- **The scheduler when nothing is due** (decisions section 27). Two stores, loaded alike with
+- **The scheduler when nothing is due** (docs/api.md#scheduled-publishing). Two stores, loaded alike
+with
   the data set and ``--scheduled`` working stories more: in one they are scheduled (all in a
   day or later), in the other not. Timed in alternating blocks: a ``publish_due()`` round (what
   every serving process does once a second), a story read (``service.stories.open``) and the
@@ -49,7 +50,7 @@ from storycore.settings import Limits
 __all__ = ["main"]
 
 WEB_URL = "http://127.0.0.1:8000"
-#: The ratio of a save with its revision over one without that issue 28 allows.
+#: The ratio of a save with its revision over one without allowed.
 SAVE_TARGET = 1.3
 
 Call = Callable[[int], object]

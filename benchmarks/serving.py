@@ -1,4 +1,4 @@
-"""Serving (issue 16): one process against its ideal, two workers against one, sequential
+"""Serving: one process against its ideal, two workers against one, sequential
 keep-alive latency, and what counting a view costs a read.
 
     python -m benchmarks.serving --stories 10000

@@ -1,4 +1,4 @@
-"""Concurrent writes (issue 16): 20-element stories created through the service, by one writer,
+"""Concurrent writes: 20-element stories created through the service, by one writer,
 by eight threads of one process, and by two processes of four threads each, on one SQLite file.
 
     python -m benchmarks.writes --stories 10000 --seconds 10

@@ -1,4 +1,4 @@
-"""How ``storycore serve`` writes its log (decisions section 21): as uvicorn writes it
+"""How ``storycore serve`` writes its log (docs/decisions.md#command-line): as uvicorn writes it
 (``text``), or one JSON object a line (``json``), drawn by python-json-logger, for collectors.
 
 uvicorn's loggers take their handlers from the ``log_config`` uvicorn is handed, which it applies
@@ -9,7 +9,7 @@ standard output and all else on standard error, where uvicorn has them. A JSON l
 ``exc_info``, and an access line the request's ``client``, ``method``, ``path``,
 ``http_version`` and ``status`` besides.
 
-No line holds a secret (decisions section 24): every handler, uvicorn's and the root logger's,
+No line holds a secret (docs/decisions.md): every handler, uvicorn's and the root logger's,
 has the filter ``storycore.rules.redaction.RedactSecrets``, so uvicorn's access line writes
 ``api_key=***``; being part of ``log_config``, it is installed again in each worker.
 """

@@ -8,7 +8,7 @@ thread and back cost more than the read. Other requests are answered in worker t
 application's own, as storage calls block: as many as the store can use at once
 (``Store.parallel_calls``). A request that may wait on another host (a delegated creation asks
 its identity provider) is answered on threads of its own, so no storage request waits behind
-it (decisions section 14).
+it (docs/decisions.md#serving).
 """
 
 from __future__ import annotations
@@ -40,12 +40,14 @@ class StorycoreASGI:
     ``parallel_calls``). ``owns_service``: the lifespan's shutdown closes the service (the
     app's server is what the service lives for); else it writes the counted views only, and
     the host closes the service. ``compress``: text answers over 1 KiB go gzipped to clients
-    that accept it (decisions section 20); leave it off where the host application or a proxy
+    that accept it (docs/api.md#caching-and-compression); leave it off where the host application or
+    a proxy
     compresses already. ``schedule``: the lifespan's startup starts the service's scheduler,
-    which publishes scheduled stories when they are due (decisions section 27); turn it off
+    which publishes scheduled stories when they are due (docs/api.md#scheduled-publishing); turn it
+    off
     where the host runs ``service.scheduler`` or ``storycore publish-due`` itself.
     ``deliver``: the startup also starts the service's deliverer, which sends events to
-    webhooks (decisions section 28) in a thread of its own, never in the request workers.
+    webhooks (docs/webhooks.md) in a thread of its own, never in the request workers.
     """
 
     def __init__(
@@ -77,9 +79,10 @@ class StorycoreASGI:
             await self._http(scope, receive, send)
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
-        """Startup starts publishing scheduled stories when they are due (decisions section
-        27: every process that serves the store does, unless ``schedule`` is off); shutdown
-        stops that and writes the views counted so far (decisions section 14), as a server
+        """Startup starts publishing scheduled stories when they are due
+        (docs/api.md#scheduled-publishing: every process that serves the store does, unless
+        ``schedule`` is off); shutdown
+        stops that and writes the views counted so far (docs/decisions.md#serving), as a server
         stopped by a signal may end the process before the host closes the service, and closes
         a service the app owns."""
         service = self.app.service

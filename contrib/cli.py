@@ -1,4 +1,4 @@
-"""The ``storycore`` command (decisions section 12).
+"""The ``storycore`` command (docs/decisions.md#command-line).
 
     storycore [--db URL] serve [--host H] [--port P] [--web-url URL] [--site-name NAME]
                                 [--demo] [--workers N] [--log-level LEVEL] [--log-format text|json]
@@ -23,14 +23,14 @@
     storycore [--db URL] deliver [--resolve-allow-host HOST]...   # what is due, once
 
 ``--db`` may also come from ``STORYCORE_DB``; the default is ``sqlite:///storycore.db``. It may
-be given after the command too (``storycore serve --db URL``), where it wins (decisions §24).
+be given after the command too (``storycore serve --db URL``), where it wins (docs/decisions.md).
 ``--web-url`` and ``--site-name`` may also come from ``STORYCORE_WEB_URL`` and
 ``STORYCORE_SITE_NAME``; the webhook key from ``STORYCORE_WEBHOOK_KEY`` (a SQLite file keeps
 its own beside it, ``docs/webhooks.md``). A password comes from ``--password``, ``--password-file``,
 ``STORYCORE_PASSWORD``, or is asked for on a terminal.
 Wrong arguments (a wrong ``--web-url`` too) print one line and exit 2; refused operations, an
 address that cannot be listened on and even a bug print one line on standard error and exit
-1, never a traceback (decisions sections 12 and 21). An output pipe closed by its reader
+1, never a traceback (docs/decisions.md#command-line). An output pipe closed by its reader
 (``storycore export | head -1``) ends the command quietly, with the status 141 a shell gives a
 command stopped by ``SIGPIPE``.
 """
@@ -93,7 +93,7 @@ class _Command(_Parser):
     """A command's parser (``serve``, ``users``, ``users create``, ...): it takes the global
     options too, so that ``storycore serve --db URL`` works; they default to nothing here, so
     that one given after the command replaces one given before it and none keeps it
-    (decisions §24)."""
+    (docs/decisions.md)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -107,7 +107,7 @@ _LOG_FORMATS = ("text", "json")
 #: ``import --format``: an export of storycore, or Storify v1 story JSON
 #: (``storycore.usecases.storify``).
 _IMPORT_FORMATS = ("export", "storify")
-#: ``serve --resolve``: ``Settings.resolver`` (decisions section 18).
+#: ``serve --resolve``: ``Settings.resolver`` (docs/resolver.md).
 _RESOLVERS = ("offline", "online")
 
 
@@ -254,7 +254,7 @@ def _parser() -> argparse.ArgumentParser:
         help="publish the scheduled stories whose time has come, once, and exit (serve does it"
         " every second; this is for cron where another server serves)",
     )
-    hooks = commands.add_parser("webhooks", help="keep webhooks (decisions section 28)")
+    hooks = commands.add_parser("webhooks", help="keep webhooks (docs/webhooks.md)")
     hook = hooks.add_subparsers(
         dest="action",
         required=True,
@@ -293,7 +293,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _allow_host_option(command: argparse.ArgumentParser, said: str) -> None:
     """``--resolve-allow-host`` of the webhook commands: what ``serve`` allows, for the
-    addresses a webhook is registered for and those its deliveries reach (decisions §18)."""
+    addresses a webhook is registered for and those its deliveries reach (docs/resolver.md)."""
     command.add_argument(
         "--resolve-allow-host", action="append", default=[], type=_host, metavar="HOST",
         help=said,
@@ -308,7 +308,7 @@ def _password_options(command: argparse.ArgumentParser) -> None:
 
 def _password(args: argparse.Namespace) -> str:
     """The password from ``--password``, ``--password-file``, ``STORYCORE_PASSWORD``, or asked
-    for on a terminal (decisions section 21)."""
+    for on a terminal (docs/decisions.md#command-line)."""
     if args.password is not None:
         return str(args.password)
     if args.password_file is not None:
@@ -576,7 +576,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
-    except Exception as exc:  # noqa: BLE001 - a bug is one line too (decisions section 21)
+    except Exception as exc:  # noqa: BLE001 - a bug is one line too (docs/decisions.md#command-line)
         _fail(f"internal error ({type(exc).__name__}): {exc}")
         return 1
     return 0

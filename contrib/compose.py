@@ -1,5 +1,6 @@
 """A service put together from its settings: the one composition ``storycore serve`` and the
-ASGI factory ``storycore.contrib.asgi:from_environment`` share (decisions sections 12, 14)."""
+ASGI factory ``storycore.contrib.asgi:from_environment`` share (docs/decisions.md#command-line,
+docs/decisions.md#serving)."""
 
 from __future__ import annotations
 
@@ -39,11 +40,14 @@ def compose(
     webhook_key: str | None = None,
 ) -> Service:
     """The service on the store ``db`` names, reaching delegation ``providers`` over HTTP.
-    Without ``web_url``, each answer takes its addresses from its request (decisions §15);
-    without ``site_name``, the site is named by its web address's host (§24). A ``web_url`` or
+    Without ``web_url``, each answer takes its addresses from its request (docs/api.md#credentials);
+    without ``site_name``, the site is named by its web address's host (docs/decisions.md). A
+    ``web_url`` or
     ``site_name`` that breaks its rule is ``InvalidParameter`` naming it.
-    ``resolver="online"`` fetches what permalinks point to, through ``HttpFetcher`` (§18).
-    ``webhook_key`` seals webhook secrets (§28); without it, a SQLite file's key is kept in a
+    ``resolver="online"`` fetches what permalinks point to, through ``HttpFetcher``
+    (docs/resolver.md).
+    ``webhook_key`` seals webhook secrets (docs/webhooks.md); without it, a SQLite file's key is
+    kept in a
     file beside it (``webhook_key_file``), an in-memory store's lives with the process, and
     any other store has none (webhooks are refused until one is set)."""
     try:

@@ -1,7 +1,7 @@
 """A small, realistic demo data set: five users (one enterprise, one editor, one curator) and
 about fifty stories using every element type, with topics, hashtags, drafts and private ones.
 
-It looks like a real site offline (decisions section 24): its pictures, link thumbnails, video
+It looks like a real site offline (docs/decisions.md): its pictures, link thumbnails, video
 posters and avatars are files storycore ships and serves itself under ``/static/demo/``; quotes
 carry their text, author, avatar and time; link cards their title, description and thumbnail.
 It is made through the service like any host application would, so it obeys every rule.
@@ -216,7 +216,7 @@ def load_demo(
 
     Users get the password ``demo-password``. Existing users are left alone, and so is a demo
     story its author already has: each goes at the slug its title gives on an empty store, so
-    loading the demo again changes nothing (decisions section 21).
+    loading the demo again changes nothing (docs/decisions.md#command-line).
 
     Pictures and avatars are stored as addresses on the web host at ``web_url``, by default the
     service's own (``Settings.web_url``, else ``DEFAULT_WEB_URL``): ``serve --demo`` passes the

@@ -1,4 +1,4 @@
-"""The online resolver's fetcher (decisions section 18): one GET through httpx, safe by
+"""The online resolver's fetcher (docs/resolver.md): one GET through httpx, safe by
 construction.
 
 - Only http and https; at most 3 redirects.

@@ -1,6 +1,7 @@
 """The real identity-provider client of delegated creation: one GET through httpx.
 
-The timeout is one deadline for the whole exchange (decisions section 14): connecting, the status
+The timeout is one deadline for the whole exchange (docs/decisions.md#serving): connecting, the
+status
 line, the headers and the body together. httpx's own timeouts bound each socket operation, so a
 provider that trickles a byte at a time would never meet them; the request therefore runs on
 asyncio under ``asyncio.timeout``, which cancels it wherever it is when the time is up.

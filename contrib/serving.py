@@ -1,4 +1,5 @@
-"""How ``storycore serve`` serves (decisions sections 14 and 21): on one socket bound here, in
+"""How ``storycore serve`` serves (docs/decisions.md#serving, docs/decisions.md#command-line): on
+one socket bound here, in
 this process or in ``--workers`` processes of uvicorn's supervisor that share it, each worker
 composing its service from the environment this process hands it (``worker_app``).
 """
@@ -46,7 +47,7 @@ def _providers(args: argparse.Namespace) -> tuple[str, ...]:
 
 def serve(args: argparse.Namespace) -> None:
     """Serve on one socket, bound here: in this process (one worker), or in ``--workers``
-    processes that share it (decisions section 14). The store is opened here first either way,
+    processes that share it (docs/decisions.md#serving). The store is opened here first either way,
     so that it is migrated, reindexed and given the demo data once, and a wrong URL is one
     line here rather than a traceback in every worker."""
     workers = args.workers or (1 if in_memory(args.db) else os.cpu_count() or 1)
@@ -150,8 +151,8 @@ def _serve_in_workers(
     ``storycore.contrib.asgi:from_environment``; it says it listens once every one serves.
 
     The supervisor, which answers no request, delivers the webhooks' events (``service``'s
-    deliverer, decisions section 28), and the workers do not: deliveries then never share a
-    process, and its interpreter lock, with the requests (section 14;
+    deliverer, docs/webhooks.md), and the workers do not: deliveries then never share a
+    process, and its interpreter lock, with the requests (docs/decisions.md#serving;
     benchmarks/README.md measured a story read's latency doubling when they did)."""
     import uvicorn
     from uvicorn.supervisors import Multiprocess

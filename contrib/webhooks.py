@@ -1,5 +1,5 @@
-"""The real webhook sender (decisions section 28): one ``POST`` through httpx, safe as the
-fetcher is (``storycore.contrib.fetch``, decisions section 18).
+"""The real webhook sender (docs/webhooks.md): one ``POST`` through httpx, safe as the
+fetcher is (``storycore.contrib.fetch``, docs/resolver.md).
 
 - Only http and https, to public addresses checked on the address connected to
   (``AddressGuard``), unless the deployment allowed the host (``--resolve-allow-host``).

@@ -28,7 +28,8 @@ def _reason(status: int) -> str:
 
 class StorycoreWSGI:
     """``StorycoreWSGI(service)``: the HTTP API as a WSGI application. ``compress``: text
-    answers over 1 KiB go gzipped to clients that accept it (decisions section 20)."""
+    answers over 1 KiB go gzipped to clients that accept it
+    (docs/api.md#caching-and-compression)."""
 
     def __init__(self, service: Service | HttpApp, *, compress: bool = False) -> None:
         self.app = service if isinstance(service, HttpApp) else HttpApp(service, compress=compress)

@@ -1,5 +1,5 @@
 """Make docs/story-page.png and docs/front-page.png: a demo story's page and the front page,
-as Debian's Chromium shows them (decisions section 25).
+as Debian's Chromium shows them (docs/api.md#the-web-host).
 
     python scripts/screenshot_pages.py
 

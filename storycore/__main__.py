@@ -1,5 +1,5 @@
 """``python -m storycore``: the command the distribution declares as its ``storycore`` console
-script (decisions section 21).
+script (docs/decisions.md#command-line).
 
 The core names no module of ``storycore.contrib``: the packaging (``[project.scripts]``) says
 which function the command is, and this looks it up, as the console script does.

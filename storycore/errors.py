@@ -1,7 +1,7 @@
 """The one exception tree of storycore.
 
 Every error a caller can meet carries the ``type``, HTTP ``status`` and, when one parameter
-is at fault, the ``field`` of the interface decisions (section 2), and renders itself as the
+is at fault, the ``field`` of docs/api.md#errors), and renders itself as the
 error body, so no binding holds a rule::
 
     StorycoreError
@@ -75,7 +75,7 @@ class StorycoreError(Exception):
         self.field = field
 
     def body(self) -> dict[str, Any]:
-        """The error body of decisions section 2: ``{"error": {...}, "code": status}``."""
+        """The error body of docs/api.md#errors: ``{"error": {...}, "code": status}``."""
         error: dict[str, Any] = {"type": self.type, "message": self.message}
         if self.field is not None:
             error["field"] = self.field
@@ -106,7 +106,8 @@ class Unauthorized(StorycoreError):
     type = "unauthorized"
 
     def headers(self) -> list[tuple[str, str]]:
-        # how to authenticate (RFC 9110, section 11.6.1): a bearer token (decisions section 15)
+        # how to authenticate (RFC 9110, section 11.6.1): a bearer token
+        # (docs/api.md#credentials)
         return [("WWW-Authenticate", 'Bearer realm="storycore"')]
 
 

@@ -7,7 +7,7 @@ the service words what a caller is told (``storycore.usecases.wording``).
 "Atomic" below means: either every change of the call is stored, or none is, also across
 processes that share the storage, and a reader never sees half of it.
 
-Every write that reports a change takes the ``events`` that report it (decisions section 28)
+Every write that reports a change takes the ``events`` that report it (docs/webhooks.md)
 and stores them in the same atomic write, so a change without its event, or an event without
 its change, never exists; the ``EventLog`` hands them out. Those writes are ``add_many``,
 ``replace`` and ``remove`` of stories, ``add`` and ``update`` of users and
@@ -147,7 +147,8 @@ class StoryRepository(Protocol):
         ...
 
     def due(self, now: str, limit: int) -> list[StoryRecord]:
-        """Working stories whose ``publish_at`` is ``now`` or earlier (decisions section 27),
+        """Working stories whose ``publish_at`` is ``now`` or earlier
+        (docs/api.md#scheduled-publishing),
         earliest ``publish_at`` first (then by id), at most ``limit``: a walk of an index over
         the scheduled stories, which costs one lookup when none is due.
         """
@@ -180,7 +181,7 @@ class StoryRepository(Protocol):
 
     def count(self, query: StoryQuery) -> int:
         """How many stories match ``query`` across all its pages (its offset, limit and order
-        play no part): the ``total`` a list shows when asked (decisions section 24).
+        play no part): the ``total`` a list shows when asked (docs/decisions.md).
         """
         ...
 
@@ -197,7 +198,7 @@ class StoryRepository(Protocol):
         (``views = views + n``), never written over, so processes counting the same story lose
         nothing. Stories that are gone are skipped.
 
-        A story keeps at most ``max_embed_pages`` embed pages (decisions section 23), in
+        A story keeps at most ``max_embed_pages`` embed pages (docs/api.md#limits), in
         ``embeds`` order: a page already kept is counted; a new page is kept, with its loads,
         once the pages ``storycore.model.counters.pages_dropped`` names are dropped (the store calls
         it in its transaction, over the story's kept pages). The story's view count keeps
@@ -233,7 +234,7 @@ class StoryRepository(Protocol):
 
 @runtime_checkable
 class RevisionRepository(Protocol):
-    """Stories as they were before each change (decisions section 26). Revisions are taken by
+    """Stories as they were before each change (docs/api.md#revisions). Revisions are taken by
     ``StoryRepository.replace`` and go with their story (``StoryRepository.remove``); this port
     reads them, and stores those an import brings."""
 
@@ -447,7 +448,7 @@ class EventLog(Protocol):
 
 @runtime_checkable
 class WebhookRepository(Protocol):
-    """The endpoints editors registered (decisions section 28)."""
+    """The endpoints editors registered (docs/webhooks.md)."""
 
     def add(self, webhook: WebhookRecord) -> None:
         """Store a new webhook; ``DuplicateKey("webhook.id")`` for a stored id."""
@@ -478,7 +479,7 @@ class WebhookRepository(Protocol):
 
 @runtime_checkable
 class DeliveryRepository(Protocol):
-    """Each event to each webhook, and its attempts (decisions section 28)."""
+    """Each event to each webhook, and its attempts (docs/webhooks.md)."""
 
     def add_many(self, deliveries: Iterable[Delivery]) -> int:
         """Store new deliveries as given; one of a webhook and event that is stored already is

@@ -46,10 +46,11 @@ class Service:
     ``delegation`` creation on behalf of identity-provider users, which sends requests through
     ``provider_client`` (``storycore.contrib.identity.HttpProviderClient`` in the bindings);
     ``imports`` reads an export back, checked and derived as writes would make it;
-    ``revisions`` lists, reads and restores what a story was before each change (decisions
-    section 26); ``scheduler`` publishes scheduled stories when their time comes (section 27:
+    ``revisions`` lists, reads and restores what a story was before each change
+    (docs/api.md#revisions); ``scheduler`` publishes scheduled stories when their time comes
+    (docs/api.md#scheduled-publishing:
     ``publish_due`` once, ``scheduler.start()`` every second in the background); ``events``
-    reads the log of every change, in order, from a cursor (section 28); ``webhooks`` keeps
+    reads the log of every change, in order, from a cursor (docs/webhooks.md); ``webhooks`` keeps
     the endpoints editors registered, and ``deliverer`` sends them the events through
     ``webhook_sender`` (``storycore.contrib.webhooks.HttpWebhookSender`` in the bindings:
     ``deliver`` once, ``deliverer.start()`` every second in the background).
@@ -58,7 +59,7 @@ class Service:
     derived data first (``storycore.usecases.reindex``); a store that is current costs one read.
 
     ``at(web_url)`` is the same service answering with addresses under another web host: what
-    an HTTP answer uses when ``Settings.web_url`` is not set (decisions section 15).
+    an HTTP answer uses when ``Settings.web_url`` is not set (docs/api.md#credentials).
 
     ``clock`` says what time it is (``storycore.clocks``): every timestamp the service writes,
     token expiry, the delegation rate limit, the view-count writer and the scheduler read it.
@@ -156,13 +157,14 @@ class Service:
 
     def flush_views(self) -> None:
         """Write the views and embed loads counted so far. They are written at least once a
-        second and at ``close`` anyway (decisions section 14); a test that reads the counts
+        second and at ``close`` anyway (docs/decisions.md#serving); a test that reads the counts
         right after counting them calls this first.
         """
         self._views.flush()
 
     def publish_due(self) -> int:
-        """Publish the stories whose scheduled time has come (decisions section 27); how many
+        """Publish the stories whose scheduled time has come (docs/api.md#scheduled-publishing); how
+        many
         this call published. ``scheduler.start()`` does it every second in the background,
         as every ``storycore serve`` process does; ``storycore publish-due`` does it once.
         """
@@ -170,7 +172,7 @@ class Service:
 
     def deliver(self) -> int:
         """Fan out the new events to the webhooks and make every delivery attempt due now
-        (decisions section 28); how many attempts this call made. ``deliverer.start()`` does
+        (docs/webhooks.md); how many attempts this call made. ``deliverer.start()`` does
         it every second in the background, as every ``storycore serve`` process does;
         ``storycore deliver`` does it once. Without a ``webhook_sender`` nothing is sent."""
         return self.deliverer.run_once()

@@ -1,4 +1,4 @@
-"""The one settings object: limits (decisions section 11), addresses and element networks.
+"""The one settings object: limits (docs/api.md#limits), addresses and element networks.
 
 Every limit is configurable; the defaults are the decisions' values.
 """
@@ -19,7 +19,7 @@ from .rules.webhook_secrets import WebhookKeyError, parse_key
 
 __all__ = ["DEFAULT_WEB_URL", "EMBED_PAGES", "Limits", "Network", "Settings"]
 
-# the pages of ``stats.embeds`` kept per story (decisions section 23)
+# the pages of ``stats.embeds`` kept per story (docs/api.md#limits)
 EMBED_PAGES = 100
 
 
@@ -46,9 +46,9 @@ class Limits(BaseModel):
     # fallback slug ``story``: below that, derived and suffixed slugs would break the slug rule
     slug: int = Field(default=120, ge=8)
     profile_field: int = Field(default=2000, ge=1)
-    # not an input limit: the most pages ``stats.embeds`` keeps per story (decisions section 23)
+    # not an input limit: the most pages ``stats.embeds`` keeps per story (docs/api.md#limits)
     embed_pages: int = Field(default=EMBED_PAGES, ge=1)
-    # not an input limit: the most revisions a story keeps (decisions section 26); 0 keeps none
+    # not an input limit: the most revisions a story keeps (docs/api.md#revisions); 0 keeps none
     revisions: int = Field(default=50, ge=0)
 
 
@@ -102,9 +102,9 @@ class Settings(BaseModel):
     ``web_url`` is the public web host's address (permalinks, shortlinks, embed scripts,
     oEmbed): an absolute http(s) address with a host, without query, fragment or credentials,
     kept without a trailing slash; anything else is ``InvalidParameter`` (field ``web_url``)
-    when the settings are built (decisions section 24, ``storycore.rules.sites``). Left unset, each
+    when the settings are built (docs/decisions.md, ``storycore.rules.sites``). Left unset, each
     HTTP answer takes it from its request: scheme, ``Host`` and the prefix the app is mounted
-    under (decisions section 15); answers made outside a request (Python calls, the command
+    under (docs/api.md#credentials); answers made outside a request (Python calls, the command
     line) use ``DEFAULT_WEB_URL``. A configured ``web_url`` always wins. ``site_name`` names
     the site in pages, feeds, the embed and oEmbed; left unset, the site is named by its web
     address's host (the configured one, else the request's). ``cors_origins`` are the origins
@@ -125,19 +125,19 @@ class Settings(BaseModel):
     delegation_providers: tuple[str, ...] = ()
     delegation_rate_limit: int = Field(default=60, description="delegated creations a minute")
     provider_timeout: float = Field(default=5.0, description="seconds to wait for a provider")
-    # what a permalink points to (decisions section 18, docs/resolver.md): ``offline`` types it
+    # what a permalink points to (docs/resolver.md): ``offline`` types it
     # from its address; ``online`` also fetches its content when a write adds it
     resolver: Literal["offline", "online"] = "offline"
     resolver_allowed_hosts: tuple[str, ...] = Field(
         default=(), description="hosts fetched even on private addresses (intranets, tests)"
     )
     oembed_providers: tuple[OEmbedProvider, ...] = DEFAULT_OEMBED_PROVIDERS
-    # the players a page's video poster gives way to, on a click (decisions section 25)
+    # the players a page's video poster gives way to, on a click (docs/api.md#the-web-host)
     video_players: tuple[VideoPlayer, ...] = DEFAULT_VIDEO_PLAYERS
     resolver_at_once: int = Field(default=8, ge=1, description="fetches of one write at once")
     resolver_timeout: float = Field(default=3.0, gt=0, description="seconds for one permalink")
     resolver_budget: float = Field(default=5.0, gt=0, description="seconds for one write's")
-    # the key that seals webhook signing secrets in the store (decisions section 28,
+    # the key that seals webhook signing secrets in the store (docs/webhooks.md,
     # ``storycore.rules.webhook_secrets``): kept outside the store, so a stolen database signs
     # nothing; None: no webhook can be made or delivered
     webhook_key: SecretStr | None = None

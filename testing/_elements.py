@@ -123,7 +123,7 @@ def invalid_addresses(*, max_length: int = LIMITS.address) -> SearchStrategy[str
     """Addresses the service refuses where it wants an http(s) URL: other schemes
     (``javascript:``, ``data:``, ``ftp:``, ``mailto:``), relative or host-less addresses,
     white space, and addresses over the length limit. (A protocol-relative address with a host,
-    ``//host/path``, is taken as https: decisions section 17.)
+    ``//host/path``, is taken as https: docs/api.md#calls-and-answers.)
     """
     samples = st.sampled_from(
         [
@@ -203,7 +203,7 @@ def element_objects(
     *,
     id: str | SearchStrategy[str] | Absent | None = None,
 ) -> SearchStrategy[dict[str, Any]]:
-    """Valid element objects (decisions section 7) of ``type``, or of any type: ``text`` with
+    """Valid element objects (docs/api.md#elements) of ``type``, or of any type: ``text`` with
     HTML, ``quote`` and ``link`` with a permalink, ``image`` and ``video`` with a ``src``,
     ``other``; optional ``source``, ``attribution`` and ``posted_at``. ``id`` is a
     client-chosen id, sometimes sent; narrow it with a value, a strategy or ``ABSENT``.

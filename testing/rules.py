@@ -4,7 +4,7 @@ Every function here is the core's own (re-exported, or a thin wrapper around the
 validator), so a test that uses them checks the host application against the very rule the
 service applies. None of them touches storage.
 
-Visibility and permissions (decisions section 5) take a ``Viewer`` and a ``StoryRecord`` (both
+Visibility and permissions (docs/api.md#credentials) take a ``Viewer`` and a ``StoryRecord`` (both
 re-exported here); ``viewer_for`` and ``story_for`` build them from a host application's own
 users and stories::
 
@@ -90,7 +90,7 @@ def is_public(story: StoryRecord) -> bool:
 
 def is_valid_username(username: str) -> bool:
     """Whether a user may be created with ``username``: 1 to 30 letters, digits or
-    underscores, and not a reserved name in any case (decisions section 5).
+    underscores, and not a reserved name in any case (docs/api.md#credentials).
     """
     try:
         validate_username(username)

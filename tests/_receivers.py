@@ -1,5 +1,5 @@
 """A webhook receiver on 127.0.0.1: a real HTTP endpoint that keeps every delivery it is sent
-and answers each with ``status``, for the tests that deliver events (decisions section 28)."""
+and answers each with ``status``, for the tests that deliver events (docs/webhooks.md)."""
 
 from __future__ import annotations
 

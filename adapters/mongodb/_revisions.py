@@ -1,4 +1,4 @@
-"""Revisions on MongoDB: a story as it was before each replacement (decisions section 26).
+"""Revisions on MongoDB: a story as it was before each replacement (docs/api.md#revisions).
 
 No transaction joins a revision to its change, so the story document itself says which
 revisions exist: its ``revisions`` field lists them, oldest first, as entries

@@ -1,4 +1,4 @@
-"""The event log on PostgreSQL (decisions section 28): the ``events`` table of migration 5.
+"""The event log on PostgreSQL (docs/webhooks.md): the ``events`` table of migration 5.
 
 An event is written by the statement of the change it reports, as a ``WITH`` clause of it
 (``logged``), or in its transaction (``insert_events``), so the change and its events commit

@@ -1,4 +1,4 @@
-"""Revisions on PostgreSQL (decisions section 26): one row each in ``revisions`` (migration 4),
+"""Revisions on PostgreSQL (docs/api.md#revisions): one row each in ``revisions`` (migration 4),
 the story's JSON record, title and status as they were beside its element documents in order as
 one ``text[]``, copied inside the database by the replacement that takes it (``KEEP``); no
 document passes through Python on a save, and each comes back as it was stored, byte for byte.

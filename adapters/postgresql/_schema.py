@@ -151,7 +151,8 @@ CREATE INDEX stories_featured ON stories (author_id, featured_at DESC, id DESC)
     WHERE public AND featured_at IS NOT NULL;
 """
 
-# Revisions (decisions section 26) and scheduled publishing (section 27). A revision is a row:
+# Revisions (docs/api.md#revisions) and scheduled publishing (docs/api.md#scheduled-publishing). A
+# revision is a row:
 # the story's JSON record, title and status as they were, and its element documents in order as
 # one array (``documents``), which the replacement copies inside the database (INSERT ... SELECT
 # in its UPDATE statement, ``_revisions.KEEP``); ``element_count`` serves a list of revisions
@@ -171,7 +172,7 @@ CREATE TABLE revisions (
 );
 """
 
-# Events, webhooks and their deliveries (decisions section 28). An event is a row written by the
+# Events, webhooks and their deliveries (docs/webhooks.md). An event is a row written by the
 # statement (or transaction) of the change it reports; ``data`` is text, so it reads back byte for
 # byte. ``n`` numbers events as they are written, which is not the order their writes commit in
 # (a write that took n = 5 may commit after one that took n = 6): the log is read in (``xid``,

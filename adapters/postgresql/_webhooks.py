@@ -1,4 +1,4 @@
-"""Webhooks and their deliveries on PostgreSQL (decisions section 28): the ``webhooks`` and
+"""Webhooks and their deliveries on PostgreSQL (docs/webhooks.md): the ``webhooks`` and
 ``deliveries`` tables of migration 5, a column for each member.
 
 Every write is one statement. A webhook's cursor moves by a conditional ``UPDATE`` (``advance``),

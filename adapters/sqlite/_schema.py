@@ -254,7 +254,8 @@ CREATE INDEX stories_featured ON stories(author_id, featured_at, id)
     WHERE public = 1 AND featured_at IS NOT NULL
 """
 
-# Revisions (decisions section 26) and scheduled publishing (section 27). A revision is one row:
+# Revisions (docs/api.md#revisions) and scheduled publishing (docs/api.md#scheduled-publishing). A
+# revision is one row:
 # its story's ``record`` as it was (the kept members out of it, as in ``stories``) and its element
 # documents as one JSON array of strings, both copied in the database by the replacement that
 # keeps it, after the columns a list of revisions shows, so a list decodes neither (and leaves a
@@ -282,7 +283,7 @@ CREATE TABLE revisions (
 )
 """
 
-# Events and webhooks (decisions section 28). ``events`` is the log: ``seq`` is its order and
+# Events and webhooks (docs/webhooks.md). ``events`` is the log: ``seq`` is its order and
 # the cursor a reader keeps (as decimal text). Every write takes SQLite's one write lock
 # (``BEGIN IMMEDIATE``), so a later ``seq`` is a later commit, and a reader that sees an event
 # sees every one before it. Events are never deleted, so no ``seq`` is given twice. A webhook is

@@ -1,5 +1,5 @@
 """An example of every operation of the OpenAPI document: the request a client sends and the
-content of the answer (decisions section 16).
+content of the answer (docs/decisions.md#the-api-reference).
 
 Answers are built as the shapes the service answers with (``storycore.model.shapes``), so an example
 cannot hold a member the shape does not have; ``tests/http/test_openapi.py`` checks each

@@ -1,13 +1,14 @@
 """The rules the service applies to the values it receives, as JSON Schemas (ECMA-262 patterns),
 for the OpenAPI document: what a schema allows, the service accepts; what it forbids, the
-service refuses (decisions section 16).
+service refuses (docs/decisions.md#the-api-reference).
 
 Each rule is read from the module that applies it where that module states it as a pattern or
 a limit (control characters from ``storycore.rules.text``, slugs and usernames from their modules,
 timestamps from ``storycore.rules.timestamps``, lengths from ``Limits``); the address rule, which
 ``storycore.rules.addresses`` applies through ``urllib.parse``, is written here as the pattern of
 the addresses ``urlsplit`` reads as http(s) with a host and a valid port, and of the
-protocol-relative ones (``//host/path``) it takes as https (decisions section 17), whose limit
+protocol-relative ones (``//host/path``) it takes as https (docs/api.md#calls-and-answers), whose
+limit
 counts the ``https:`` it adds.
 
 A form field or a query parameter is text: where a JSON body may carry a JSON value or its
@@ -151,8 +152,8 @@ def _addresses(max_length: int, absolute: str) -> list[Schema]:
 
 
 def address(max_length: int) -> Schema:
-    """An absolute http(s) address with a host (decisions section 7), or a protocol-relative
-    one, taken as https (section 17)."""
+    """An absolute http(s) address with a host (docs/api.md#elements), or a protocol-relative
+    one, taken as https (docs/api.md#calls-and-answers)."""
     return {"type": "string", "maxLength": max_length, "anyOf": _addresses(max_length, _ADDRESS)}
 
 
@@ -167,7 +168,7 @@ def optional_address(max_length: int, *, nullable: bool = True) -> Schema:
 
 
 def webhook_address(max_length: int, allowed_hosts: tuple[str, ...] = ()) -> Schema:
-    """An address a webhook may be registered for (decisions section 28): an http(s) address
+    """An address a webhook may be registered for (docs/webhooks.md): an http(s) address
     as ``address`` takes it, without user information (credentials) and, unless the
     deployment allowed the host, not ``localhost`` or a name under it. That an IP address must
     be a public one, the operation's description says: JSON Schema does not tell them."""
@@ -194,7 +195,7 @@ def identifier(pattern: re.Pattern[str]) -> Schema:
 
 
 def slug(max_length: int) -> Schema:
-    """A slug (decisions section 4): never a word of the story routes."""
+    """A slug (docs/api.md#slugs): never a word of the story routes."""
     return {
         "type": "string",
         "minLength": 1,
@@ -205,7 +206,7 @@ def slug(max_length: int) -> Schema:
 
 
 def username() -> Schema:
-    """A username as a path names it (decisions section 5); any case."""
+    """A username as a path names it (docs/api.md#credentials); any case."""
     return {"type": "string", "pattern": _ecma(USERNAME_PATTERN)}
 
 
@@ -235,7 +236,8 @@ def timestamp(*, nullable: bool = False) -> Schema:
 
 
 def boolean_text() -> Schema:
-    """A boolean as text (decisions section 1): true, false, 1, 0, yes or no, in any case."""
+    """A boolean as text (docs/api.md#calls-and-answers): true, false, 1, 0, yes or no, in any
+    case."""
     word = "(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[Yy][Ee][Ss]|[Nn][Oo]|1|0)"
     return {"type": "string", "pattern": f"^\\s*{word}\\s*$"}
 
@@ -251,7 +253,8 @@ def positive_integer_text(*, empty: bool = True) -> Schema:
 
 def json_text(content: Schema) -> Schema:
     """Serialized JSON of a value that ``content`` describes (JSON Schema's content
-    vocabulary): the form of ``story`` and ``user`` in a form body (decisions section 1)."""
+    vocabulary): the form of ``story`` and ``user`` in a form body
+    (docs/api.md#calls-and-answers)."""
     return {"type": "string", "contentMediaType": "application/json", "contentSchema": content}
 
 

@@ -1,10 +1,12 @@
 """The JSON Schemas of what a client writes: the ``story`` of create, save and publish, its
-element objects, and the ``user`` of a profile update (decisions sections 6, 7, 11 and 13).
+element objects, and the ``user`` of a profile update (docs/api.md#stories, docs/api.md#elements,
+docs/api.md#limits, docs/api.md).
 
 The element schemas are read from the classes that validate an element (``element_kinds``):
 each member's type (``_member_types``) has its schema here, and which members must be sent
 follows from the classes, so a new kind or member shows in the document (or fails to build
-it, when its type has no schema yet). An element object without ``type`` (decisions section 17)
+it, when its type has no schema yet). An element object without ``type``
+(docs/api.md#calls-and-answers)
 is one of ``UNTYPED``'s branches, made from the same components: told by its data (the first
 of ``DATA_TYPES`` its ``data`` holds), or by its permalink. Story and user members are read by
 hand-written code (``drafts``, ``accounts``); their schemas follow the same member types and
@@ -123,7 +125,8 @@ class _Walker:
             "properties": properties,
             "required": required,
         }
-        if kind in ELEMENT_CLASSES.values():  # an element's own members are closed (section 24)
+        # an element's own members are closed (docs/decisions.md)
+        if kind in ELEMENT_CLASSES.values():
             component["properties"] = {**properties, **_read_back(ELEMENT_MEMBERS - {*hints})}
             component["additionalProperties"] = False
         self.components[name] = component
@@ -150,7 +153,7 @@ def _elements(walker: _Walker) -> Schema:
     """The union of the element kinds, told apart by ``type``."""
     kinds = {kind: walker.shape(cls) for kind, cls in ELEMENT_CLASSES.items()}
     return {
-        "description": "An element object (decisions section 7), told apart by `type`.",
+        "description": "An element object (docs/api.md#elements), told apart by `type`.",
         "oneOf": [_component(name) for name in kinds.values()],
         "discriminator": {
             "propertyName": "type",
@@ -220,8 +223,8 @@ def _untyped(walker: _Walker) -> Schema:
     }
     branches.append(_component("PermalinkElementTold"))
     return {
-        "description": "An element object without `type` (decisions section 17): its `data` "
-        "(`text`, `quote`, `image`, `video`, `link`, the first it holds) or else its "
+        "description": "An element object without `type` (docs/api.md#calls-and-answers): its "
+        "`data` (`text`, `quote`, `image`, `video`, `link`, the first it holds) or else its "
         "`permalink` tells it.",
         "oneOf": branches,
     }
@@ -263,9 +266,9 @@ def _story(limits: Limits) -> Schema:
     return {
         "type": "object",
         "description": (
-            "The members of a story a write sets (decisions sections 6 and 13): a member left "
+            "The members of a story a write sets (docs/api.md#stories, docs/api.md): a member left "
             "out keeps its value at save. The members of a story as read may be sent back and "
-            "are ignored; any other member is a 400 naming it (decisions section 24). An empty "
+            "are ignored; any other member is a 400 naming it (docs/decisions.md). An empty "
             "`slug` counts as left out (at create, the slug is derived from the title); "
             "`description` or `thumbnail` sent as null go back to none. Element ids are unique "
             "in a story."
@@ -284,10 +287,10 @@ def _user(limits: Limits) -> Schema:
     return {
         "type": "object",
         "description": (
-            "The profile members an update applies (decisions section 13); a member left out or "
+            "The profile members an update applies (docs/api.md); a member left out or "
             "null keeps its value. `username`, when sent, must be the path's (in any case); "
             "`email`, `password` and the other members of a profile as read are ignored; any "
-            "other member is a 400 naming it (decisions section 24)."
+            "other member is a 400 naming it (docs/decisions.md)."
         ),
         "properties": {
             **{name: dict(text) for name in PROFILE_TEXTS},

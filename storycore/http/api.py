@@ -1,4 +1,4 @@
-"""The route table of API v1 (interface section 4, decisions sections 1 to 8).
+"""The route table of API v1 (docs/api.md#calls-and-answers to 8).
 
 Limits and enums are read from the core (``SORT_KEYS``) and from the service's ``Settings``
 (page size, query length) when the document is made, so they are never copied here. Each
@@ -73,7 +73,8 @@ def _address(settings: Settings) -> Schema:
 
 
 def _object(name: str) -> Schema:
-    """A JSON object parameter: the object, or its serialized JSON (decisions section 1)."""
+    """A JSON object parameter: the object, or its serialized JSON
+    (docs/api.md#calls-and-answers)."""
     ref = {"$ref": f"#/components/schemas/{name}"}
     return {"oneOf": [ref, rules.json_text(ref)]}
 
@@ -82,7 +83,7 @@ _PAGES = (
     Parameter("page", _page_number, "page number", read=Read.PAGE),
     Parameter("per_page", _page_size, "page size", read=Read.PAGE),
 )
-#: a list's pages, and on request the number of its items on every page (decisions section 24)
+#: a list's pages, and on request the number of its items on every page (docs/decisions.md)
 _LIST_PAGES = (
     *_PAGES,
     Parameter(
@@ -118,7 +119,7 @@ _VERSION = Parameter(
     "the version the change is based on (409 when it is not the current one)",
     read=Read.INTEGER,
 )
-#: a time to publish at, or its cancellation (decisions section 27)
+#: a time to publish at, or its cancellation (docs/api.md#scheduled-publishing)
 _PUBLISH_AT = Parameter(
     "publish_at",
     {

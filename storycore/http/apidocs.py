@@ -1,4 +1,4 @@
-"""The API reference (decisions section 25): ``GET {web_url}/docs/api`` shows the OpenAPI
+"""The API reference (docs/api.md#the-web-host): ``GET {web_url}/docs/api`` shows the OpenAPI
 document (``GET /v1/openapi.json``) in Swagger UI, whose files storycore serves itself.
 
 The viewer's files come from the ``swagger-ui-py`` distribution (its folder ``swagger_ui/static``,

@@ -1,7 +1,7 @@
 """The HTTP face of the service, as one pure function from request to response.
 
 It routes, reads parameters, answers in the ``{content, code}`` envelope and the error bodies
-of decisions section 2, and never shows a traceback. The ASGI and WSGI bindings only convert.
+of docs/api.md#errors, and never shows a traceback. The ASGI and WSGI bindings only convert.
 """
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ _OPENAPI_PREFIXES = 8  # the documents an app keeps: one for each prefix it is m
 
 class HttpApp:
     """Answers HTTP requests for one service. With ``compress``, text answers over 1 KiB go
-    gzipped to clients that accept it (``storycore serve`` does; decisions section 20)."""
+    gzipped to clients that accept it (``storycore serve`` does;
+    docs/api.md#caching-and-compression)."""
 
     def __init__(
         self, service: Service, routes: tuple[Route, ...] = ROUTES, *, compress: bool = False
@@ -56,7 +57,7 @@ class HttpApp:
         self.routes = routes
         self._openapi: dict[str, bytes] = {}  # the document, by the root_path it names
         # a write that stores a client's elements waits on other hosts when the resolver
-        # fetches what they point to (decisions sections 14 and 18)
+        # fetches what they point to (docs/decisions.md#serving, docs/resolver.md)
         fetches = isinstance(service.resolver, ContentResolver)
         self._calling_out = tuple(r for r in routes if r.calls_out or (fetches and r.resolves))
         self._cors = Cors(service.settings.cors_origins)
@@ -72,7 +73,7 @@ class HttpApp:
     def calls_out(self, method: str, path: str) -> bool:
         """Whether answering may wait on another host (a route marked ``calls_out``): bindings
         answer such requests on threads of their own, so that no storage request waits behind
-        them (decisions section 14)."""
+        them (docs/decisions.md#serving)."""
         parts = path.strip("/").split("/")
         return any(r.method == method and r.match(parts) is not None for r in self._calling_out)
 
@@ -113,14 +114,15 @@ class HttpApp:
         return response
 
     def _preflight(self, request: HttpRequest) -> HttpResponse:
-        """A CORS preflight: what the path takes, for the origin asking (decisions §15)."""
+        """A CORS preflight: what the path takes, for the origin asking
+        (docs/api.md#credentials)."""
         if request.path.strip("/") == "v1/openapi.json":
             return self._cors.preflight(("GET", "HEAD"))
         return self._cors.preflight(methods(self.routes, request.path))
 
     def _service_for(self, request: HttpRequest) -> Service:
         """The service whose addresses are those of the request's web host, unless
-        ``Settings.web_url`` names one (decisions section 15)."""
+        ``Settings.web_url`` names one (docs/api.md#credentials)."""
         if self.service.settings.web_url is not None:
             return self.service
         key = (request.scheme, request.header("host"), request.root_path)
@@ -174,8 +176,9 @@ class HttpApp:
         return redirect(request, f"/v1/stories/{moved.username}/{moved.slug}", moved.body())
 
     def _openapi_response(self, root_path: str) -> HttpResponse:
-        """The OpenAPI document, its server the prefix the app is mounted under (decisions
-        section 16): made once for each of the few prefixes an app is reached by."""
+        """The OpenAPI document, its server the prefix the app is mounted under
+        (docs/decisions.md#the-api-reference): made once for each of the few prefixes an app is
+        reached by."""
         document = self._openapi.get(root_path)
         if document is None:
             made = openapi_document(self.routes, self.service.settings, root_path)
@@ -187,7 +190,7 @@ class HttpApp:
 
 def _is_api(path: str) -> bool:
     """Whether ``path`` is in the API's part (``/v1``), however many slashes lead it: an API
-    path that does not resolve is the API's JSON 404, not the web host's page (decisions §23).
+    path that does not resolve is the API's JSON 404, not the web host's page (docs/api.md#limits).
     """
     bare = path.lstrip("/")
     return bare == "v1" or bare.startswith("v1/")

@@ -1,4 +1,4 @@
-"""Who is calling: the credentials a request carries (decisions sections 5 and 15).
+"""Who is calling: the credentials a request carries (docs/api.md#credentials).
 
 v1 clients send ``api_key``, ``username`` and ``_token`` as parameters. Browsers and new
 clients send ``Authorization: Bearer <token>``, which proves the token's user through the

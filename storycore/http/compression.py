@@ -1,4 +1,4 @@
-"""gzip for answers over 1 KiB when the client accepts it (decisions section 20).
+"""gzip for answers over 1 KiB when the client accepts it (docs/api.md#caching-and-compression).
 
 ``storycore serve`` compresses; an app mounted in a host application does when built with
 ``compress=True`` (a host's own middleware or proxy may do it instead). Only text is
@@ -21,7 +21,8 @@ _TEXT = ("application/json", "application/javascript", "application/atom+xml", "
 
 
 def accepts_gzip(accept_encoding: str | None) -> bool:
-    """Whether ``Accept-Encoding`` admits gzip (RFC 9110, section 12.5.3): named, or ``*``,
+    """Whether ``Accept-Encoding`` admits gzip (RFC 9110, section 12.5.3):
+    named, or ``*``,
     with a quality above zero."""
     if not accept_encoding:
         return False

@@ -1,4 +1,4 @@
-"""Caching of GET answers (decisions section 20): entity tags, ``If-None-Match`` and
+"""Caching of GET answers (docs/api.md#caching-and-compression): entity tags, ``If-None-Match`` and
 ``Cache-Control``, for the API and the web host alike.
 
 Every 200 answer to GET or HEAD carries an ``ETag``: the one its endpoint set (a story read

@@ -1,4 +1,4 @@
-"""Cross-origin calls from browsers (decisions section 15), on every ``/v1`` path.
+"""Cross-origin calls from browsers (docs/api.md#credentials), on every ``/v1`` path.
 
 An allowed origin gets ``Access-Control-Allow-Origin`` (``*`` when any origin is allowed, else
 the request's own origin with ``Vary: Origin``) and the headers a page may read. ``OPTIONS`` is

@@ -91,7 +91,7 @@ def edit_slug(call: Call) -> HttpResponse:
     return call.ok(call.service.stories.change_slug(**call.arguments(), viewer=call.viewer))
 
 
-# -- revisions (decisions section 26) ---------------------------------------------------------
+# -- revisions (docs/api.md#revisions) ---------------------------------------------------------
 
 
 def list_revisions(call: Call) -> HttpResponse:
@@ -126,7 +126,7 @@ def authenticate(call: Call) -> HttpResponse:
 
 
 def revoke(call: Call) -> HttpResponse:
-    """The token the call proved itself with ends (decisions section 15)."""
+    """The token the call proved itself with ends (docs/api.md#credentials)."""
     return call.ok(call.service.accounts.revoke(sent_token(call.request, call.params) or ""))
 
 
@@ -134,7 +134,7 @@ def revoke(call: Call) -> HttpResponse:
 
 
 def oembed(call: Call) -> HttpResponse:
-    """oEmbed answers a bare object, as oEmbed clients expect (decisions section 13), in
+    """oEmbed answers a bare object, as oEmbed clients expect (docs/api.md), in
     JSON or in oEmbed's XML (``format``, read before the operation's own parameters)."""
     form = (call.read("format") or "json").lower()
     if form not in ("json", "xml"):
@@ -147,7 +147,7 @@ def oembed(call: Call) -> HttpResponse:
 
 def delegated_create(call: Call) -> HttpResponse:
     """The identity provider and the user's authorization for it come in headers of their
-    own (decisions section 10)."""
+    own (docs/delegation.md)."""
     created = call.service.delegation.create(
         **call.arguments(),
         provider=call.request.header("x-auth-service-provider"),
@@ -156,7 +156,7 @@ def delegated_create(call: Call) -> HttpResponse:
     return call.ok(created)
 
 
-# -- webhooks (decisions section 28) -------------------------------------------------------------
+# -- webhooks (docs/webhooks.md) -------------------------------------------------------------
 
 
 def add_webhook(call: Call) -> HttpResponse:

@@ -1,4 +1,4 @@
-"""Atom 1.0 feeds on the public web host (decisions section 19).
+"""Atom 1.0 feeds on the public web host (docs/feeds.md).
 
 ``GET /feed.atom`` holds the latest public stories, ``GET /{username}/feed.atom`` a user's
 public stories and ``GET /topics/{topic}/feed.atom`` a topic's, at most ``FEED_SIZE`` each,
@@ -133,7 +133,7 @@ def _topic_feed(service: Service, topic: str) -> _Feed | _Missing:
 
 
 def _titled(what: str, service: Service) -> str:
-    """A feed's title: what it holds, on which site (``Service.site_name``, decisions §24)."""
+    """A feed's title: what it holds, on which site (``Service.site_name``, docs/decisions.md)."""
     return f"{what} on {service.site_name}"
 
 

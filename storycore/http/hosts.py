@@ -1,4 +1,4 @@
-"""The web host's address a request names (decisions section 15): its scheme, its ``Host`` and
+"""The web host's address a request names (docs/api.md#credentials): its scheme, its ``Host`` and
 the prefix the application is mounted under.
 
 A ``Host`` header is the caller's to choose and lands in links and pages, so only a host name or

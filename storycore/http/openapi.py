@@ -1,4 +1,5 @@
-"""The OpenAPI 3.1 document of API v1 (decisions section 16), made from the route table, the
+"""The OpenAPI 3.1 document of API v1 (docs/decisions.md#the-api-reference), made from the route
+table, the
 pydantic shapes and the rules the service applies to what it receives.
 
 Nothing in it is copied: each operation's security follows its route's ``Credentials``; the
@@ -66,7 +67,7 @@ _ERROR_TYPES = _error_types()
 
 
 def _error_components() -> dict[str, Schema]:
-    """``Error``, the body of every answer that is not a success (decisions section 2)."""
+    """``Error``, the body of every answer that is not a success (docs/api.md#errors)."""
     every_type = list(dict.fromkeys(t for types in _ERROR_TYPES.values() for t in types))
     return {
         _ERROR: {
@@ -101,7 +102,7 @@ _CREDENTIAL_FAULTS = {
     Credentials.OPTIONAL: "the credentials sent were refused",
 }
 # every operation may meet these: a malformed query string or body, a body over the limit, a
-# store that cannot be reached in time (decisions section 14), a bug
+# store that cannot be reached in time (docs/decisions.md#serving), a bug
 _ANY_OPERATION = (400, 413, 500, 503)
 _HEADERS_OF_STATUS: dict[int, dict[str, Schema]] = {
     429: {"Retry-After": {"required": True, "schema": {"type": "integer"}}},
@@ -146,7 +147,7 @@ def _security_schemes() -> dict[str, Schema]:
             "scheme": "bearer",
             "description": "`Authorization: Bearer <_token>`: the token's user, through the "
             "token's application; api_key and username are then not needed, and must match "
-            "when sent (decisions section 15).",
+            "when sent (docs/api.md#credentials).",
         },
         _KEY_HEADER: {
             "type": "apiKey",
@@ -199,8 +200,8 @@ _SECURITY: dict[Credentials, list[dict[str, list[str]]]] = {
 
 
 def _path_schema(name: str, settings: Settings) -> Schema:
-    """A path argument's schema. A username never names a reserved name (decisions section
-    5), which a fixed route may catch first (``/v1/stories/search``)."""
+    """A path argument's schema. A username never names a reserved name (docs/api.md#credentials),
+    which a fixed route may catch first (``/v1/stories/search``)."""
     if name == "username":
         reserved = rules.any_case(*sorted(RESERVED_USERNAMES))
         return {**rules.username(), "not": {"pattern": f"^{reserved}$"}}
@@ -231,8 +232,8 @@ def _query_parameter(name: str, schema: Schema, description: str, required: bool
 
 def _headers(route: Route, settings: Settings) -> list[Schema]:
     """The headers an operation reads as parameters: ``X-Api-Key``, which any API call may send
-    in place of the ``api_key`` parameter (decisions section 15), and delegated creation's
-    own (decisions section 10)."""
+    in place of the ``api_key`` parameter (docs/api.md#credentials), and delegated creation's
+    own (docs/delegation.md)."""
     key: Schema = {
         "name": "X-Api-Key",
         "in": "header",
@@ -281,7 +282,7 @@ def _parameters(route: Route, settings: Settings) -> list[Schema]:
                 "in": "header",
                 "required": False,
                 "description": "entity tags of answers held; a match (weak comparison, `*` "
-                "for any) is a 304 (decisions section 20)",
+                "for any) is a 304 (docs/api.md#caching-and-compression)",
                 "schema": {"type": "string"},
             }
         )
@@ -359,7 +360,7 @@ def _envelope(content: Schema) -> Schema:
     }
 
 
-# every GET answer carries an entity tag (decisions section 20)
+# every GET answer carries an entity tag (docs/api.md#caching-and-compression)
 _ETAG = {"description": "the answer's entity tag", "required": True, "schema": {"type": "string"}}
 
 
@@ -398,7 +399,7 @@ def _redirects(route: Route) -> dict[str, Any]:
     if 301 in route.errors:
         found["301"] = {
             "description": "moved: the story was asked for by a retired slug; `Location` is "
-            "its address now, with the same query (decisions section 4)",
+            "its address now, with the same query (docs/api.md#slugs)",
             "headers": {"Location": {"required": True, "schema": {"type": "string"}}},
             "content": {_JSON: {"schema": _ref(_ERROR)}},
         }
@@ -474,7 +475,9 @@ def _oembed_schema() -> Schema:
     kinds = {str: "string", int: "integer"}
     return {
         "type": "object",
-        "description": "An oEmbed 1.0 `rich` answer, not in the envelope (decisions section 9)",
+        "description": (
+            "An oEmbed 1.0 `rich` answer, not in the envelope (docs/api.md#the-web-host)"
+        ),
         "required": list(sample),
         "properties": {key: {"type": kinds[type(value)]} for key, value in sample.items()},
     }

@@ -1,4 +1,4 @@
-"""The pages people read on the web host (decisions section 25): the story page, the author
+"""The pages people read on the web host (docs/api.md#the-web-host): the story page, the author
 page, the front page, a topic's and a hashtag's pages, the search page, and the web host's HTML
 404. Each reads the service, then hands what it read to ``storycore.presentation.pages``, which
 renders the HTML; ``HttpApp`` gives every 200 its ``ETag`` and ``Cache-Control``

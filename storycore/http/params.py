@@ -1,4 +1,4 @@
-"""Request parameters (decisions section 1): from the query string and the body.
+"""Request parameters (docs/api.md#calls-and-answers): from the query string and the body.
 
 Bodies may be ``application/x-www-form-urlencoded`` or ``application/json``; parameters are also
 read from the query string, and the body wins on a conflict. Booleans are
@@ -128,7 +128,7 @@ class Params:
 
     def schedule(self, name: str) -> str | Unchanged | None:
         """A time to publish at (checked by the operation), None to cancel one (``null`` or
-        empty), ``UNCHANGED`` when not sent (decisions section 27)."""
+        empty), ``UNCHANGED`` when not sent (docs/api.md#scheduled-publishing)."""
         if name not in self.values:
             return UNCHANGED
         value = self.values[name]

@@ -86,7 +86,7 @@ class Parameter:
         return self.schema(settings) if callable(self.schema) else self.schema
 
 
-# the credentials of decisions section 5, as the routes that read them take them
+# the credentials of docs/api.md#credentials, as the routes that read them take them
 CREDENTIALS = (
     Parameter("api_key", {"type": "string"}, "application key"),
     Parameter("username", {"type": "string"}, "the user on whose behalf the call is made"),
@@ -101,8 +101,8 @@ class Route:
     ``credentials`` has no default: every route states its use of them. ``errors`` are the
     statuses of the operation's own faults; those of the credentials follow from ``credentials``.
     ``calls_out`` marks an operation that may wait on another host: bindings answer it apart
-    from storage requests (decisions section 14). ``resolves`` marks one that stores a client's
-    elements, which waits on other hosts when the service's resolver fetches (section 18).
+    from storage requests (docs/decisions.md#serving). ``resolves`` marks one that stores a client's
+    elements, which waits on other hosts when the service's resolver fetches (docs/resolver.md).
     """
 
     method: str

@@ -1,5 +1,5 @@
 """The files storycore serves itself on the web host: the demo's pictures, shipped in the
-package (``storycore/static/demo``), at ``{web_url}/static/demo/{name}`` (decisions section 24).
+package (``storycore/static/demo``), at ``{web_url}/static/demo/{name}`` (docs/decisions.md).
 
 Only the names the package holds are answered: a path is looked up among them, never joined
 to a folder, so no ``..`` or encoded separator reaches the file system; any other path under

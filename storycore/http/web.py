@@ -1,10 +1,10 @@
-"""The public web host (decisions section 9): embed scripts, permalink pages, shortlinks
-and feeds (section 19).
+"""The public web host (docs/api.md#the-web-host): embed scripts, permalink pages, shortlinks
+and feeds (docs/feeds.md).
 
 ``GET /{username}/{slug}.js`` answers JavaScript, even for errors (a script that only logs);
 ``GET /s/{code}`` a 301 to the permalink; ``GET /static/demo/{name}`` a file of the demo
 (``static``); the pages people read (the front page, ``/{username}``, ``/{username}/{slug}``,
-``/topics/{topic}``, ``/tags/{tag}``, ``/search``: decisions section 25) are ``pages``'.
+``/topics/{topic}``, ``/tags/{tag}``, ``/search``: docs/api.md#the-web-host) are ``pages``'.
 Any other path is the web host's HTML 404.
 Retired slugs redirect to the new address, keeping the query string. ``HttpApp`` gives every
 200 its ``ETag`` and ``Cache-Control`` (``conditional``).
@@ -64,7 +64,7 @@ def handle_web(service: Service, request: HttpRequest) -> HttpResponse:
     elif parts[0] == DOCS:  # the API reference (``apidocs``); a reserved username
         handler = lambda: apidocs_answer(service, request, parts)  # noqa: E731
     elif (feed := feed_handler(service, parts)) is not None:
-        handler = feed  # decisions section 19; no slug is "feed.atom" (slugs hold no dot)
+        handler = feed  # docs/feeds.md; no slug is "feed.atom" (slugs hold no dot)
     elif len(parts) == 2 and parts[1].endswith(".js") and len(parts[1]) > 3:
         handler = lambda: _script(service, request, parts[0], parts[1][:-3])  # noqa: E731
     else:

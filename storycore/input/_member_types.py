@@ -1,10 +1,10 @@
 """The member rules of ``fields.Members`` as pydantic types, so that a model is validated the
-way the service reads a client's JSON (decisions section 13).
+way the service reads a client's JSON (docs/api.md).
 
 Validated with the client's context (``client_context``), each type reads its value as
 ``Members`` reads a member: ``null`` counts as not sent and takes the member's default, a value
 of the wrong type is refused, text holds no control character and keeps to its length limit
-(``Limits``), addresses are http(s) (decisions section 7). A fault becomes a pydantic error
+(``Limits``), addresses are http(s) (docs/api.md#elements). A fault becomes a pydantic error
 that names no field, worded by ``Members`` itself; pydantic knows where it was found, and
 ``fault`` turns the first one into the ``InvalidParameter`` a caller reads, its field the
 dotted path to it.

@@ -2,7 +2,7 @@
 
 A member sent as ``null`` counts as not sent, so a client may send back what it read.
 
-A member of the wrong type is a 400 ``invalid_parameter``, never ignored (decisions section 13);
+A member of the wrong type is a 400 ``invalid_parameter``, never ignored (docs/api.md);
 ``field`` is the dotted path to it: ``story.title``, ``story.elements.3.permalink``.
 """
 
@@ -90,7 +90,7 @@ class Members:
 
     def timestamp(self, key: str, *, required: bool = False) -> str | None:
         """An ISO 8601 timestamp member with a time zone, normalized to the interface's form
-        (decisions section 6); None when absent and not required.
+        (docs/api.md#stories); None when absent and not required.
         """
         text = self.string(key, required=required)
         if text is None:

@@ -1,4 +1,5 @@
-"""Element objects sent without ``type``, as real v1 clients send them (decisions section 17).
+"""Element objects sent without ``type``, as real v1 clients send them
+(docs/api.md#calls-and-answers).
 
 The type comes from ``data`` (``data.text``: text, ``data.quote``: quote, ``data.image``: image,
 ``data.video``: video, ``data.link``: link, looked for in that order); without such data, from

@@ -1,5 +1,5 @@
 """The figures storage keeps about stories and authors, each defined once here: a story's
-popularity (decisions section 6), the embed pages a story keeps (section 23) and an author's
+popularity (docs/api.md#stories), the embed pages a story keeps (docs/api.md#limits) and an author's
 stats.
 
 Storage keeps them where lists and reads find them at once: popularity in a column that the
@@ -34,7 +34,7 @@ COMMENT_WEIGHT = 10
 
 
 def popularity(views: int, likes: int = 0, comments: int = 0) -> int:
-    """A story's popularity: ``views + 5 * likes + 10 * comments`` (decisions section 6).
+    """A story's popularity: ``views + 5 * likes + 10 * comments`` (docs/api.md#stories).
 
     A record carries it as a value the core computes when it sets the counters: 0 for a new
     story, the popularity of the restored counters for an imported one (``story_records``).
@@ -63,7 +63,7 @@ def by_loads(pages: Mapping[str, int]) -> list[tuple[str, int]]:
 def pages_dropped(kept: Mapping[str, int], limit: int) -> list[str]:
     """The pages a story drops, of the ``kept`` pages and their loads, when a page it does not
     keep is loaded: every page after the first ``limit - 1`` by loads (``by_loads``), so that
-    with the new one it keeps at most ``limit`` (decisions section 23, ``Limits.embed_pages``).
+    with the new one it keeps at most ``limit`` (docs/api.md#limits, ``Limits.embed_pages``).
 
     The new page is always kept: at the limit it takes the place of the least viewed page (the
     greatest address among equals), even of one with more loads than it, so that a page being

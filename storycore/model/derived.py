@@ -1,4 +1,4 @@
-"""The members of a story that follow from the others (decisions section 6).
+"""The members of a story that follow from the others (docs/api.md#stories).
 
 They are computed on every write, so reads and lists never recompute them: the cover image,
 ``meta.hashtags``, ``meta.quoted``, ``stats.elements``, the search tokens and sort keys; and a

@@ -1,4 +1,5 @@
-"""The ``story`` parameter of create, save and publish (decisions sections 6, 11 and 13).
+"""The ``story`` parameter of create, save and publish (docs/api.md#stories, docs/api.md#limits,
+docs/api.md).
 
 A draft holds the members that were sent; a member left out is None and keeps its stored value
 at save. A member that no story object has is refused (``members``), as is a known member of
@@ -53,7 +54,8 @@ class StoryDraft:
         }
 
 
-#: The members a story write takes (decisions sections 6 and 27), in order: the draft's.
+#: The members a story write takes (docs/api.md#stories, docs/api.md#scheduled-publishing), in
+#: order: the draft's.
 STORY_WRITE_MEMBERS: Final = tuple(f.name for f in fields(StoryDraft) if f.name != "clear")
 #: Every member a ``story`` object may carry: what a write takes, and what a read answered,
 #: which a client may send back and a write ignores (``members``).

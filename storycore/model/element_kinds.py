@@ -1,4 +1,4 @@
-"""The kinds of element (decisions section 7), each written once: its ``type``, what its
+"""The kinds of element (docs/api.md#elements), each written once: its ``type``, what its
 ``data`` holds and which members it requires.
 
 ``Element`` is a pydantic discriminated union of one class per kind, told apart by ``type``.
@@ -65,7 +65,7 @@ ElementType = Literal["text", "quote", "image", "video", "link", "other"]
 #: Every element type, in the order ``stats.elements`` counts them.
 ELEMENT_TYPES: Final[tuple[ElementType, ...]] = get_args(ElementType)
 #: The types whose ``data`` holds a member named after the type, in the order an element sent
-#: without ``type`` is told one by its ``data`` (decisions section 17).
+#: without ``type`` is told one by its ``data`` (docs/api.md#calls-and-answers).
 DATA_TYPES: Final[tuple[ElementType, ...]] = ("text", "quote", "image", "video", "link")
 
 

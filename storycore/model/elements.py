@@ -1,13 +1,13 @@
-"""Normalizing the ``elements`` a client sends (decisions section 7).
+"""Normalizing the ``elements`` a client sends (docs/api.md#elements).
 
 Each item is a permalink string (typed by the resolver) or an element object. Normalizing an
 element object is validating it as ``Element``, the union of the kinds of ``element_kinds``:
 addresses are http(s), text HTML is sanitized, ``data`` keeps the members of its type, and the
 first fault is a 400 naming its dotted field. Ids are kept when sent back and given by the
 service otherwise. An object sent without ``type`` takes it from its data or its permalink
-(decisions section 17, ``_typeless``).
+(docs/api.md#calls-and-answers, ``_typeless``).
 
-With ``fetch``, a resolver that fetches content (``ContentResolver``, decisions section 18) fills
+With ``fetch``, a resolver that fetches content (``ContentResolver``, docs/resolver.md) fills
 in every permalink string and every element sent with only its permalink, all of them together,
 once the whole write has passed its checks.
 """

@@ -1,4 +1,4 @@
-"""Events: what changed, written in the same atomic write as the change (decisions section 28).
+"""Events: what changed, written in the same atomic write as the change (docs/webhooks.md).
 
 An event reports one change of a story or a user. Storage keeps it with the change it reports
 (``events=`` of the reporting write methods of ``storycore.ports``), so a change without its
@@ -32,7 +32,7 @@ EventType = Literal[
     "user.created",
     "user.updated",
 ]
-#: Every event type, in the order decisions section 28 names them.
+#: Every event type, in the order docs/webhooks.md names them.
 EVENT_TYPES: tuple[EventType, ...] = get_args(EventType)
 
 
@@ -59,7 +59,7 @@ class LoggedEvent(NamedTuple):
 
 
 def event_body(event: Event) -> bytes:
-    """The JSON a webhook delivers of ``event`` (decisions section 28): ``type``,
+    """The JSON a webhook delivers of ``event`` (docs/webhooks.md): ``type``,
     ``timestamp`` and ``data``; the event id travels in the ``webhook-id`` header."""
     return b'{"type":%s,"timestamp":%s,"data":%s}' % (
         orjson.dumps(event.type),

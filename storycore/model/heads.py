@@ -26,7 +26,7 @@ class StoryHead(NamedTuple):
     created: str
     updated: str
     status: Status
-    published: str | None  # a feed's entry says when (decisions section 19)
+    published: str | None  # a feed's entry says when (docs/feeds.md)
     private: bool  # last: SQLite's rows hold it as 0 or 1, which its adapter turns back
 
     @classmethod

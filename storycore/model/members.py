@@ -1,9 +1,9 @@
-"""Which members a client's ``story``, element and ``user`` objects may carry (decisions
-section 24: typos are refused).
+"""Which members a client's ``story``, element and ``user`` objects may carry (docs/decisions.md:
+typos are refused).
 
-A client may send what it reads back (decisions section 17), so an object may hold, besides
+A client may send what it reads back (docs/api.md#calls-and-answers), so an object may hold, besides
 the members a write takes, every member of the shapes a read answers: the story shapes of
-interface sections 2.3 to 2.5, the element of decisions section 7, the user shapes of 2.2 and
+docs/api.md#shapes, the element of docs/api.md#elements, the user shapes of 2.2 and
 2.6; and the few members that real v1 answers also carried (the recorded Storify traffic) and
 that real clients therefore send back. Anything else is a typo or a misunderstanding, refused
 with the member's dotted path, so that ``{"titel": ...}`` is not stored as an untitled story.
@@ -46,10 +46,11 @@ _V1_STORY_EXTRAS: Final = frozenset({"comments", "is_spam", "category", "section
 #: them; ``drafts.STORY_MEMBERS`` is both).
 STORY_READ_BACK: Final = _names(StoryDetail, SearchItem, SlugChanged) | _V1_STORY_EXTRAS
 
-#: An element's members (decisions section 7), and those v1 answers added (section 17).
+#: An element's members (docs/api.md#elements), and those v1 answers added
+#: (docs/api.md#calls-and-answers).
 ELEMENT_MEMBERS: Final = _names(*ELEMENT_CLASSES.values()) | {"eid", "comments", "stats", "meta"}
 
-#: The profile members a user write sets (decisions section 13), in order: the one list, which
+#: The profile members a user write sets (docs/api.md), in order: the one list, which
 #: ``Accounts`` (create_user, a profile update, every import's authors through it), Storify's
 #: reader and the OpenAPI schema read. Each is a short text or an address.
 PROFILE_TEXTS: Final = ("name", "bio", "location")

@@ -1,4 +1,4 @@
-"""Pagination (decisions section 3): ``page`` from 1, ``per_page`` from 1 to the limit."""
+"""Pagination (docs/api.md#pagination): ``page`` from 1, ``per_page`` from 1 to the limit."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Lists (decisions section 8): which stories a list holds and in which total order.
+"""Lists (docs/api.md#lists-filters-sorting-and-search): which stories a list holds and in which
+total order.
 
 A ``StoryQuery`` is what the service asks storage for; every list is ordered by its sort key,
 then by story id in the same direction, so pages never repeat or skip an item.

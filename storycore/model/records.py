@@ -102,7 +102,7 @@ class StoryRecord(_Record):
     updated: str
     published: str | None = None
     featured_at: str | None = None
-    #: When a working story is to be published (decisions section 27), else None.
+    #: When a working story is to be published (docs/api.md#scheduled-publishing), else None.
     publish_at: str | None = None
     topics: list[str] = Field(default_factory=list)
     topic_keys: list[str] = Field(default_factory=list)

@@ -1,4 +1,4 @@
-"""Turning a permalink string into a typed element (decisions section 7).
+"""Turning a permalink string into a typed element (docs/api.md#elements).
 
 Resolving richer metadata (titles, post text, image sizes) is the job of a pluggable resolver;
 the default one works offline, from the address alone:
@@ -9,7 +9,7 @@ the default one works offline, from the address alone:
 - anything else is a ``link``.
 
 A ``ContentResolver`` also fetches what permalinks point to when a write adds them: the online
-resolver of decisions section 18 (``storycore.resolving.online_resolver``, docs/resolver.md).
+resolver of docs/resolver.md (``storycore.resolving.online_resolver``, docs/resolver.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Revisions: a story as it was before a change replaced it (decisions section 26).
+"""Revisions: a story as it was before a change replaced it (docs/api.md#revisions).
 
 A revision is taken by storage in the write that replaces the story (``StoryRepository.replace``
 with a ``RevisionMark``), so a change without its revision never exists. It holds the stored

@@ -1,4 +1,4 @@
-"""The shapes of interface section 2, exactly: key sets, ``null`` versus ``""``, timestamps.
+"""The shapes of docs/api.md#shapes, exactly: key sets, ``null`` versus ``""``, timestamps.
 
 These are what the service returns and what the HTTP layer serializes. Names follow the
 interface (``canEdit``, ``_access``), not Python habits, so a dump is the wire format.
@@ -70,7 +70,7 @@ class TokenGrant(UserProfile):
 
 
 class Revoked(_Shape):
-    """The answer of ``POST /v1/auth/revoke`` (decisions section 15)."""
+    """The answer of ``POST /v1/auth/revoke`` (docs/api.md#credentials)."""
 
     revoked: Literal[True] = True
 
@@ -96,13 +96,14 @@ class StorySummary(StoryCreated):
 
 
 class StoryDetail(StorySummary):
-    """Story detail with one page of its elements (2.4), and what a save needs (decisions
-    section 24): the ``version`` to send back, and where the story lives."""
+    """Story detail with one page of its elements (2.4), and what a save needs (docs/decisions.md):
+    the ``version`` to send back, and where the story lives."""
 
     version: int
     permalink: str
     shortlink: str
-    #: when a working story is to be published (decisions section 27), else null: only its
+    #: when a working story is to be published (docs/api.md#scheduled-publishing), else null: only
+    #: its
     #: author and editors see a working story, so only they ever see a time here
     publish_at: str | None
     page: int
@@ -111,7 +112,7 @@ class StoryDetail(StorySummary):
 
 
 class RevisionItem(_Shape):
-    """A revision in the list of a story's revisions (decisions section 26): the version the
+    """A revision in the list of a story's revisions (docs/api.md#revisions): the version the
     story had, when it was replaced and by whom (a username), its title, status and how many
     elements it held."""
 
@@ -245,7 +246,7 @@ class StoryDeleted(_Shape):
 
 class Page(_Shape, Generic[T]):
     """One page of a list. ``has_next`` tells whether a further page exists; ``total`` is the
-    number of items on every page, counted only when asked (decisions section 24)."""
+    number of items on every page, counted only when asked (docs/decisions.md)."""
 
     page: int
     per_page: int
@@ -255,7 +256,7 @@ class Page(_Shape, Generic[T]):
 
 
 class WebhookShape(_Shape):
-    """A webhook (decisions section 28): where its events go, which, and whether it is
+    """A webhook (docs/webhooks.md): where its events go, which, and whether it is
     disabled (the time its deliveries had failed for 5 days in a row, or null). ``failing``
     is the time of its first failed attempt since its last success, or null."""
 

@@ -1,4 +1,4 @@
-"""Who may see and change what (interface section 3, decisions section 5).
+"""Who may see and change what (docs/api.md#who-may-do-what, docs/api.md#credentials).
 
 The viewer is the caller: anonymous, or a user (possibly an editor) acting through an
 application. Every permission of the service is decided by one of these functions.

@@ -1,4 +1,4 @@
-"""Webhooks and their deliveries (decisions section 28), as storage keeps them.
+"""Webhooks and their deliveries (docs/webhooks.md), as storage keeps them.
 
 A webhook is an endpoint an editor registered for some event types. Its ``cursor`` says how far
 into the event log (``ports.EventLog``) its deliveries were made: a delivery is made for each

@@ -1,5 +1,5 @@
 """A value as a JavaScript literal that is safe anywhere inside a ``<script>`` element
-(decisions section 9): JSON whose ``<``, ``>``, ``&``, U+2028 and U+2029 are escaped, so
+(docs/api.md#the-web-host): JSON whose ``<``, ``>``, ``&``, U+2028 and U+2029 are escaped, so
 ``</script>`` and ``<!--`` cannot end or confuse the script, whatever the value holds.
 
 One helper for the embed script and the pages' JSON-LD alike.

@@ -1,4 +1,4 @@
-"""Reading what a page and an oEmbed answer say (decisions section 18), with selectolax's
+"""Reading what a page and an oEmbed answer say (docs/resolver.md), with selectolax's
 HTML5 parser (lexbor): a page's OpenGraph, Twitter-card and plain metadata, its oEmbed
 discovery link, an oEmbed answer's members, and provider text as plain text.
 

@@ -1,4 +1,4 @@
-"""What a permalink's metadata becomes in its element (decisions section 18).
+"""What a permalink's metadata becomes in its element (docs/resolver.md).
 
 - A post (``quote``): its words as plain text in ``data.quote.text`` (the oEmbed answer's, else
   the page's description), its author's name, username and address, and as avatar the page's

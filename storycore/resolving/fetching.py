@@ -1,4 +1,4 @@
-"""The online resolver's one way out to the network (decisions section 18).
+"""The online resolver's one way out to the network (docs/resolver.md).
 
 The core decides what to ask for and what an answer means
 (``storycore.resolving.online_resolver``); the port only carries one GET, safely:

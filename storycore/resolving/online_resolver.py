@@ -1,4 +1,4 @@
-"""The online resolver (decisions section 18): what a permalink points to, fetched when a write
+"""The online resolver (docs/resolver.md): what a permalink points to, fetched when a write
 adds it and stored in its element, so that reads never fetch and a story keeps what it quotes.
 
 For each permalink, in this order:

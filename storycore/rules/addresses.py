@@ -1,6 +1,7 @@
-"""The address rule (decisions section 7): every address the service stores is http(s).
+"""The address rule (docs/api.md#elements): every address the service stores is http(s).
 
-A protocol-relative address (``//host/path``), which v1 clients send (decisions section 17), is
+A protocol-relative address (``//host/path``), which v1 clients send
+(docs/api.md#calls-and-answers), is
 taken as ``https://host/path``: the limit counts the address as taken, the one that is stored.
 A host name has at most 253 characters, as DNS allows (RFC 1035): the site's name an element
 takes from it then fits every limit of a name.

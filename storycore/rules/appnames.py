@@ -1,4 +1,4 @@
-"""The application-name rule (decisions section 5): 1 to 100 characters, not blank, stored
+"""The application-name rule (docs/api.md#credentials): 1 to 100 characters, not blank, stored
 without the white space around it.
 """
 

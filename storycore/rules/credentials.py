@@ -1,7 +1,8 @@
-"""Secrets (decisions section 5): password hashes, api keys and tokens.
+"""Secrets (docs/api.md#credentials): password hashes, api keys and tokens.
 
 A password has at least ``MIN_PASSWORD_LENGTH`` characters and no control character, not even a
-tab or a line break (decisions section 21), wherever a user gets one. Passwords are stored as
+tab or a line break (docs/decisions.md#command-line), wherever a user gets one. Passwords are stored
+as
 salted scrypt hashes; api keys and tokens are random (32 bytes) and stored only as SHA-256
 digests. Every comparison of secrets is constant-time.
 """

@@ -1,7 +1,8 @@
-"""Hashtags (decisions section 6): lowercase, without ``#``, from members and ``#words`` in text.
+"""Hashtags (docs/api.md#stories): lowercase, without ``#``, from members and ``#words`` in text.
 
-A ``#word`` is ``#`` then one word of search's word rule (``storycore.rules.searchtext``, decisions
-§23), so a tag found in text is a word that search finds too: ``#हिन्दी`` is ``हिन्दी``, and
+A ``#word`` is ``#`` then one word of search's word rule (``storycore.rules.searchtext``,
+docs/api.md#limits), so a tag found in text is a word that search finds too: ``#हिन्दी`` is
+``हिन्दी``, and
 ``#foo_bar`` is ``foo`` (an underscore separates words).
 """
 

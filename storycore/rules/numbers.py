@@ -1,4 +1,5 @@
-"""Whole numbers as parameters: one rule for every integer a caller sends (decisions §3, §14).
+"""Whole numbers as parameters: one rule for every integer a caller sends (docs/api.md#pagination,
+docs/decisions.md#serving).
 
 An integer is a JSON integer (or a JSON number with no fraction, such as `3.0`) or, where a
 parameter may arrive as text (a query string, a form

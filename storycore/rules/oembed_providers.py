@@ -1,4 +1,4 @@
-"""The oEmbed providers the online resolver asks first (decisions section 18).
+"""The oEmbed providers the online resolver asks first (docs/resolver.md).
 
 A permalink that one of a provider's ``schemes`` matches is resolved by asking the provider's
 ``endpoint`` (``?url=<permalink>&format=json``) before anything else: one request, and the

@@ -1,4 +1,5 @@
-"""The public addresses of stories and authors (decisions §6, §9, §23), made and read here only.
+"""The public addresses of stories and authors (docs/api.md#stories, docs/api.md#the-web-host,
+docs/api.md#limits), made and read here only.
 
 Under ``web_url`` (the public web host): a story's permalink is ``{web_url}/{username}/{slug}``,
 its shortlink ``{web_url}/s/{id}``, its embed script ``{permalink}.js``, and an author's

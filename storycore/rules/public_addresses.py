@@ -1,4 +1,4 @@
-"""Which IP addresses the online resolver may connect to (decisions section 18).
+"""Which IP addresses the online resolver may connect to (docs/resolver.md).
 
 Only public unicast addresses: not loopback, private, shared (carrier-grade NAT), link-local,
 multicast, reserved, unspecified, documentation or benchmarking ranges. An IPv6 address that

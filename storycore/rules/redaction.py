@@ -1,4 +1,4 @@
-"""Secrets never reach a log (decisions section 24): the value of every name in ``SECRET_NAMES``
+"""Secrets never reach a log (docs/decisions.md): the value of every name in ``SECRET_NAMES``
 is written ``***`` wherever a log line would hold it.
 
 A secret is found by its name, in any letter case and percent-encoding (``API_KEY``,
@@ -25,7 +25,7 @@ from urllib.parse import unquote
 __all__ = ["SECRET_NAMES", "RedactSecrets", "redact"]
 
 #: The names whose values are secret, lowercase: parameters, then headers. One line per name.
-#: ``secret`` is a webhook's signing secret, as its registration answers it (decisions section
+#: ``secret`` is a webhook's signing secret, as its registration answers it (docs/webhooks.md);
 #: 28); ``webhook-signature`` the header a delivery is signed in.
 SECRET_NAMES = frozenset(
     {

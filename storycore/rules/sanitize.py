@@ -1,5 +1,5 @@
-"""Sanitizing of text-element HTML to the allowlist of decisions section 7, with the ``h2``,
-``h3`` and ``h4`` headings real v1 clients write (section 17).
+"""Sanitizing of text-element HTML to the allowlist of docs/api.md#elements, with the ``h2``,
+``h3`` and ``h4`` headings real v1 clients write (docs/api.md#calls-and-answers).
 
 Only text elements hold HTML; titles and descriptions are plain text and never pass here.
 """

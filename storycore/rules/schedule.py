@@ -1,4 +1,4 @@
-"""When a story may be scheduled to publish (decisions section 27).
+"""When a story may be scheduled to publish (docs/api.md#scheduled-publishing).
 
 ``publish_at`` is an ISO 8601 timestamp with a zone (or an aware ``datetime``), at least one
 second and at most one year after now; it is stored in the service's one timestamp format

@@ -1,4 +1,5 @@
-"""Search semantics (decisions section 8): what a word is, and how words are compared.
+"""Search semantics (docs/api.md#lists-filters-sorting-and-search): what a word is, and how words
+are compared.
 
 A word is a letter or digit followed by letters, digits and combining marks; anything else
 (spaces, punctuation, an underscore) separates words. Marks belong to the word because in most

@@ -1,4 +1,5 @@
-"""The site: its public address (``web_url``) and its name (decisions sections 15 and 24).
+"""The site: its public address (``web_url``) and its name (docs/api.md#credentials,
+docs/decisions.md).
 
 A web address is an absolute http or https address with a host (a name or an IP address, and a
 port), and a path at most: no query, no fragment, no credentials (``user:password@``), no white

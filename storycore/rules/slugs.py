@@ -1,4 +1,4 @@
-"""The slug rule (decisions section 4): what a slug may be and how one is derived from a title.
+"""The slug rule (docs/api.md#slugs): what a slug may be and how one is derived from a title.
 
 The words of the story routes (``/v1/stories/:username/create``, ``.../:slug/save``, ...) are
 never slugs, so that no address of a story is also the address of an action on it, and a path

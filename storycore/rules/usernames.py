@@ -1,4 +1,4 @@
-"""The username rule (decisions section 5): shape, reserved names, case-insensitive identity."""
+"""The username rule (docs/api.md#credentials): shape, reserved names, case-insensitive identity."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ RESERVED_USERNAMES = frozenset(
         "static",
         "api",
         "topics",  # the web host's topic pages and feeds, /topics/{topic}[/feed.atom]
-        "tags",  # the web host's hashtag pages, /tags/{tag} (decisions section 25)
-        "docs",  # the API reference, /docs/api (decisions section 25)
+        "tags",  # the web host's hashtag pages, /tags/{tag} (docs/api.md#the-web-host)
+        "docs",  # the API reference, /docs/api (docs/api.md#the-web-host)
     }
 )
 

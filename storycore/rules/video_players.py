@@ -1,4 +1,4 @@
-"""The video players a page may put in place of a video's poster (decisions section 25).
+"""The video players a page may put in place of a video's poster (docs/api.md#the-web-host).
 
 A video whose address one of a player's ``patterns`` matches (its first group is the video's
 id) plays, after the reader's click, in an ``<iframe>`` of ``player.format(id=...)``; any other

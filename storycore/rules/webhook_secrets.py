@@ -1,4 +1,4 @@
-"""Webhook signing secrets: made, sealed for storage, and used to sign (decisions section 28).
+"""Webhook signing secrets: made, sealed for storage, and used to sign (docs/webhooks.md).
 
 A secret is ``whsec_`` and the base64 of 24 random bytes, the form Standard Webhooks 1.0 gives
 it: the ``standardwebhooks`` package and every receiver written for it take it as it is.

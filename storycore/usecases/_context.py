@@ -36,7 +36,7 @@ class Context:
         return format_timestamp(self.clock.now())
 
     def page(self, page: int | str | None, per_page: int | str | None) -> PageRequest:
-        """The page a list asks for, under the service's page limits (decisions section 3)."""
+        """The page a list asks for, under the service's page limits (docs/api.md#pagination)."""
         limits = self.settings.limits
         return PageRequest.parse(
             page, per_page, default_per_page=limits.per_page_default, max_per_page=limits.per_page
@@ -115,7 +115,7 @@ class Context:
     ) -> tuple[UserRecord, StoryRecord]:
         """The story at ``username/slug`` if ``viewer`` may see and restore its revisions: the
         author and editors, as for ``editable_story``; for anyone else there is no such story
-        to ask about (``NotFound``, decisions section 26), anonymous callers included.
+        to ask about (``NotFound``, docs/api.md#revisions), anonymous callers included.
         """
         author, story = self.visible_story(viewer, username, slug)
         if not can_edit(viewer, story):
@@ -128,7 +128,7 @@ class Context:
         """The story at ``username/slug`` if ``viewer`` may change it.
 
         Anonymous: ``Unauthorized``; cannot see it: ``NotFound``; sees it but may not change
-        it: ``Forbidden`` (decisions section 13).
+        it: ``Forbidden`` (docs/api.md).
         """
         self.require_user(viewer)
         author, story = self.visible_story(viewer, username, slug)

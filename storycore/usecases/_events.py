@@ -1,4 +1,4 @@
-"""The events a write reports (decisions section 28), made where the write is decided.
+"""The events a write reports (docs/webhooks.md), made where the write is decided.
 
 Each is built from the records the write stores, before it stores them, and handed to the
 store with the write (``events=``), which keeps both or neither.

@@ -1,4 +1,4 @@
-"""Users, applications and authentication (decisions section 5).
+"""Users, applications and authentication (docs/api.md#credentials).
 
 Users and applications are made here (by the host application or the command line), never over
 HTTP. Authentication trades an api key, a username and a password for a token; every later call
@@ -212,7 +212,7 @@ class Accounts:
     ) -> Viewer:
         """The caller these credentials prove. With none, the caller is anonymous; an api key
         alone names the application only, and so does an api key with a username but no token
-        (real v1 clients send their username on every call, decisions section 17: it proves
+        (real v1 clients send their username on every call, docs/api.md#calls-and-answers: it proves
         no one, so an operation that needs a user refuses it); a token needs all three, and
         any fault is ``Unauthorized``.
         """
@@ -238,7 +238,7 @@ class Accounts:
     def bearer(
         self, token: str, *, api_key: str | None = None, username: str | None = None
     ) -> Viewer:
-        """The caller a token proves alone (``Authorization: Bearer``, decisions section 15):
+        """The caller a token proves alone (``Authorization: Bearer``, docs/api.md#credentials):
         its user, through its application. An ``api_key`` or ``username`` sent with it must
         name the same; an unknown, revoked or expired token is ``Unauthorized``.
         """

@@ -1,4 +1,5 @@
-"""Lists and search (interface section 4.2, decisions section 8).
+"""Lists and search (docs/api.md#lists-filters-sorting-and-search,
+docs/api.md#lists-filters-sorting-and-search).
 
 Public lists hold published, non-private stories. A user's list adds private and working
 stories for that user and editors. Every list has a total order, so pages never overlap.
@@ -25,7 +26,7 @@ from ._context import Context
 
 __all__ = ["FEED_SIZE", "Catalog", "FeedEntry"]
 
-#: The most stories a feed holds (decisions section 19).
+#: The most stories a feed holds (docs/feeds.md).
 FEED_SIZE = 50
 
 
@@ -191,7 +192,7 @@ class Catalog:
         )
 
     def feed(self, *, username: str | None = None, topic: str | None = None) -> list[FeedEntry]:
-        """The public stories of a feed (decisions section 19), newest publication first: the
+        """The public stories of a feed (docs/feeds.md), newest publication first: the
         latest, a user's (``NotFound`` for an unknown user) or a topic's; at most
         ``FEED_SIZE``, fewer when the page limit is lower.
         """
@@ -209,8 +210,8 @@ class Catalog:
 
     def topics(self, stories: Iterable[StorySummary]) -> list[str]:
         """The topics of the public stories among ``stories`` (items of a list), the most
-        frequent first (then by name): the topics a page of stories links to (decisions
-        section 25)."""
+        frequent first (then by name): the topics a page of stories links to
+        (docs/api.md#the-web-host)."""
         counts: dict[str, int] = {}
         for story_id, updated in dict.fromkeys((story.id, story.updated) for story in stories):
             for key in self._topics_of(story_id, updated):

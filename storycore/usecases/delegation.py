@@ -1,4 +1,4 @@
-"""Delegated creation (experimental; interface section 5.4, decisions section 10).
+"""Delegated creation (experimental; docs/delegation.md).
 
 An application holding a delegation grant creates a story for a user of an identity provider
 by forwarding that user's OAuth ``Authorization`` value for the provider's verify-credentials

@@ -1,4 +1,4 @@
-"""Delivering events to webhooks, at least once (decisions section 28).
+"""Delivering events to webhooks, at least once (docs/webhooks.md).
 
 A round, in any process that serves the store (or ``storycore deliver``):
 
@@ -104,7 +104,7 @@ class WebhookSender(Protocol):
     """Sends one signed delivery: ``POST url`` with ``headers`` and ``body``.
 
     It never follows a redirect (a 3xx is an answer, and a failure), connects only to public
-    addresses unless the deployment allowed the host (decisions section 18), reads at most
+    addresses unless the deployment allowed the host (docs/resolver.md), reads at most
     ``MAX_ANSWER_BYTES`` of the answer and gives up after ``ATTEMPT_SECONDS``; it never raises
     for what the endpoint does. Its coroutines run on the deliverer's own event loop.
     """

@@ -23,7 +23,7 @@ from ._context import Context
 __all__ = ["PAGE_ELEMENTS", "Embeds", "StoryOnPage"]
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
-#: The elements a story page shows at once (decisions section 25).
+#: The elements a story page shows at once (docs/api.md#the-web-host).
 PAGE_ELEMENTS = 50
 
 
@@ -63,7 +63,7 @@ class Embeds:
         return embed_script(self._embed_story(author, story), css)
 
     def page(self, username: str, slug: str, *, page: int | str | None = None) -> StoryOnPage:
-        """The story page of a public story (decisions section 25): the story and its
+        """The story page of a public story (docs/api.md#the-web-host): the story and its
         elements' ``page``. A retired slug raises ``StoryMoved``; an unknown or hidden story,
         or a page past the last (but the first), ``NotFound``; a ``page`` that is not a whole
         number from 1, ``InvalidParameter``. A page read is a view of the story, as an embed's
@@ -137,8 +137,8 @@ class Embeds:
 
 
 def _page_address(referer: str | None, context: Context) -> str | None:
-    """The page an embed was loaded from: its ``Referer``'s origin and path (decisions section
-    23), or None when the ``Referer`` is not an http(s) address. The query and fragment are
+    """The page an embed was loaded from: its ``Referer``'s origin and path (docs/api.md#limits), or
+    None when the ``Referer`` is not an http(s) address. The query and fragment are
     left out (they may carry secrets and would split one page into many), and so are
     credentials; the origin is written as browsers write it: scheme and host in lower case,
     no default port.

@@ -1,4 +1,4 @@
-"""The event log for host applications (decisions section 28): every change, in order, from a
+"""The event log for host applications (docs/webhooks.md): every change, in order, from a
 cursor the reader keeps, without running an HTTP endpoint.
 
     cursor = None

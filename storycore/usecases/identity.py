@@ -1,4 +1,4 @@
-"""Identity providers for delegated creation (interface section 5.4, decisions section 10).
+"""Identity providers for delegated creation (docs/delegation.md).
 
 The core decides everything about a provider's answer; the port only carries one GET. A 200
 JSON answer names the user; 401, 403 or a redirect means the credentials were not verified; any

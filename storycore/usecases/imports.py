@@ -1,4 +1,4 @@
-"""Importing an export (decisions section 22).
+"""Importing an export (docs/decisions.md#export-and-import).
 
 An export is JSON Lines, one record a line, as ``storycore.contrib.transfer.export_lines``
 writes it: users, then applications, then stories with their elements::
@@ -17,10 +17,11 @@ name or slug is still refused when another stored record holds it, even one the 
 too (the checks do not reorder renames). The checked records are spooled to temporary files (in
 memory up to a few megabytes, on disk beyond), so memory holds only the keys the checks compare,
 however large the file. The second pass writes the spooled records: users, applications, then
-stories, then their revisions (``revisions``, when a story has some: decisions section 26).
+stories, then their revisions (``revisions``, when a story has some: docs/api.md#revisions).
 
 ``Imports.load_storify`` reads Storify v1 story JSON instead (``storycore.usecases.storify``,
-decisions section 22): its reader checks each story and its new author as a write would, and
+docs/decisions.md#export-and-import): its reader checks each story and its new author as a write
+would, and
 ``load_checked`` admits and writes what it made as the lines of an export are admitted and
 written; a fault names the document and item instead of the line.
 

@@ -1,11 +1,12 @@
-"""The story state machine (interface section 3, decisions sections 4 and 6).
+"""The story state machine (docs/api.md#who-may-do-what, docs/api.md#slugs, docs/api.md#stories).
 
 create -> working | published; save keeps the status (a published story becomes ``modified``);
 publish -> published (``date.published`` is the first publication); unpublish -> working;
 delete; slug change (the old slug becomes an alias); restore of a revision; feature and
 unfeature. ``version`` starts at 1 and grows by one on every save, publish, unpublish, slug
-change and restore, each of which keeps the story as it was as a revision (decisions section
-26). A working story may be scheduled to publish (``publish_at``, section 27): create, save
+change and restore, each of which keeps the story as it was as a revision (docs/api.md#revisions). A
+working story may be scheduled to publish (``publish_at``, docs/api.md#scheduled-publishing):
+create, save
 and publish set or cancel the time, and ``publish_due`` publishes it, as ``publish`` would.
 """
 
@@ -40,7 +41,7 @@ __all__ = ["Stories", "StoryReading"]
 
 StoryInput = Mapping[str, Any] | str
 _RETRIES = 8
-#: What a restore takes from a revision (decisions section 26); the derived members follow.
+#: What a restore takes from a revision (docs/api.md#revisions); the derived members follow.
 _RESTORED = ("title", "description", "thumbnail")
 _SLUG_BATCH = 64
 # Every lost race is won by another create, so this many creates of one title at once all get
@@ -63,7 +64,8 @@ class StoryReading:
 
     @property
     def etag(self) -> str:
-        """The entity tag of this answer (decisions §13, §20): it changes with the story's
+        """The entity tag of this answer (docs/api.md#caching-and-compression): it
+        changes with the story's
         version, its author's profile and the element page, which decide every byte of the
         detail, and not with the counters, which the detail does not show.
         """
@@ -497,7 +499,7 @@ class Stories:
             resolver=self._ctx.resolver,
             previous=previous,
             now=at,
-            fetch=True,  # a write stores what its permalinks point to (decisions section 18)
+            fetch=True,  # a write stores what its permalinks point to (docs/resolver.md)
         )
 
     def _detail(
@@ -593,7 +595,7 @@ def _unpublished(story: StoryRecord, at: str) -> dict[str, Any] | None:
     return {"status": "working", "modified": False}
 
 
-#: The event each status transition reports (decisions section 28).
+#: The event each status transition reports (docs/webhooks.md).
 _REPORTED: dict[Callable[[StoryRecord, str], dict[str, Any] | None], EventType] = {
     _saved: "story.saved",
     _published: "story.published",

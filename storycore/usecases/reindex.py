@@ -1,4 +1,4 @@
-"""Recomputing the stored derived data through the core (issue 14; ``storycore reindex``).
+"""Recomputing the stored derived data through the core (``storycore reindex``).
 
 What a write derives (``storycore.model.derived``: a user's search tokens, a story's tags, topic
 keys, title key, cover, counts and search words) is stored with the record, so that reads never

@@ -1,4 +1,4 @@
-"""A story's revisions (decisions section 26): listed, read, restored.
+"""A story's revisions (docs/api.md#revisions): listed, read, restored.
 
 Storage takes a revision in the write of every save, publish, unpublish, slug change and
 restore (``StoryRepository.replace``); this reads them. Only the author and editors may see a

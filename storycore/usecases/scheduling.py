@@ -1,4 +1,4 @@
-"""Publishing scheduled stories when their time comes (decisions section 27).
+"""Publishing scheduled stories when their time comes (docs/api.md#scheduled-publishing).
 
 Every process that serves a store runs a ``Scheduler``: once a second (on the service's
 clock) it asks storage for the stories that are due, one index lookup when none is, and

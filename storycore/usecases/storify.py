@@ -1,9 +1,11 @@
-"""Reading Storify stories: the story JSON of Storify's v1 API (decisions section 22).
+"""Reading Storify stories: the story JSON of Storify's v1 API
+(docs/decisions.md#export-and-import).
 
 A document holds a story object as the v1 API returned it, the ``{"content": story, "code":
 200}`` envelope it came in, or an array of either. Each story becomes a story of storycore under
 its author, checked and derived as a write through the Python API would make it
-(``parse_story``, ``normalize_elements``: section 17 applies, so an element without ``type``, a
+(``parse_story``, ``normalize_elements``: docs/api.md#calls-and-answers applies, so an element
+without ``type``, a
 protocol-relative address or a heading is read as a v1 client's), and ``Imports.load_checked``
 admits and writes them all or nothing.
 

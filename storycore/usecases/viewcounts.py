@@ -1,4 +1,4 @@
-"""Views and embed loads, counted in memory and written once a second (decisions §14).
+"""Views and embed loads, counted in memory and written once a second (docs/decisions.md#serving).
 
 A read must not wait for a write: counting each view in its own transaction made every read a
 write, queued on the store's write lock. Each process counts instead, and a background thread

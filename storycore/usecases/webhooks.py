@@ -1,4 +1,4 @@
-"""Webhooks, as editors keep them (decisions section 28): register, list, read, remove, and
+"""Webhooks, as editors keep them (docs/webhooks.md): register, list, read, remove, and
 see and redo each event's delivery.
 
 Only editors keep webhooks: anyone else is refused (``Unauthorized`` without credentials,
@@ -176,7 +176,7 @@ class Webhooks:
 
 def _webhook_url(url: object, max_length: int, allowed: frozenset[str]) -> str:
     """An http(s) address that is not plainly private: an IP address must be public unicast,
-    and ``localhost`` is refused, unless the deployment allowed the host (decisions section 18).
+    and ``localhost`` is refused, unless the deployment allowed the host (docs/resolver.md).
     Names are checked again, on the address connected to, at every delivery."""
     url = validate_url(url, "url", max_length)
     parts = urlsplit(url)

@@ -1,8 +1,8 @@
 """What a caller is told when the storage refuses a change: every such error, worded once.
 
 Adapters raise ``StorageError``s that say only what was refused (a duplicate key and which,
-a stale version, a missing record); the service turns them into the errors of decisions
-section 2 here, with the field and message a caller reads.
+a stale version, a missing record); the service turns them into the errors of docs/api.md#errors
+here, with the field and message a caller reads.
 """
 
 from __future__ import annotations

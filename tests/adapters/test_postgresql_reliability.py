@@ -1,4 +1,4 @@
-"""PostgreSQL under load, faults and moves (issue 15): concurrent writers through the service
+"""PostgreSQL under load, faults and moves: concurrent writers through the service
 lose nothing and break no key, from threads and from two processes; a server stopped in a
 write burst keeps every acknowledged write, answers ``Unavailable`` (503 with Retry-After)
 while it is down, and the same store recovers by itself once it is back; and a store moved
@@ -349,7 +349,7 @@ def _cli(*args: str, stdin: bytes | None = None) -> bytes:
 
 
 def _revise(db: str, username: str, slug: str) -> None:
-    """Give a story revisions (decisions section 26): saves, a slug change, a restore."""
+    """Give a story revisions (docs/api.md#revisions): saves, a slug change, a restore."""
     with Service(open_store(db)) as service:
         author = service.accounts.as_user(username)
         detail = service.stories.save(username, slug, {"title": "Tea, first draft"}, viewer=author)

@@ -1,4 +1,4 @@
-"""What only the SQLite store has of events and webhooks (decisions section 28; the contract
+"""What only the SQLite store has of events and webhooks (docs/webhooks.md; the contract
 suite checks what every backend does): events in the transaction of the write they report,
 a log in commit order across stores on one file, and claims that lease each delivery to one
 store, walking the partial index of pending deliveries."""

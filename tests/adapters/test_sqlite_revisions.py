@@ -1,4 +1,4 @@
-"""What only the SQLite store has of revisions and scheduled publishing (decisions sections 26
+"""What only the SQLite store has of revisions and scheduled publishing (docs/api.md#revisions
 and 27; the contract suite checks what every backend does): a revision taken in the
 replacement's transaction and copied in the database, going with its story through the foreign
 key, and the due lookup as one walk of a partial index."""

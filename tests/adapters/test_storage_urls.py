@@ -1,6 +1,7 @@
 """SQLite storage URLs that cannot be opened: a clear ``ConfigurationError``, never a traceback.
 
-Decisions section 12 lists the URL forms, section 21 says that a file that is not a database or
+docs/decisions.md#command-line lists the URL forms, docs/decisions.md#command-line says that a file
+that is not a database or
 a path that cannot be opened gives one line and a non-zero exit, not a traceback.
 """
 

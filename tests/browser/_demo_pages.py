@@ -1,4 +1,4 @@
-"""The pages the quality suites load on the demo data (decisions section 25), and the plain host
+"""The pages the quality suites load on the demo data (docs/api.md#the-web-host), and the plain host
 page that carries the embed script, in one place for the axe and the Lighthouse suites.
 """
 
@@ -7,7 +7,8 @@ from __future__ import annotations
 #: A story of the demo with text, quotes, images, a video and link cards.
 STORY = "/alice/cooking-tea-at-home"
 
-#: Each page of section 25 on the demo data, by name: its path on the web host. Besides the
+#: Each page of docs/api.md#the-web-host on the demo data, by name: its path on the web host.
+#: Besides the
 #: table's pages: the web host's HTML 404, and the search page refusing a query longer than
 #: the limit (``Settings.limits.query``, 200 by default).
 PAGES = {

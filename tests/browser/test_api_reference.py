@@ -1,4 +1,4 @@
-"""The API reference in a real browser (decisions section 25): ``/docs/api`` shows the
+"""The API reference in a real browser (docs/api.md#the-web-host): ``/docs/api`` shows the
 operations of the OpenAPI document in Swagger UI, logs nothing to the console, and asks no host
 but the server's own for anything. Twice, neither with ``web_url``: a real ``storycore serve``
 process at the root of its address, and a host application (Starlette) that mounts storycore's

@@ -1,4 +1,5 @@
-"""A page on another origin calls the API with ``fetch`` in a real browser (decisions §15).
+"""A page on another origin calls the API with ``fetch`` in a real browser
+(docs/api.md#credentials).
 
 The page is served from one loopback port and the API from another, so every call is
 cross-origin: Chromium itself decides, from the API's CORS headers, what the page may send and

@@ -1,4 +1,4 @@
-"""The embed in a real browser (interface section 4.4, decisions section 9)."""
+"""The embed in a real browser (docs/api.md#the-web-host)."""
 
 from __future__ import annotations
 
@@ -258,7 +258,7 @@ def test_every_demo_picture_loads_at_the_size_its_element_states(
     assert dict(zip(stated, decoded, strict=True)) == stated
 
 
-# -- the story page's markup (decisions section 25) ------------------------------------------
+# -- the story page's markup (docs/api.md#the-web-host) ------------------------------------------
 
 # each element as the reader gets it: its classes and its text, a quote's from its shadow root
 _ELEMENTS_SHOWN = """root => [...root.querySelectorAll('.s-elements > .s-element')].map(e => {

@@ -1,4 +1,4 @@
-"""Lighthouse 12.2.3 on the pages people read (decisions section 25): on the demo data (a real
+"""Lighthouse 12.2.3 on the pages people read (docs/api.md#the-web-host): on the demo data (a real
 ``storycore serve --demo``), the front page, a story page, an author page, a search page, the API
 reference, the web host's HTML 404, the search page refusing a query and a plain host page
 carrying the embed score 100 in accessibility, best practices and SEO, and all but the API
@@ -9,7 +9,7 @@ and only those: SEO's ``http-status-code`` (its status) and ``is-crawlable`` (it
 there is nothing there to index), and best practices' ``errors-in-console``, whose one line must
 be Chromium's report of the page's own status. Lighthouse measures such a page only with
 ``--ignore-status-code``. The API reference's performance is Swagger UI's (1.4 MB of script that
-draws the whole OpenAPI document in the browser), which section 25 does not measure.
+draws the whole OpenAPI document in the browser), which docs/api.md#the-web-host does not measure.
 
 ``.ci/run`` installs Lighthouse from the npm registry into ``.lighthouse/`` (which git ignores).
 Elsewhere, without it, the module skips saying how to install it; in CI (``CI`` set) a missing

@@ -1,5 +1,6 @@
-"""The pages people read, measured in Debian's Chromium (decisions section 25): on the demo data
-(a real ``storycore serve --demo``), each page of section 25 (the API reference in Swagger UI
+"""The pages people read, measured in Debian's Chromium (docs/api.md#the-web-host): on the demo data
+(a real ``storycore serve --demo``), each page of docs/api.md#the-web-host (the API reference in
+Swagger UI
 too), the web host's HTML 404, the search page refusing a query, and a plain host page carrying
 the embed log nothing to the console (but, on a page answering an error status, Chromium's line
 for that status), ask no host but their own before a click, show no violation of axe-core's

@@ -1,4 +1,4 @@
-"""What the online resolver fetched is text in a real browser too (decisions section 18:
+"""What the online resolver fetched is text in a real browser too (docs/resolver.md:
 provider text is text; an oEmbed ``html`` is never stored or shown): a story whose permalinks
 point to hostile pages renders their titles and captions as written, and nothing of them runs.
 """

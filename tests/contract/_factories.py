@@ -4,7 +4,7 @@ Every story is built through ``with_derived_members`` from the elements it is st
 stored with the search words ``story_words`` derives from them; every user carries the search
 tokens of its username and name, as the service would write them.
 Timestamps come from ``at(n)``: ``n`` minutes after a fixed moment, so order follows ``n``.
-Events, webhooks and deliveries (decisions section 28) are made by ``make_event``,
+Events, webhooks and deliveries (docs/webhooks.md) are made by ``make_event``,
 ``make_webhook`` and ``make_delivery``; ``two_stores`` opens two stores on one storage.
 """
 

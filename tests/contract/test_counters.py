@@ -112,7 +112,7 @@ def test_concurrent_views_are_all_counted(store: Store, author: UserRecord) -> N
     ]
 
 
-# -- the bound on pages (decisions section 23) -----------------------------------------------
+# -- the bound on pages (docs/api.md#limits) -----------------------------------------------
 
 
 def test_count_view_keeps_at_most_100_pages_of_a_story_the_most_viewed(

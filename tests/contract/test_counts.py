@@ -1,5 +1,5 @@
 """The ``count`` of a list, a search and the users: how many items every page of the same
-query holds (decisions section 24, ``total=true``), whatever its offset, limit or order."""
+query holds (docs/decisions.md, ``total=true``), whatever its offset, limit or order."""
 
 from __future__ import annotations
 

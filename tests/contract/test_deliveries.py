@@ -1,4 +1,4 @@
-"""DeliveryRepository (decisions section 28): each event to each webhook once, leased to one
+"""DeliveryRepository (docs/webhooks.md): each event to each webhook once, leased to one
 process at a time while it is attempted, its outcome stored only by the process holding it."""
 
 from __future__ import annotations

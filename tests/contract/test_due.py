@@ -1,4 +1,5 @@
-"""StoryRepository.due (decisions section 27): the working stories whose ``publish_at`` has
+"""StoryRepository.due (docs/api.md#scheduled-publishing): the working stories whose ``publish_at``
+has
 come, earliest first, for the publisher of scheduled stories to publish."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""EventLog and the ``events`` of the reporting writes (decisions section 28): each write stores
+"""EventLog and the ``events`` of the reporting writes (docs/webhooks.md): each write stores
 the events that report it in the same atomic write, a refused write stores none, and the log
 hands them out in write order after an opaque cursor the store made."""
 

@@ -1,4 +1,4 @@
-"""Revisions (decisions section 26): what ``StoryRepository.replace`` keeps of a story with a
+"""Revisions (docs/api.md#revisions): what ``StoryRepository.replace`` keeps of a story with a
 ``RevisionMark``, what ``RevisionRepository`` reads of them and stores from an import, and how
 they go with their story.
 

@@ -1,4 +1,4 @@
-"""WebhookRepository (decisions section 28): the endpoints editors registered, their cursor into
+"""WebhookRepository (docs/webhooks.md): the endpoints editors registered, their cursor into
 the event log, moved only from the value a process read, and their deliveries, which go with
 them."""
 

@@ -1,4 +1,5 @@
-"""Users and applications from the command line (decisions section 21): passwords from a file,
+"""Users and applications from the command line (docs/decisions.md#command-line): passwords from a
+file,
 the environment or a terminal, ``users list``, ``users set-password``, ``apps list`` and
 ``apps rotate-key``."""
 

@@ -1,4 +1,4 @@
-"""The command line of decisions section 21: ``storycore --version``,
+"""The command line of docs/decisions.md#command-line: ``storycore --version``,
 ``python -m storycore``, a bare ``storycore``, which prints its help, and ``demo`` run twice."""
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
-"""No input makes the command print a traceback (decisions section 21): a port out of range, a
+"""No input makes the command print a traceback (docs/decisions.md#command-line): a port out of
+range, a
 bad storage URL, a path that cannot be opened, an address already in use each give one line
 on standard error and a non-zero exit. An output pipe its reader closed (``storycore export |
 head -1``) ends the command quietly: nothing on standard error, the status 141 a shell gives a
-command stopped by ``SIGPIPE`` (decisions section 24 and the issue 25 it answers). Run as real
+command stopped by ``SIGPIPE`` (docs/decisions.md#command-line). Run as real
 processes, with the buffering a terminal user has.
 """
 

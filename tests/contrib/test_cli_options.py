@@ -1,4 +1,4 @@
-"""The command's options (decisions section 24): the global ones (``--db``) are taken before the
+"""The command's options (docs/decisions.md): the global ones (``--db``) are taken before the
 command or after it, the one after it winning; every option and argument of every command
 says what it is in ``--help``."""
 

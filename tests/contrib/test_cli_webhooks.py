@@ -1,4 +1,4 @@
-"""Webhooks from the command line (decisions section 28): ``storycore webhooks key``,
+"""Webhooks from the command line (docs/webhooks.md): ``storycore webhooks key``,
 ``webhooks add|list|remove|deliveries|redeliver`` and ``storycore deliver``, run in process
 through ``main``.
 
@@ -46,7 +46,7 @@ def _sqlite_keeps_webhooks() -> bool:
 SQLITE_KEEPS_WEBHOOKS = _sqlite_keeps_webhooks()
 on_sqlite = pytest.mark.skipif(
     not SQLITE_KEEPS_WEBHOOKS,
-    reason="runs once the SQLite adapter keeps events and webhooks (issue 29)",
+    reason="runs once the SQLite adapter keeps events and webhooks",
 )
 
 

@@ -1,4 +1,4 @@
-"""The demo looks like a real site, offline (decisions section 24): its pictures and avatars are
+"""The demo looks like a real site, offline (docs/decisions.md): its pictures and avatars are
 files storycore serves itself under ``/static/demo/`` of the web host, quotes carry their text,
 author, avatar, network and time, videos a poster and a title, link cards a title, a
 description and a thumbnail, and users an avatar, a website and a bio."""

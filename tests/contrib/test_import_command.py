@@ -1,4 +1,5 @@
-"""``storycore import`` on the command line (decisions sections 21 and 22): one line naming the
+"""``storycore import`` on the command line (docs/decisions.md#command-line,
+docs/decisions.md#export-and-import): one line naming the
 bad line, nothing imported, ``--replace``, the byte-for-byte round trip; and its progress,
 shown on a terminal only.
 """

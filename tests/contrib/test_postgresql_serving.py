@@ -1,4 +1,4 @@
-"""Two ``storycore serve`` processes on one PostgreSQL schema (issue 15, decisions §14).
+"""Two ``storycore serve`` processes on one PostgreSQL schema (docs/decisions.md#serving).
 
 Nothing that one process must see is kept in another: users, applications and tokens made
 anywhere are seen by both, a story written through one is read, listed and found through the
@@ -43,7 +43,7 @@ pytestmark = [pytest.mark.postgresql, pytest.mark.xdist_group("postgresql-servin
 
 STARTUP_SECONDS = 30
 STOP_SECONDS = 10
-#: Views are written at least once a second (decisions §14): a count shows within this.
+#: Views are written at least once a second (docs/decisions.md#serving): a count shows within this.
 VIEWS_SECONDS = 3.0
 PASSWORD = "serving-password"
 CONCURRENT_CREATES = 8  # half through each process

@@ -1,4 +1,5 @@
-"""Scheduled stories published by real ``storycore serve`` processes (decisions section 27).
+"""Scheduled stories published by real ``storycore serve`` processes
+(docs/api.md#scheduled-publishing).
 
 Every ``serve`` process publishes the stories whose ``publish_at`` has come, within 2 seconds
 of it, and many processes on one store publish each story exactly once: one version more, one
@@ -49,7 +50,7 @@ STORIES = 200
 #: ``publish_at`` is the first whole second at least this long after the servers listen:
 #: making the stories fits in the time left before the one second a schedule needs at least.
 LEAD_SECONDS = 3.0
-#: Decisions section 27: a story is published within this after its ``publish_at``.
+#: docs/api.md#scheduled-publishing: a story is published within this after its ``publish_at``.
 ON_TIME = timedelta(seconds=2)
 STARTUP_SECONDS = 30
 STOP_SECONDS = 10

@@ -1,4 +1,5 @@
-"""``storycore serve`` answers browsers' origins and clients' hosts (decisions §15, §21).
+"""``storycore serve`` answers browsers' origins and clients' hosts (docs/api.md#credentials,
+docs/decisions.md#command-line).
 
 ``--cors-origin ORIGIN`` (repeatable) lists the origins whose pages may call the API: the
 request's origin, when listed, is echoed with ``Vary: Origin``; without the flag any origin may

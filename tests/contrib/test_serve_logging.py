@@ -1,7 +1,8 @@
-"""``serve --log-level`` and ``--log-format`` (decisions section 21): at ``info`` each request
+"""``serve --log-level`` and ``--log-format`` (docs/decisions.md#command-line): at ``info`` each
+request
 gets an access line, from one process and from workers; at the default, ``warning``, requests
 log nothing. ``--log-format json`` makes every log line, uvicorn's and storycore's own, one JSON
-object; the default, ``text``, is uvicorn's lines. No line holds a secret (decisions section 24):
+object; the default, ``text``, is uvicorn's lines. No line holds a secret (docs/decisions.md):
 the value of ``api_key``, ``_token`` or ``password``, in any case or percent-encoding, is
 written ``***``, and credentials in headers are never written."""
 

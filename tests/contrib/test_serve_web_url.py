@@ -1,4 +1,4 @@
-"""``serve --web-url`` and ``--site-name`` (decisions section 24): a web address that is not an
+"""``serve --web-url`` and ``--site-name`` (docs/decisions.md): a web address that is not an
 absolute http(s) address with a host, without query, fragment or credentials, is refused with
 one line and exit status 2, from the option or from ``STORYCORE_WEB_URL``; the site's name
 (``--site-name``, ``STORYCORE_SITE_NAME``) names it in pages and feeds, from one process and

@@ -1,4 +1,5 @@
-"""``storycore serve --workers N`` and the ASGI factory under plain uvicorn (decisions §14).
+"""``storycore serve --workers N`` and the ASGI factory under plain uvicorn
+(docs/decisions.md#serving).
 
 ``serve --workers N`` binds one socket and runs N worker processes on it (uvicorn's supervisor);
 the default is the number of CPU cores for a SQLite file and one process for a store in memory,
@@ -6,7 +7,7 @@ which no other process can share. ``uvicorn --factory storycore.contrib.asgi:fro
 builds the same app from ``STORYCORE_*``. Neither stalls a keep-alive request on the delayed
 acknowledgement (about 44 ms), and the views each worker counts add up and are written when the
 supervisor is stopped. A ``serve`` whose output is closed before it can say it listens stops,
-workers and all, with one line (decisions §12).
+workers and all, with one line (docs/decisions.md#command-line).
 
 Every server here is a real process on 127.0.0.1, started at once with the others by the
 module's ``fleet`` (starting is most of the cost, and they start side by side), each on a

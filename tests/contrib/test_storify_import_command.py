@@ -1,4 +1,5 @@
-"""``storycore import --format storify FILE...`` (decisions section 22): Storify v1 story JSON
+"""``storycore import --format storify FILE...`` (docs/decisions.md#export-and-import): Storify v1
+story JSON
 files become stories under their authors; a bad file is one line naming the file and item and
 imports nothing; importing a story again needs ``--replace``; progress is the import's."""
 

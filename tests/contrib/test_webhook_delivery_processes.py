@@ -1,4 +1,4 @@
-"""Webhook deliveries made by real ``storycore serve`` processes (decisions section 28; issue
+"""Webhook deliveries made by real ``storycore serve`` processes (docs/webhooks.md; issue
 29, "Delivery that survives").
 
 Every ``serve`` process delivers (with ``--workers``, from its supervisor, which answers no
@@ -79,7 +79,7 @@ KILL_AFTER = 100
 SHORT_LEASE = 5.0
 #: How long the slow endpoint takes to answer: within ``ATTEMPT_SECONDS``.
 SLOW_SECONDS = 1.5
-#: A story read answers within this while an endpoint hangs (decisions section 14: deliveries
+#: A story read answers within this while an endpoint hangs (docs/decisions.md#serving: deliveries
 #: never occupy the workers that answer requests).
 QUICK_SECONDS = 0.5
 STARTUP_SECONDS = 30

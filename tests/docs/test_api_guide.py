@@ -1,4 +1,4 @@
-"""docs/api.md, the project's API guide (decisions section 24), keeps up with the code: every
+"""docs/api.md, the project's API guide (docs/decisions.md), keeps up with the code: every
 operation of the route table and every error type a caller can meet is on the page."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The project documents itself (decisions section 24): nothing in the README, ``docs/``, the
+"""The project documents itself (docs/decisions.md): nothing in the README, ``docs/``, the
 benchmarks' README or the changelog points outside the repository. A clone holds every page a
 link opens and every file a page names; links to public sites are absolute http(s) addresses.
 """

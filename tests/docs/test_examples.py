@@ -1,4 +1,4 @@
-"""The mount examples run as written (decisions section 15): storycore under ``/stories`` of a
+"""The mount examples run as written (docs/api.md#credentials): storycore under ``/stories`` of a
 Starlette, FastAPI, Flask or Django application, with no ``web_url`` configured, answers its
 addresses under the host and prefix each request names, and the host's own page still answers.
 

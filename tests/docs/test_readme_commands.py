@@ -1,9 +1,9 @@
-"""The README's shell commands run as written (issue 17: a newcomer follows them on a fresh
+"""The README's shell commands run as written (a newcomer follows them on a fresh
 machine), against ``storycore serve --demo`` on a free loopback port instead of port 8000.
 
 Each ``curl`` fails the run on an HTTP error (``--fail-with-body``); a command that needs a
 placeholder filled in would fail it too, which is the point. The HTTP API table is run row by
-row, top to bottom, and each row must answer what its text says (decisions section 24).
+row, top to bottom, and each row must answer what its text says (docs/decisions.md).
 """
 
 from __future__ import annotations

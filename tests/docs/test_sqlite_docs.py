@@ -1,4 +1,4 @@
-"""docs/sqlite.md cannot drift (decisions section 24): every ``sqlite-utils`` command of the page
+"""docs/sqlite.md cannot drift (docs/decisions.md): every ``sqlite-utils`` command of the page
 runs as written on a store the real ``storycore demo`` command made, and what it prints agrees
 with what the service holds, read through the Python API."""
 

@@ -1,4 +1,5 @@
-"""Schemathesis over the whole API (decisions section 16): the OpenAPI document and the server
+"""Schemathesis over the whole API (docs/decisions.md#the-api-reference): the OpenAPI document and
+the server
 agree both ways, for a stranger (no credentials, or any drawn for the document's security
 schemes, as ``schemathesis run --checks all`` sends them) and for an editor, on every operation
 (``_sent_as_its_callers``).
@@ -15,8 +16,9 @@ Four things schemathesis does not read, and that the document states, are held h
 on the cases it calls valid (``_holds_to_the_document``): JSON Schema's content vocabulary
 (``contentMediaType``/``contentSchema``: a form's ``story`` is the serialized JSON of a story;
 schemathesis draws any JSON text for it), the rule that element ids are unique in a story, the
-window of ``publish_at`` (one second to one year after now, decisions section 27) and the rule
-that a webhook's address, when it is an IP address, is a public one (decisions sections 18 and
+window of ``publish_at`` (one second to one year after now, docs/api.md#scheduled-publishing) and
+the rule
+that a webhook's address, when it is an IP address, is a public one (docs/resolver.md and
 28), which JSON Schema cannot state. Neither makes a valid case out of an invalid one: they only
 keep schemathesis from calling valid what the document says is not.
 

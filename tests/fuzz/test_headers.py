@@ -1,4 +1,5 @@
-"""Hostile request headers (decisions sections 15 and 20): whatever ``Host``, ``Authorization``,
+"""Hostile request headers (docs/api.md#credentials, docs/api.md#caching-and-compression): whatever
+``Host``, ``Authorization``,
 ``X-Api-Key``, ``Origin``, ``If-None-Match`` or ``Accept-Encoding`` holds, the answer is a
 documented status with a JSON error body, never a 500, and nothing of ``Host`` that is not a
 host reaches an answer."""

@@ -34,7 +34,7 @@ from storycore.http import HttpApp, HttpRequest
 from storycore.testing.client import asgi_client
 
 #: the ``Host`` every client sends: the web host's address in answers is taken from it
-#: (decisions section 15), so ``Client.web_url`` is the same through every client
+#: (docs/api.md#credentials), so ``Client.web_url`` is the same through every client
 HOST = "stories.test"
 FORM = "application/x-www-form-urlencoded"
 JSON = "application/json"

@@ -1,4 +1,5 @@
-"""The key sets of interface section 2 and decisions sections 2 and 7, written out as the
+"""The key sets of docs/api.md#shapes and docs/api.md#errors, docs/api.md#elements, written out as
+the
 spec states them (not derived from the code), and the checks every answer of the API passes.
 """
 

@@ -46,7 +46,7 @@ OPEN_ELEMENTS = [
     {"type": "text", "data": {"text": "<p>Fog over the #harbour</p>"}},
 ]
 
-# who calls, by the names of the permission table (decisions section 5)
+# who calls, by the names of the permission table (docs/api.md#credentials)
 ACTORS = {
     "anonymous": None,
     "app-only": "",

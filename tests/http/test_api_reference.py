@@ -1,4 +1,4 @@
-"""The API reference (decisions section 25): ``GET {web_url}/docs/api`` is an HTML page that
+"""The API reference (docs/api.md#the-web-host): ``GET {web_url}/docs/api`` is an HTML page that
 shows the OpenAPI document in Swagger UI, whose files storycore serves itself under
 ``/docs/api/``, under the prefix the app is mounted under, with or without ``web_url``: nothing
 on the page or in its initializer points at another host.

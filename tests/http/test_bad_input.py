@@ -1,4 +1,6 @@
-"""Bad input over HTTP (issue: "Bad input"; decisions sections 1, 2, 3, 8, 11 and 13): each
+"""Bad input over HTTP (issue: "Bad input"; docs/api.md#calls-and-answers, docs/api.md#errors,
+docs/api.md#pagination, docs/api.md#lists-filters-sorting-and-search, docs/api.md#limits,
+docs/api.md): each
 gets its 4xx error body, through ``HttpApp``. No input gives a 500 or shows a traceback.
 """
 

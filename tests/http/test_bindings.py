@@ -373,7 +373,7 @@ def test_the_asgi_app_stops_reading_a_chunked_body_past_the_limit(world: World) 
 
 
 def test_a_request_waiting_on_another_host_holds_up_no_storage_request(world: World) -> None:
-    """Decisions section 14: while a delegated creation waits on its identity provider, a read
+    """docs/decisions.md#serving: while a delegated creation waits on its identity provider, a read
     on a store that answers one call at a time (``memory://``) is answered at once."""
     assert world.service.store.parallel_calls == 1
     asked, released = threading.Event(), threading.Event()

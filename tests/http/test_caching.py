@@ -1,4 +1,4 @@
-"""Caching and compression (decisions section 20): an ``ETag`` on every GET answer,
+"""Caching and compression (docs/api.md#caching-and-compression): an ``ETag`` on every GET answer,
 ``If-None-Match`` answered with 304, ``Cache-Control`` by who asks, and gzip when the app is
 built to compress."""
 

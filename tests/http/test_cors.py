@@ -1,4 +1,4 @@
-"""Cross-origin calls from browsers (decisions section 15): every ``/v1`` answer carries the
+"""Cross-origin calls from browsers (docs/api.md#credentials): every ``/v1`` answer carries the
 CORS headers for an allowed origin, and ``OPTIONS`` is a preflight."""
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 # mypy: disable-error-code="union-attr"
 # (a missing node fails the test with AttributeError, which says enough)
-"""The embed inserts the story page's markup (decisions section 25 over section 9): one
+"""The embed inserts the story page's markup (docs/api.md#the-web-host over
+docs/api.md#the-web-host): one
 renderer of elements, so the story page and the embed script never differ. Both are read
 through ``HttpApp``, as a browser reads them."""
 

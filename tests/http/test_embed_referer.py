@@ -1,5 +1,5 @@
-"""The ``Referer`` of an embed load names the page counted in ``stats.embeds`` (decisions
-sections 6 and 23), through ``HttpApp``.
+"""The ``Referer`` of an embed load names the page counted in ``stats.embeds`` (docs/api.md#stories,
+docs/api.md#limits), through ``HttpApp``.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""Every endpoint of the route table answers its success shape (interface sections 2 and 4,
-decisions sections 1, 5, 6 and 10), through ``HttpApp``.
+"""Every endpoint of the route table answers its success shape (docs/api.md#shapes and 4,
+docs/api.md#calls-and-answers, docs/api.md#credentials, docs/api.md#stories, docs/delegation.md),
+through ``HttpApp``.
 """
 
 from __future__ import annotations
@@ -503,5 +504,5 @@ def test_every_route_answers_a_valid_request_with_200(
     else:
         answer = client.post_json(path, values, headers=DELEGATION)
     assert answer.status == 200, answer.body
-    if not route.bare:  # the oEmbed answer is a bare object (decisions section 13)
+    if not route.bare:  # the oEmbed answer is a bare object (docs/api.md)
         content_of(answer)

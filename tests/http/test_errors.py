@@ -1,4 +1,4 @@
-"""The error body of every error type (decisions section 2), through ``HttpApp``:
+"""The error body of every error type (docs/api.md#errors), through ``HttpApp``:
 exactly ``{"error": {"type", "message"[, "field"]}, "code"}``, ``code`` equal to the status,
 JSON, and never a traceback.
 """

@@ -1,4 +1,4 @@
-"""Atom feeds on the public web host (decisions section 19), read back with feedparser.
+"""Atom feeds on the public web host (docs/feeds.md), read back with feedparser.
 
 ``/feed.atom`` holds the latest public stories, ``/{username}/feed.atom`` a user's and
 ``/topics/{topic}/feed.atom`` a topic's; each is Atom 1.0 that feedparser reads without a
@@ -135,7 +135,8 @@ def test_a_feed_names_its_own_address_and_an_alternate(client: Client) -> None:
     ids=["site", "user", "topic"],
 )
 def test_each_feed_s_title_names_the_site(world: World, path: str, title: str) -> None:
-    """``Settings.site_name`` when configured, else the host the request names (§24)."""
+    """``Settings.site_name`` when configured, else the host the request names
+    (docs/decisions.md)."""
     named = Service(
         world.service.store, world.service.settings.model_copy(update={"site_name": "Harbour News"})
     )

@@ -1,6 +1,6 @@
 """A client generated from the OpenAPI document by openapi-python-client (the version the
 ``test`` extra pins) runs the whole story life against a real server, without hand edits
-(decisions section 16).
+(docs/decisions.md#the-api-reference).
 
 The client is generated once for the module, during the run, into a temporary folder, from the
 document the server serves; every test here drives it against that server (``storycore serve``
@@ -160,7 +160,7 @@ def test_a_generated_client_runs_the_whole_story_life(
 def test_a_generated_client_sends_a_story_as_a_form_too(
     world: dict[str, Any], as_alice: Any
 ) -> None:
-    """In a form body the story is its serialized JSON (decisions section 1)."""
+    """In a form body the story is its serialized JSON (docs/api.md#calls-and-answers)."""
     g = world["client"]
     body = g.models.CreateStoryDataBody(story='{"title": "A form story"}', publish="yes")
     created = g("api.stories.create_story").sync("alice", client=as_alice, body=body)
@@ -191,7 +191,7 @@ def test_a_generated_client_updates_a_profile_and_reads_it_back(
 
 def test_a_generated_client_keeps_a_webhook(world: dict[str, Any], as_ed: Any) -> None:
     """An editor registers a webhook (its secret shown once), reads and lists it and its
-    deliveries, and removes it (decisions section 28)."""
+    deliveries, and removes it (docs/webhooks.md)."""
     g = world["client"]
     kinds = ["story.published", "story.deleted"]
     event_type = g(

@@ -1,4 +1,4 @@
-"""Credentials in headers and token revocation (decisions section 15).
+"""Credentials in headers and token revocation (docs/api.md#credentials).
 
 ``Authorization: Bearer <token>`` proves the token's user through the token's application;
 ``X-Api-Key`` stands for the ``api_key`` parameter anywhere; ``POST /v1/auth/revoke`` ends the

@@ -1,5 +1,6 @@
-"""Moving between answers: ``Link`` pages (decisions section 3), ``ETag`` and 304 (section 6),
-301 from a retired slug (section 4) and addresses under a mount prefix (issue: bindings).
+"""Moving between answers: ``Link`` pages (docs/api.md#pagination), ``ETag`` and 304
+(docs/api.md#stories),
+301 from a retired slug (docs/api.md#slugs) and addresses under a mount prefix (issue: bindings).
 """
 
 from __future__ import annotations

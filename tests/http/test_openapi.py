@@ -1,6 +1,6 @@
 """``GET /v1/openapi.json``: a valid OpenAPI 3.1 document that describes every route, its
 parameters, its success shape and its errors (issue: "HTTP, written once"), with the servers,
-credentials, typed bodies, answers and examples of decisions section 16.
+credentials, typed bodies, answers and examples of docs/decisions.md#the-api-reference.
 """
 
 from __future__ import annotations
@@ -77,7 +77,8 @@ def test_the_document_describes_nothing_that_is_not_a_route(document: dict[str, 
     assert described == {(route.method, route.template) for route in ROUTES}
 
 
-# -- decisions section 16 ---------------------------------------------------------------------
+# -- docs/decisions.md#the-api-reference
+# ---------------------------------------------------------------------
 
 OPERATIONS = [
     (path, method, operation)

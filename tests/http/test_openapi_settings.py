@@ -1,5 +1,5 @@
-"""The OpenAPI document reads its limits and enums from the core and the service's ``Settings``
-(issue 14): a service configured with other limits documents those limits, the sort keys are
+"""The OpenAPI document reads its limits and enums from the core and the service's ``Settings``:
+a service configured with other limits documents those limits, the sort keys are
 the core's, and every error type a documented status may carry is listed under it.
 """
 

@@ -1,5 +1,6 @@
-"""The OpenAPI document allows what real v1 clients send, as the server takes it (decisions
-sections 16 and 17): elements without ``type``, protocol-relative addresses, members that are
+"""The OpenAPI document allows what real v1 clients send, as the server takes it
+(docs/decisions.md#the-api-reference, docs/api.md#calls-and-answers): elements without ``type``,
+protocol-relative addresses, members that are
 not story or element members, ``#`` in hashtags; and it still forbids what the server refuses.
 Each case is sent to the server too, which must agree with the document's verdict.
 """

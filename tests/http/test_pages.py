@@ -1,6 +1,6 @@
 # mypy: disable-error-code="union-attr"
 # (a missing node fails the test with AttributeError, which says enough)
-"""The pages people read on the web host (decisions section 25) through ``HttpApp``: status,
+"""The pages people read on the web host (docs/api.md#the-web-host) through ``HttpApp``: status,
 content type, head, caching, links that lead somewhere, 404s and redirects, and hostile text
 that stays text.
 """

@@ -1,6 +1,6 @@
 # mypy: disable-error-code="union-attr"
 # (a missing node fails the test with AttributeError, which says enough)
-"""Pages rendered once and answered again from memory (benchmarks/README.md, issue 27) are
+"""Pages rendered once and answered again from memory (benchmarks/README.md) are
 never stale: a story page and the front page show every write made after they were first
 rendered, whatever it changed.
 """

@@ -1,4 +1,4 @@
-"""The permission table of decisions section 5, with the fine points of section 13, as one
+"""The permission table of docs/api.md#credentials, with the fine points of docs/api.md, as one
 matrix: every operation by every kind of caller, over HTTP, through ``HttpApp``.
 
 Callers: nobody (no credentials), an application alone (``api_key`` only), the owner of the
@@ -109,7 +109,7 @@ TABLE: dict[str, tuple[Operation, tuple[str, ...]]] = {
         _post("/v1/stories/alice/open/editslug", slug="quay"),
         (UNAUTHORIZED, UNAUTHORIZED, OK, FORBIDDEN, OK, FORBIDDEN),
     ),
-    # a write to a story the caller may not see answers as if it did not exist (section 13)
+    # a write to a story the caller may not see answers as if it did not exist (docs/api.md)
     "save a working story": (
         _post("/v1/stories/alice/draft/save", story=_STORY),
         (UNAUTHORIZED, UNAUTHORIZED, OK, NOT_FOUND, OK, NOT_FOUND),
@@ -122,7 +122,7 @@ TABLE: dict[str, tuple[Operation, tuple[str, ...]]] = {
         _post("/v1/stories/alice/secret/delete"),
         (UNAUTHORIZED, UNAUTHORIZED, OK, NOT_FOUND, OK, NOT_FOUND),
     ),
-    # a story's revisions do not exist for anyone but its author and editors (section 26)
+    # a story's revisions do not exist for anyone but its author and editors (docs/api.md#revisions)
     "list the revisions of a public story": (
         _revisions_of_open(""),
         (NOT_FOUND, NOT_FOUND, OK, NOT_FOUND, OK, NOT_FOUND),
@@ -143,7 +143,7 @@ TABLE: dict[str, tuple[Operation, tuple[str, ...]]] = {
         _post("/v1/users/alice/update", user={"bio": "Changed"}),
         (UNAUTHORIZED, UNAUTHORIZED, OK, FORBIDDEN, FORBIDDEN, FORBIDDEN),
     ),
-    # featuring needs canFeatureStories, even for editors (section 13)
+    # featuring needs canFeatureStories, even for editors (docs/api.md)
     "feature a story": (
         _post("/v1/stories/alice/open/feature"),
         (UNAUTHORIZED, UNAUTHORIZED, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK),
@@ -180,7 +180,8 @@ def test_the_table_covers_every_caller_for_every_operation() -> None:
     assert all(len(outcomes) == len(ACTORS) for _, outcomes in TABLE.values())
 
 
-# -- the credential rules of sections 5 and 13 ------------------------------------------------
+# -- the credential rules of docs/api.md#credentials, docs/api.md
+# ------------------------------------------------
 
 
 def test_a_token_sent_with_another_username_is_401(client: Client, world: World) -> None:

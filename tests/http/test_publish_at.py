@@ -1,4 +1,5 @@
-"""``publish_at`` over HTTP (decisions section 27), through ``HttpApp``: in a form (text; an
+"""``publish_at`` over HTTP (docs/api.md#scheduled-publishing), through ``HttpApp``: in a form
+(text; an
 empty value cancels) and in JSON (a string; null cancels), on create, save and publish.
 
 The world's clock stands at 2026-01-01T00:00:00Z until a test moves it.

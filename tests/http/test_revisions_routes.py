@@ -1,4 +1,4 @@
-"""The revisions routes (decisions section 26) over HTTP, through ``HttpApp``: the list, one
+"""The revisions routes (docs/api.md#revisions) over HTTP, through ``HttpApp``: the list, one
 revision, and a restore, their answers and statuses. Who may call them is the permission
 table's part (``test_permissions.py``).
 

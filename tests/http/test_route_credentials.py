@@ -1,4 +1,4 @@
-"""Each route declares whether it needs, accepts or ignores credentials (issue 14): ``HttpApp``
+"""Each route declares whether it needs, accepts or ignores credentials: ``HttpApp``
 resolves them once by that declaration, before the handler runs, and the OpenAPI document
 reads the same declaration for its security requirements and its 401.
 
@@ -35,7 +35,7 @@ BEARER: dict[str, list[str]] = {"bearerToken": []}
 ALL_THREE: dict[str, list[str]] = {"api_key": [], "username": [], "_token": []}
 KEY_IN_HEADER: dict[str, list[str]] = {"apiKeyHeader": [], "username": [], "_token": []}
 # the security requirement each declaration documents: alternatives, any one of which will do
-# (decisions section 15: a bearer token alone, or the v1 parameters with the key in either place)
+# (docs/api.md#credentials: a bearer token alone, or the v1 parameters with the key in either place)
 SECURITY = {
     Credentials.REQUIRED: [BEARER, ALL_THREE, KEY_IN_HEADER],
     Credentials.OPTIONAL: [

@@ -1,4 +1,4 @@
-"""Each route declares its parameters once (issue 26): how each is read and under which keyword
+"""Each route declares its parameters once: how each is read and under which keyword
 it reaches the operation. A handler takes its arguments from that declaration
 (``Call.arguments``), and the OpenAPI document describes the same declaration.
 """

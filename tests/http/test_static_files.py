@@ -1,4 +1,4 @@
-"""The demo's files on the web host (decisions section 24): ``GET /static/demo/{name}`` answers
+"""The demo's files on the web host (docs/decisions.md): ``GET /static/demo/{name}`` answers
 a file the package ships, with its type, an ``ETag`` and a week's caching; any other path under
 ``/static/`` is the web host's HTML 404, however it tries to leave the folder.
 """

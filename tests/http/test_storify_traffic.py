@@ -1,4 +1,5 @@
-"""Replaying what a real v1 client sent to the real Storify v1 service (decisions section 17).
+"""Replaying what a real v1 client sent to the real Storify v1 service
+(docs/api.md#calls-and-answers).
 
 ``../shared/storify-v1-traffic/`` holds 164 exchanges recorded in December 2013 by the test
 suite of a Ruby client library against the live service. It is reference data beside the
@@ -49,16 +50,17 @@ OTHERS = ("joshuabaer", "storify")
 STORY_PATH = re.compile(r"^/v1/stories/(?P<username>\w+)/(?P<slug>[\w-]+)(?:/(?P<action>\w+))?$")
 NOT_STORIES = {"browse", "search"}
 
-_PAST_THE_END = "a page past the end is a 200 with an empty list (decisions section 13)"
+_PAST_THE_END = "a page past the end is a 200 with an empty list (docs/api.md)"
 #: Exchanges storycore answers with another status than Storify did, and why.
 DIFFERENCES: dict[str, tuple[int, str]] = {
     "auth-01-POST-400": (
         401,
-        "an empty password is a wrong one: the same 401 as an unknown user (decisions section 5)",
+        "an empty password is a wrong one: the same 401 as an unknown user"
+        " (docs/api.md#credentials)",
     ),
     "profile_update-01-POST-401": (
         403,
-        "a user may not update another's profile: 403 to a caller it knows (decisions section 13)",
+        "a user may not update another's profile: 403 to a caller it knows (docs/api.md)",
     ),
     "profile_update-02-POST-401": (
         200,
@@ -70,7 +72,7 @@ DIFFERENCES: dict[str, tuple[int, str]] = {
     ),
     "publish-01-POST-401": (
         403,
-        "a story its caller sees but may not change is a 403 (decisions section 13)",
+        "a story its caller sees but may not change is a 403 (docs/api.md)",
     ),
     "topic-23-GET-404": (200, "a topic no story has is an empty list, as every list filter is"),
     **{

@@ -1,4 +1,4 @@
-"""``total=true`` on every list (decisions section 24): the answer's content holds ``total``,
+"""``total=true`` on every list (docs/decisions.md): the answer's content holds ``total``,
 the number of items across all its pages; without it nothing is counted or shown."""
 
 from __future__ import annotations

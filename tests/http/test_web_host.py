@@ -1,4 +1,5 @@
-"""The public web host's routes through ``HttpApp`` (decisions sections 4, 6 and 9):
+"""The public web host's routes through ``HttpApp`` (docs/api.md#slugs, docs/api.md#stories,
+docs/api.md#the-web-host):
 shortlinks, the embed script and the permalink page, and their redirects.
 """
 

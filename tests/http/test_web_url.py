@@ -1,4 +1,4 @@
-"""Addresses taken from each request when ``web_url`` is not configured (decisions section 15):
+"""Addresses taken from each request when ``web_url`` is not configured (docs/api.md#credentials):
 its scheme, its ``Host`` and the prefix the app is mounted under. A configured one wins."""
 
 from __future__ import annotations

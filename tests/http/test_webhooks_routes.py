@@ -1,4 +1,4 @@
-"""The webhook routes (decisions section 28) over HTTP, through ``HttpApp``: registering a
+"""The webhook routes (docs/webhooks.md) over HTTP, through ``HttpApp``: registering a
 webhook (its secret shown once), listing and reading them, their deliveries, a redelivery and a
 removal; who may call them; the faults each names.
 

@@ -1,5 +1,5 @@
 """Reading client JSON members: a null member counts as not sent, a known member of the wrong
-type is a 400, and ``field`` is the dotted path to it (decisions sections 2 and 13)."""
+type is a 400, and ``field`` is the dotted path to it (docs/api.md#errors, docs/api.md)."""
 
 from __future__ import annotations
 

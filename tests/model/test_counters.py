@@ -1,5 +1,5 @@
-"""The figures storage keeps, as the core defines them: popularity (decisions section 6), the
-embed pages a story keeps (section 23) and an author's stats."""
+"""The figures storage keeps, as the core defines them: popularity (docs/api.md#stories), the
+embed pages a story keeps (docs/api.md#limits) and an author's stats."""
 
 from __future__ import annotations
 

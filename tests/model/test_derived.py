@@ -1,6 +1,7 @@
-"""Members derived from a story on every write (decisions section 6): ``meta.hashtags`` from the
+"""Members derived from a story on every write (docs/api.md#stories): ``meta.hashtags`` from the
 ``hashtags`` member and ``#words`` of title, description and text elements; ``meta.quoted`` from
-quote elements; ``stats.elements`` by type; the cover image; search words (section 8)."""
+quote elements; ``stats.elements`` by type; the cover image; search words
+(docs/api.md#lists-filters-sorting-and-search)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The ``story`` parameter of create, save and publish: members (decisions section 6), limits
-(section 11, counted on the characters received) and fine points (section 13)."""
+"""The ``story`` parameter of create, save and publish: members (docs/api.md#stories), limits
+(docs/api.md#limits, counted on the characters received) and fine points (docs/api.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The kinds of element (decisions section 7), each written once in
+"""The kinds of element (docs/api.md#elements), each written once in
 ``storycore.model.element_kinds``: one class per ``type``, told apart by it; what each kind's
 ``data`` holds and requires; the JSON of an element, stored and answered, unchanged from what
 stores already hold."""

@@ -1,8 +1,8 @@
-"""Normalizing a story's ``elements`` (decisions section 7): permalink strings become typed
+"""Normalizing a story's ``elements`` (docs/api.md#elements): permalink strings become typed
 elements, addresses are http(s) only, text HTML is sanitized with nh3, ``data`` keeps the members
-of its type, ids are given by the service and kept when sent back. Limits of section 11 (one
-text element 20,000 characters, an address 2,048, counted before sanitizing, section 13) and
-dotted ``field`` paths (section 13)."""
+of its type, ids are given by the service and kept when sent back. Limits of docs/api.md#limits (one
+text element 20,000 characters, an address 2,048, counted before sanitizing, docs/api.md) and
+dotted ``field`` paths (docs/api.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The members a client's ``user`` object may carry, and the one list of the profile members a
-user write sets (decisions sections 13 and 24)."""
+user write sets (docs/api.md, docs/decisions.md)."""
 
 from __future__ import annotations
 

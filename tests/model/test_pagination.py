@@ -1,6 +1,6 @@
-"""Pagination (decisions section 3): ``page`` from 1 (default 1), ``per_page`` from 1 to 100
+"""Pagination (docs/api.md#pagination): ``page`` from 1 (default 1), ``per_page`` from 1 to 100
 (default 20), anything else a 400 ``invalid_parameter`` naming the limit, no silent capping; a
-page past the end is empty with the page echoed (section 13); walking pages 1..n of a totally
+page past the end is empty with the page echoed (docs/api.md); walking pages 1..n of a totally
 ordered collection yields each item exactly once."""
 
 from __future__ import annotations

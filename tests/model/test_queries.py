@@ -1,6 +1,7 @@
-"""Lists (decisions section 8): the ``sort`` names of the full shape, ``order`` desc by default,
+"""Lists (docs/api.md#lists-filters-sorting-and-search): the ``sort`` names of the full shape,
+``order`` desc by default,
 unknown values a 400; public lists hold published, non-private stories; every list is totally
-ordered by its sort key then id (section 3)."""
+ordered by its sort key then id (docs/api.md#pagination)."""
 
 from __future__ import annotations
 

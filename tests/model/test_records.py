@@ -1,5 +1,7 @@
-"""Stored records (interface section 2, decisions sections 6 and 7): element types, what makes a
-story public (decisions section 8: published and not private), and rebuilding records from
+"""Stored records (docs/api.md#shapes, docs/api.md#stories, docs/api.md#elements): element types,
+what makes a
+story public (docs/api.md#lists-filters-sorting-and-search: published and not private), and
+rebuilding records from
 storage rows without validating them again."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The default resolver: a permalink string becomes a typed element from its address alone
-(decisions section 7; image extensions in any case and configurable networks, section 13)."""
+(docs/api.md#elements; image extensions in any case and configurable networks, docs/api.md)."""
 
 from __future__ import annotations
 

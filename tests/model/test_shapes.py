@@ -1,6 +1,6 @@
-"""The shapes of interface section 2, exactly: key sets with the interface's names (``_access``,
-``canEdit``, ``_token``), ``null`` versus ``""``; the element of decisions section 7; the
-``meta.quoted`` and ``stats.embeds`` items of section 13."""
+"""The shapes of docs/api.md#shapes, exactly: key sets with the interface's names (``_access``,
+``canEdit``, ``_token``), ``null`` versus ``""``; the element of docs/api.md#elements; the
+``meta.quoted`` and ``stats.embeds`` items of docs/api.md."""
 
 from __future__ import annotations
 

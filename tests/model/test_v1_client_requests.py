@@ -1,4 +1,4 @@
-"""Requests written by real v1 clients (decisions section 17): an element object without
+"""Requests written by real v1 clients (docs/api.md#calls-and-answers): an element object without
 ``type`` takes it from its data or its permalink, a protocol-relative address is https, text
 HTML may hold ``h2``-``h4``, and a story sent back as it was read is accepted."""
 

@@ -1,6 +1,8 @@
-"""Who may see and change what: interface section 3 (visibility by status and ``private``) and
-decisions section 5 (the table of operations; editors; ``canFeatureStories``), with section 6
-(what counts as a view) and section 13 (featuring needs ``canFeatureStories`` even for editors)."""
+"""Who may see and change what: docs/api.md#who-may-do-what (visibility by status and ``private``)
+and
+docs/api.md#credentials (the table of operations; editors; ``canFeatureStories``), with
+docs/api.md#stories
+(what counts as a view) and docs/api.md (featuring needs ``canFeatureStories`` even for editors)."""
 
 from __future__ import annotations
 

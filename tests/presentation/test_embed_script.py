@@ -1,4 +1,4 @@
-"""The embed script (decisions sections 9 and 25): the markup the pages' renderer made, carried
+"""The embed script (docs/api.md#the-web-host): the markup the pages' renderer made, carried
 as a string literal that nothing a story holds can leave, and the ``css`` rule."""
 
 from __future__ import annotations

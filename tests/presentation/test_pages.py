@@ -1,6 +1,6 @@
 # mypy: disable-error-code="union-attr"
 # (a missing node fails the test with AttributeError, which says enough)
-"""The one renderer of elements and the story page (decisions section 25), from records:
+"""The one renderer of elements and the story page (docs/api.md#the-web-host), from records:
 each element kind as the decisions describe it, and ``noindex``."""
 
 from __future__ import annotations

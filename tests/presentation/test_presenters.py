@@ -1,7 +1,7 @@
 """How records become the interface's shapes: ``description`` is ``""`` in summary and detail and
 ``null`` in the full shape; ``thumbnail`` falls back to the first image, else ``""``;
 ``permalink`` is ``{web_url}/{username}/{slug}`` and ``shortlink`` ``{web_url}/s/{code}``
-(decisions section 6); the create result has no ``author`` (interface section 2.3); editors
+(docs/api.md#stories); the create result has no ``author`` (docs/api.md#shapes); editors
 have ``_access`` 1."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A SQLite file whose write lock another process holds (decisions section 14).
+"""A SQLite file whose write lock another process holds (docs/decisions.md#serving).
 
 Reads never wait for the write lock. A write that cannot get the store within its busy timeout
 raises ``Unavailable`` (over HTTP: 503 ``unavailable`` with ``Retry-After: 1``), changes

@@ -1,4 +1,4 @@
-"""A MongoDB server that stops answering after the store was opened (decisions section 14).
+"""A MongoDB server that stops answering after the store was opened (docs/decisions.md#serving).
 
 A call that finds no server within the server-selection timeout raises ``Unavailable`` (over
 HTTP: 503 with ``Retry-After: 1``), never pymongo's own error (a 500). The collections here are

@@ -1,4 +1,4 @@
-"""The fetcher is safe by construction (decisions section 18): it connects only to public
+"""The fetcher is safe by construction (docs/resolver.md): it connects only to public
 unicast addresses, checked on the address it connects to, redirects included; bodies and
 redirects are capped.
 

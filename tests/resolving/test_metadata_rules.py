@@ -1,4 +1,4 @@
-"""What metadata becomes which element member (decisions section 18), without a network: a
+"""What metadata becomes which element member (docs/resolver.md), without a network: a
 page's and an oEmbed answer's metadata read, then stored in the element under the element
 rules. Provider text is text; an oEmbed ``html`` is never stored."""
 

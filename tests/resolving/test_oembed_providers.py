@@ -1,4 +1,4 @@
-"""The table of known oEmbed providers (decisions section 18): a permalink its schemes match is
+"""The table of known oEmbed providers (docs/resolver.md): a permalink its schemes match is
 asked of the provider's endpoint, in JSON."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Which addresses the online resolver may connect to (decisions section 18): public unicast
+"""Which addresses the online resolver may connect to (docs/resolver.md): public unicast
 only, an IPv6 address that carries an IPv4 one judged by that one too."""
 
 from __future__ import annotations

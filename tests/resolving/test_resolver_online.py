@@ -1,5 +1,5 @@
-"""The online resolver through the real fetcher, against fake sites on 127.0.0.1 (decisions
-section 18): the provider's oEmbed endpoint, else oEmbed discovery, else the page's OpenGraph
+"""The online resolver through the real fetcher, against fake sites on 127.0.0.1 (docs/resolver.md):
+the provider's oEmbed endpoint, else oEmbed discovery, else the page's OpenGraph
 and Twitter-card metadata; within the budget; what is found kept for an hour."""
 
 from __future__ import annotations

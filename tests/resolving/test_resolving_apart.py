@@ -1,4 +1,4 @@
-"""Resolving does not block other requests (decisions section 14): with an online resolver, a
+"""Resolving does not block other requests (docs/decisions.md#serving): with an online resolver, a
 story write that waits on another host is answered apart from the threads of storage requests,
 so a write of another story is answered as if it were not in flight."""
 

@@ -1,4 +1,4 @@
-"""Writes resolve what their permalinks point to, and stories keep it (decisions section 18):
+"""Writes resolve what their permalinks point to, and stories keep it (docs/resolver.md):
 through the service, with the real fetcher, against fake sites on 127.0.0.1.
 
 A write resolves its permalinks concurrently (at most 8 at once, 3 s each, 5 s in all) and never

@@ -1,5 +1,6 @@
-"""``storycore serve --resolve online --resolve-allow-host HOST`` end to end (decisions sections
-12 and 18): a story created over HTTP stores what its permalinks point to, in one process and in
+"""``storycore serve --resolve online --resolve-allow-host HOST`` end to end
+(docs/decisions.md#command-line, docs/resolver.md): a story created over HTTP stores what its
+permalinks point to, in one process and in
 ``--workers`` processes, which take the options from the environment."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The address rule: every stored address is an absolute http(s) URL (decisions section 7),
-at most 2,048 characters long (section 11), and a fault names its field (section 13)."""
+"""The address rule: every stored address is an absolute http(s) URL (docs/api.md#elements),
+at most 2,048 characters long (docs/api.md#limits), and a fault names its field (docs/api.md)."""
 
 from __future__ import annotations
 

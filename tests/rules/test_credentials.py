@@ -1,5 +1,6 @@
-"""Secrets (decisions section 5): passwords stored with salted scrypt, api keys and tokens random
-(at least 32 bytes, 43 or more characters, section 13) and stored only as SHA-256 digests, every
+"""Secrets (docs/api.md#credentials): passwords stored with salted scrypt, api keys and tokens
+random
+(at least 32 bytes, 43 or more characters, docs/api.md) and stored only as SHA-256 digests, every
 comparison constant-time."""
 
 from __future__ import annotations

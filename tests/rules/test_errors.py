@@ -1,6 +1,6 @@
-"""The one exception tree: each error's ``type``, status and ``field`` (decisions section 2),
+"""The one exception tree: each error's ``type``, status and ``field`` (docs/api.md#errors),
 rendered as the error body ``{"error": {...}, "code": status}`` whose code is the HTTP status
-(section 1) and whose keys are exactly ``error`` and ``code`` (section 13)."""
+(docs/api.md#calls-and-answers) and whose keys are exactly ``error`` and ``code`` (docs/api.md)."""
 
 from __future__ import annotations
 

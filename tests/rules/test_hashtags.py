@@ -1,5 +1,6 @@
 """Hashtags: lowercase, without ``#``; the ``hashtags`` member plus ``#words`` found in text
-(decisions section 6); the ``tag`` filter is case-insensitive, with or without ``#`` (section 8)."""
+(docs/api.md#stories); the ``tag`` filter is case-insensitive, with or without ``#``
+(docs/api.md#lists-filters-sorting-and-search)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Public addresses (decisions §6, §9, §23): made and read back in one place."""
+"""Public addresses (docs/api.md#stories, docs/api.md#the-web-host, docs/api.md#limits): made and
+read back in one place."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Secrets never reach a log (decisions section 24): ``redact`` writes the value of
+"""Secrets never reach a log (docs/decisions.md): ``redact`` writes the value of
 ``api_key``, ``_token``, ``password``, a webhook's ``secret``, the credential headers and the
 webhook signature header as ``***``, whatever their case or percent-encoding and however they
 are written; ``RedactSecrets`` does it to every part of a log record a handler writes."""
@@ -66,7 +66,7 @@ def test_a_secret_in_json_a_mapping_or_a_header_is_written_as_stars(text: str) -
     assert "***" in redacted
 
 
-#: A webhook's signing secret and a signature made with it (decisions section 28).
+#: A webhook's signing secret and a signature made with it (docs/webhooks.md).
 WEBHOOK_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 SIGNATURE = "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
 

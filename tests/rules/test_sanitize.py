@@ -1,5 +1,5 @@
 """Sanitizing text-element HTML to the allowlist ``p br b strong i em a[href] ul ol li
-blockquote``, http(s) links only (decisions section 7)."""
+blockquote``, http(s) links only (docs/api.md#elements)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Search words: every word of ``q`` must occur as a whole word, ignoring case and accents
-(decisions section 8). Stories and queries are reduced to tokens by the same function."""
+(docs/api.md#lists-filters-sorting-and-search). Stories and queries are reduced to tokens by the
+same function."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""The one settings object: every limit of decisions section 11 with its decided default, all
-configurable; tokens expire after 30 days (section 5); image extensions (section 13); a
-``web_url`` that is an absolute http(s) address and a ``site_name`` (section 24)."""
+"""The one settings object: every limit of docs/api.md#limits with its decided default, all
+configurable; tokens expire after 30 days (docs/api.md#credentials); image extensions (docs/api.md);
+a
+``web_url`` that is an absolute http(s) address and a ``site_name`` (docs/decisions.md)."""
 
 from __future__ import annotations
 

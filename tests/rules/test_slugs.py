@@ -1,4 +1,4 @@
-"""The slug rule, derivation from titles and uniqueness suffixes (decisions section 4; section 13
+"""The slug rule, derivation from titles and uniqueness suffixes (docs/api.md#slugs; docs/api.md
 for the suffix that still fits in 120 characters)."""
 
 from __future__ import annotations

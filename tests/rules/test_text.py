@@ -1,5 +1,5 @@
 """Accepted text: any Unicode but control characters (storycore.rules.text; a known member of the
-wrong kind is a 400 naming its field, decisions section 13)."""
+wrong kind is a 400 naming its field, docs/api.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Timestamps: ISO 8601 UTC with milliseconds and ``Z``, ``2026-11-22T10:15:30.123Z``
-(decisions section 6); stored in the same fixed-width text, so text order is time order."""
+(docs/api.md#stories); stored in the same fixed-width text, so text order is time order."""
 
 from __future__ import annotations
 

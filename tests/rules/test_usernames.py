@@ -1,4 +1,5 @@
-"""The username rule: shape, reserved names, identity regardless of case (decisions section 5)."""
+"""The username rule: shape, reserved names, identity regardless of case
+(docs/api.md#credentials)."""
 
 from __future__ import annotations
 

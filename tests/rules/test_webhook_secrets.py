@@ -1,4 +1,4 @@
-"""Webhook secrets (decisions section 28, ``storycore.rules.webhook_secrets``): a secret in the
+"""Webhook secrets (docs/webhooks.md, ``storycore.rules.webhook_secrets``): a secret in the
 form Standard Webhooks gives it, sealed under the service's webhook key for storage (AES-GCM,
 bound to its webhook's id), and signatures that the ``standardwebhooks`` package, the
 receiver's side as a user writes it, verifies. The key is a setting that never shows.

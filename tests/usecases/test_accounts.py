@@ -1,4 +1,4 @@
-"""Users, applications and authentication (decisions section 5)."""
+"""Users, applications and authentication (docs/api.md#credentials)."""
 
 from __future__ import annotations
 

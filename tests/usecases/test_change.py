@@ -1,4 +1,5 @@
-"""Save, publish, unpublish, slug change, delete and feature (interface section 3, decisions 6)."""
+"""Save, publish, unpublish, slug change, delete and feature (docs/api.md#who-may-do-what, decisions
+6)."""
 
 from __future__ import annotations
 

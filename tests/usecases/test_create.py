@@ -1,4 +1,5 @@
-"""Creating a story (interface section 4.2, decisions sections 4, 5, 6 and 13)."""
+"""Creating a story (docs/api.md#lists-filters-sorting-and-search, docs/api.md#slugs,
+docs/api.md#credentials, docs/api.md#stories, docs/api.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""How many attempts the deliverer makes to one endpoint at once (decisions section 28): a
+"""How many attempts the deliverer makes to one endpoint at once (docs/webhooks.md): a
 few, whatever the number due, so that one endpoint neither takes every attempt a process
 makes at once nor gets a crowd of connections (each attempt to it adds one to the sender's
 pool for it, and the pool's every step looks at all of them: ``benchmarks/README.md``, issue

@@ -1,4 +1,5 @@
-"""The pages of ``stats.embeds`` (decisions sections 6 and 23): a page is its ``Referer``'s
+"""The pages of ``stats.embeds`` (docs/api.md#stories, docs/api.md#limits): a page is its
+``Referer``'s
 origin and path, only http(s) referers count, and a story keeps at most ``limits.embed_pages``
 of them, the most viewed.
 """

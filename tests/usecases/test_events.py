@@ -1,4 +1,4 @@
-"""Events (decisions section 28): each change reports exactly its events, in one write with it,
+"""Events (docs/webhooks.md): each change reports exactly its events, in one write with it,
 and a host application reads them in order from a cursor it keeps (``service.events.after``).
 
 Which operation reports what: create -> ``story.created`` (then ``story.published`` when

@@ -1,4 +1,5 @@
-"""Import (decisions section 22): an export is read back as a write through the Python API
+"""Import (docs/decisions.md#export-and-import): an export is read back as a write through the
+Python API
 would make it. Every record is checked by the functions create, save, create_user and
 create_app use, and everything a write derives is derived again; a file with one bad line
 imports nothing and names the line; an id the store holds refuses the import unless it

@@ -1,4 +1,5 @@
-"""Imports and retired slugs (decisions section 22): a story that left a slug holds it no more,
+"""Imports and retired slugs (docs/decisions.md#export-and-import): a story that left a slug holds
+it no more,
 so an imported story may take it, as a new story written through the service may."""
 
 from __future__ import annotations

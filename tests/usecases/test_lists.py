@@ -1,4 +1,5 @@
-"""Lists, filters and sorting (interface section 4.2, decisions sections 3 and 8)."""
+"""Lists, filters and sorting (docs/api.md#lists-filters-sorting-and-search, docs/api.md#pagination,
+docs/api.md#lists-filters-sorting-and-search)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The per-key rate limit over a sliding minute that guards delegated creation (decisions
-section 10), answered as 429 ``rate_limited`` with ``Retry-After`` (storycore.errors)."""
+"""The per-key rate limit over a sliding minute that guards delegated creation (docs/delegation.md),
+answered as 429 ``rate_limited`` with ``Retry-After`` (storycore.errors)."""
 
 from __future__ import annotations
 

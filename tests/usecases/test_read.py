@@ -1,4 +1,5 @@
-"""Reading one story (interface sections 3 and 4.2, decisions sections 3, 5 and 6)."""
+"""Reading one story (docs/api.md#who-may-do-what and 4.2, docs/api.md#pagination,
+docs/api.md#credentials, docs/api.md#stories)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Derived data is versioned by the core (issue 14): a store written by an older derivation
+"""Derived data is versioned by the core: a store written by an older derivation
 version, or an unknown one, is recomputed through the core when a service opens it, and by
 ``storycore reindex``; a reindex is not an edit. Run on the stores that keep their data.
 """

@@ -1,4 +1,4 @@
-"""A retired slug (an alias) leads a read to the story's new slug (decisions section 6), and
+"""A retired slug (an alias) leads a read to the story's new slug (docs/api.md#stories), and
 names no story to change: a write at it is not found, and the story stays as it is."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Revisions (decisions section 26): every change of a story's content or status keeps the story
+"""Revisions (docs/api.md#revisions): every change of a story's content or status keeps the story
 as it was; its author and editors list, read and restore them; for anyone else there are none.
 """
 

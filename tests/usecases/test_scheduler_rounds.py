@@ -1,4 +1,5 @@
-"""A round of publishing due stories (decisions section 27) takes every story due, batch after
+"""A round of publishing due stories (docs/api.md#scheduled-publishing) takes every story due, batch
+after
 batch, also when other processes publish part of a batch it found: a round that stopped at the
 first batch another process had a share of left the rest for the next round, a second later,
 which made stories late by up to a second more with every process added.

@@ -1,4 +1,5 @@
-"""Scheduled publishing (decisions section 27): ``publish_at`` on create, save and publish, and
+"""Scheduled publishing (docs/api.md#scheduled-publishing): ``publish_at`` on create, save and
+publish, and
 the due stories published as a publish would, once, when their time comes.
 
 The time is a ``ManualClock`` the tests move (it starts at 2026-01-01T00:00:00Z); the

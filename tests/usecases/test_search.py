@@ -1,4 +1,5 @@
-"""Search semantics (interface section 4.2, decisions section 8)."""
+"""Search semantics (docs/api.md#lists-filters-sorting-and-search,
+docs/api.md#lists-filters-sorting-and-search)."""
 
 from __future__ import annotations
 

@@ -7,10 +7,10 @@ and anonymous) with the testing kit's strategies, and after every step checks th
 invariants: what each caller may see, versions that grow by one per change (``version_conflict``
 otherwise, with nothing changed), ``date.published`` kept from the first publication, slugs
 unique per author, every alias leading to its live story, every list holding exactly what its
-caller may see, each item once however it is paged, and revisions (decisions section 26): a
+caller may see, each item once however it is paged, and revisions (docs/api.md#revisions): a
 story keeps what it was at each of its last ``REVISIONS`` versions and nothing older, a restore
 brings back exactly a revision's title, description, thumbnail and elements, and only the
-author and editors ever see a revision. Events (decisions section 28): the events logged during
+author and editors ever see a revision. Events (docs/webhooks.md): the events logged during
 a step are exactly those its change reports, of its story, with the story as the service shows
 it after the change (``story.deleted``: its sid, author and slug); a refused step logs none.
 

@@ -1,7 +1,9 @@
-"""Importing Storify stories (decisions section 22, second bullet): Storify v1 story JSON (a
+"""Importing Storify stories (docs/decisions.md#export-and-import, second bullet): Storify v1 story
+JSON (a
 story object as the v1 API returned it, the ``{"content": story, "code": 200}`` envelope, or an
 array of either) becomes stories under their authors, made on first use without a password,
-with their status, dates, elements (section 17 applies) and the elements' times, through the
+with their status, dates, elements (docs/api.md#calls-and-answers applies) and the elements' times,
+through the
 checks of a write. A bad document imports nothing and names the item; a story's ``sid`` is its
 id, so importing it again is refused unless replacing. The recorded answers of the real
 service (``../shared/storify-v1-traffic/``) import too, skipped when that folder is absent.

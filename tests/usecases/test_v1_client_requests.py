@@ -1,4 +1,4 @@
-"""What real v1 clients send, through the service (decisions section 17): protocol-relative
+"""What real v1 clients send, through the service (docs/api.md#calls-and-answers): protocol-relative
 addresses wherever an address is read, and the ``username`` those clients send on every call,
 with or without a ``_token``."""
 

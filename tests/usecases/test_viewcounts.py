@@ -1,4 +1,5 @@
-"""Views counted in memory and written at least once a second, as additions (decisions §14).
+"""Views counted in memory and written at least once a second, as additions
+(docs/decisions.md#serving).
 
 The second is the service's clock's: a ``ManualClock`` the test moves, so no test waits for it.
 """

@@ -1,5 +1,5 @@
-"""A service's answers at another web host (``Service.at``, decisions section 15), and the
-site's name (``Settings.site_name``, section 24): configured, or the web address's host."""
+"""A service's answers at another web host (``Service.at``, docs/api.md#credentials), and the
+site's name (``Settings.site_name``, docs/decisions.md): configured, or the web address's host."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
-"""Keeping webhooks (decisions section 28): editors (and the operator running the service's
+"""Keeping webhooks (docs/webhooks.md): editors (and the operator running the service's
 commands) add, list, read and remove webhooks and see and redo their deliveries; anyone else is
 refused. A webhook's signing secret is shown once, in the answer to its addition, and stored
 sealed under the webhook key, never in clear. Its address follows the fetcher's address rules
-(section 18) and its event types are a list of known types or every one. A new webhook receives
+(docs/resolver.md) and its event types are a list of known types or every one. A new webhook
+receives
 the events logged after it was made, and nothing once it is removed.
 
 Deliveries go from the real sender (``HttpWebhookSender``) to a real receiver on 127.0.0.1,

@@ -1,4 +1,4 @@
-"""A service that delivers events to webhooks (decisions section 28) through the real sender,
+"""A service that delivers events to webhooks (docs/webhooks.md) through the real sender,
 to real receivers on 127.0.0.1 (``tests/webhooks/_receiver.py``), its time on a
 ``ManualClock``.
 

@@ -1,4 +1,4 @@
-"""The deliverer in the background (decisions section 28): ``service.deliverer.start()`` runs a
+"""The deliverer in the background (docs/webhooks.md): ``service.deliverer.start()`` runs a
 round every second of the service's clock, as every ``storycore serve`` process does, so events
 reach their endpoints, and retries are made, without anyone calling ``deliver``.
 

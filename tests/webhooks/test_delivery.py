@@ -1,4 +1,4 @@
-"""Delivering events to webhooks (decisions section 28): each event a webhook asked for reaches
+"""Delivering events to webhooks (docs/webhooks.md): each event a webhook asked for reaches
 its endpoint as a ``POST`` of ``{"type", "timestamp", "data"}``, signed as Standard Webhooks
 1.0 says, so that the ``standardwebhooks`` package verifies it; ``webhook-id`` is the event's
 id. Real receivers on 127.0.0.1, the real sender, time on a ``ManualClock``."""

@@ -1,4 +1,5 @@
-"""Webhook secrets never reach a log (decisions sections 24 and 28): nothing logged while events
+"""Webhook secrets never reach a log (docs/decisions.md, docs/webhooks.md): nothing logged while
+events
 are delivered, at any level and whatever the endpoints do, holds a webhook's signing secret or
 a signature made with it."""
 

@@ -1,4 +1,4 @@
-"""Retrying (decisions section 28): any answer but a 2xx, a refused or dropped connection, or
+"""Retrying (docs/webhooks.md): any answer but a 2xx, a refused or dropped connection, or
 5 s without a whole answer is retried after 5 s, 30 s, 2 min, 10 min, 1 h, 6 h and 12 h, then
 the delivery is failed; an endpoint whose attempts have failed for 5 days in a row is disabled.
 A delivery is attempted by one process at a time (a lease); ``redeliver`` starts it over.
@@ -33,7 +33,7 @@ from tests.webhooks.conftest import (
 # behaviour, tested once on the fastest store; storage is the contract suite's
 pytestmark = pytest.mark.storycore_store_urls("memory://")
 
-#: The waits before each retry, as decisions section 28 gives them.
+#: The waits before each retry, as docs/webhooks.md gives them.
 SCHEDULE = [
     timedelta(seconds=5),
     timedelta(seconds=30),

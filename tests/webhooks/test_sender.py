@@ -1,6 +1,6 @@
-"""The webhook sender's rules (decisions section 28, ``storycore.contrib.webhooks``): it sends
+"""The webhook sender's rules (docs/webhooks.md, ``storycore.contrib.webhooks``): it sends
 to public addresses only, unless the deployment allowed the host (the fetcher's address rules,
-decisions section 18), over http or https; it never follows a redirect; one attempt takes at
+docs/resolver.md), over http or https; it never follows a redirect; one attempt takes at
 most ``ATTEMPT_SECONDS`` and reads at most ``MAX_ANSWER_BYTES`` of the answer.
 
 Real receivers on 127.0.0.1; a "public" name is mapped to 127.0.0.1 by the sender's injected

@@ -1,4 +1,5 @@
-"""The embed (interface section 4.4, decisions section 9): the script that renders a published
+"""The embed (docs/api.md#the-web-host): the script that renders a
+published
 story inside any page, and the oEmbed answer.
 
 Everything here is text in, text out: the HTTP layer serves it.

@@ -1,4 +1,4 @@
-"""The embed script (decisions sections 9 and 25): the story page's markup of a story, as a
+"""The embed script (docs/api.md#the-web-host): the story page's markup of a story, as a
 string literal inside a fixed JavaScript template.
 
 The markup is rendered on the server by the pages' one renderer (``pages.embedded_story``:

@@ -1,4 +1,4 @@
-"""The pages people read on the web host (decisions section 25), rendered on the server from
+"""The pages people read on the web host (docs/api.md#the-web-host), rendered on the server from
 Jinja2 templates (``templates/``: one a page, ``partials/`` one an element kind), autoescaped.
 
 Everything here is records in, HTML text out: the HTTP layer reads the service and serves it.

@@ -1,6 +1,6 @@
-"""The one renderer of a story's elements (decisions section 25): each element kind has its
+"""The one renderer of a story's elements (docs/api.md#the-web-host): each element kind has its
 partial (``templates/partials/element_{type}.html``), and the story page and the embed insert
-the same markup, with the class names of decisions section 9 (``s-elements``,
+the same markup, with the class names of docs/api.md#the-web-host (``s-elements``,
 ``s-element s-element-{type}``).
 
 An element becomes a view here (``ElementView``): what its partial shows, worked out once in

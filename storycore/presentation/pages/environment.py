@@ -2,7 +2,7 @@
 everywhere, and an undefined name an error (``StrictUndefined``), never an empty string.
 
 Its filters: ``day`` (a timestamp as a date people read), ``json_script`` (a value as JSON
-that cannot end or confuse the ``<script>`` element holding it: decisions section 9's rule).
+that cannot end or confuse the ``<script>`` element holding it: docs/api.md#the-web-host's rule).
 """
 
 from __future__ import annotations

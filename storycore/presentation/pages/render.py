@@ -1,4 +1,4 @@
-"""The pages (decisions section 25), each rendered from its template: the story page, the
+"""The pages (docs/api.md#the-web-host), each rendered from its template: the story page, the
 author page, the front page, a topic's or a hashtag's page, the search page and the 404.
 
 Each function takes what the service read (records and shapes) and the ``Site``, and answers
@@ -7,7 +7,7 @@ viewport, ``<title>``, a description, a canonical link, Open Graph and Twitter-c
 stylesheet is inlined (``style.css``, a few KB), so a page needs no other request to be read.
 
 ``kept_story_page`` renders a story page once for each content it shows and answers it again
-from memory: issue 27 asks the story page for 0.7 of the API's story read, which answers its
+from memory: the story page is asked for 0.7 of the API's story read, which answers its
 stored element documents as they are (benchmarks/README.md).
 """
 
@@ -258,7 +258,7 @@ def kept_front_page(
 def embedded_story(
     site: Site, *, author: Author, story: StoryRecord, elements: Sequence[Element]
 ) -> str:
-    """What the embed script inserts inside its ``div.s-story`` (decisions sections 9 and
+    """What the embed script inserts inside its ``div.s-story`` (docs/api.md#the-web-host and
     25): the story page's header (its title an ``h2``, as a part of the host page) and the
     same elements' markup as the story page, then a link to the story page."""
     template = environment().get_template("embed.html")

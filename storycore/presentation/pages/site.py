@@ -30,7 +30,7 @@ class Site:
 
     @property
     def feed(self) -> str:
-        """The site's Atom feed (decisions section 19)."""
+        """The site's Atom feed (docs/feeds.md)."""
         return f"{self.web_url}/feed.atom"
 
     @property
@@ -67,5 +67,5 @@ class Site:
         return f"{self.search_url}?{urlencode({'q': q})}"
 
     def oembed(self, permalink: str) -> str:
-        """The oEmbed answer for ``permalink`` (interface section 4.4)."""
+        """The oEmbed answer for ``permalink`` (docs/api.md#the-web-host)."""
         return f"{self.web_url}/v1/oembed?{urlencode({'url': permalink, 'format': 'json'})}"

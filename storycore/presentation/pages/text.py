@@ -1,4 +1,4 @@
-"""Hashtags as links (decisions section 25): in plain text (titles, descriptions) and in the
+"""Hashtags as links (docs/api.md#the-web-host): in plain text (titles, descriptions) and in the
 sanitized HTML of text elements, each ``#word`` that the hashtag rule reads
 (``storycore.rules.hashtags``) links to its tag's page.
 

@@ -1,4 +1,4 @@
-"""Delegated creation through allowlisted identity providers (decisions section 10)."""
+"""Delegated creation through allowlisted identity providers (docs/delegation.md)."""
 
 from __future__ import annotations
 
@@ -320,7 +320,7 @@ def test_a_provider_whose_name_does_not_resolve_is_a_502_that_says_so() -> None:
 def test_a_first_use_reports_user_created_and_a_new_name_user_updated(
     delegating: Delegating, provider: FakeProvider
 ) -> None:
-    """Decisions section 28: the user a first use makes is ``user.created``, a profile the
+    """docs/webhooks.md: the user a first use makes is ``user.created``, a profile the
     provider changed is ``user.updated`` (each with the public profile), before the story's
     own events; a profile the provider did not change reports nothing of the user."""
     service = delegating.service
