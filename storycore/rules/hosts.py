@@ -22,7 +22,9 @@ from urllib.parse import unquote
 
 import idna
 
-__all__ = ["canonical_host", "canonical_hosts"]
+from .public_addresses import is_ip_address, is_public_address
+
+__all__ = ["canonical_host", "canonical_hosts", "is_plainly_private"]
 
 # one part of an IPv4 address as ``inet_aton`` reads it: hexadecimal, octal, decimal
 _PART = re.compile(r"0x[0-9a-f]+|0[0-7]*|[1-9][0-9]*")
@@ -62,6 +64,16 @@ def canonical_hosts(hosts: Iterable[str]) -> frozenset[str]:
         except ValueError:
             continue
     return frozenset(found)
+
+
+def is_plainly_private(host: str) -> bool:
+    """Whether ``host``, canonical, is known not to be public without looking it up:
+    ``localhost`` or a name under it, or an IP address that is not public unicast
+    (``storycore.rules.public_addresses``). A name is judged on its addresses when connected
+    to."""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    return is_ip_address(host) and not is_public_address(host)
 
 
 def _ipv4(text: str) -> ipaddress.IPv4Address | None:

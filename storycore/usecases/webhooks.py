@@ -21,9 +21,8 @@ from ..model.shapes import DeliveryItem, Page, WebhookCreated, WebhookRemoved, W
 from ..model.visibility import Viewer
 from ..model.webhooks import Delivery, WebhookRecord
 from ..rules.addresses import validate_url
-from ..rules.hosts import canonical_host, canonical_hosts
+from ..rules.hosts import canonical_host, canonical_hosts, is_plainly_private
 from ..rules.ids import new_webhook_id
-from ..rules.public_addresses import is_ip_address, is_public_address
 from ..rules.text import check_text
 from ..rules.webhook_secrets import new_secret, seal
 from ._context import Context
@@ -189,10 +188,7 @@ def _webhook_url(url: object, max_length: int, allowed: frozenset[str]) -> str:
         host = canonical_host(parts.hostname or "")
     except ValueError:
         raise InvalidParameter(f"{parts.hostname} is not a host name", field="url") from None
-    if host in allowed:
-        return url
-    local = host == "localhost" or host.endswith(".localhost")
-    if local or (is_ip_address(host) and not is_public_address(host)):
+    if host not in allowed and is_plainly_private(host):
         raise InvalidParameter(
             f"{parts.hostname} is not a public address (a deployment may allow it:"
             " --resolve-allow-host)",

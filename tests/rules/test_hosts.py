@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from storycore.rules.hosts import canonical_host
+from storycore.rules.hosts import canonical_host, is_plainly_private
 from tests._unicode import IDEOGRAPHIC_FULL_STOP, full_width
 
 BOUNDED = settings(max_examples=300, deadline=None, database=None)
@@ -141,3 +141,23 @@ def test_a_host_reads_as_the_address_the_system_reads_it_as(text: str) -> None:
         return  # a final dot is dropped from a name, which the resolver never takes as an address
     read = _system_reads(text)
     assert canonical_host(text) == (text if read is None else read)
+
+
+@pytest.mark.parametrize(
+    ("host", "private"),
+    [
+        ("localhost", True),
+        ("api.localhost", True),
+        ("127.0.0.1", True),
+        ("0.0.0.0", True),
+        ("::ffff:7f00:1", True),
+        ("10.0.0.1", True),
+        ("93.184.216.34", False),
+        ("hooks.example", False),
+        ("localhost.example", False),
+    ],
+)
+def test_localhost_and_ip_addresses_that_are_not_public_are_plainly_private(
+    host: str, private: bool
+) -> None:
+    assert is_plainly_private(host) is private
