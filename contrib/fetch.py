@@ -3,14 +3,17 @@ construction.
 
 - Only http and https; at most 3 redirects.
 - Every request, the first and each redirect, passes through ``AddressGuard``, a transport that
-  looks the host's name up itself, refuses the host unless every address it has is public unicast
+  reads the host as the registration of a webhook reads it (``storycore.rules.hosts``:
+  ``127.1`` and ``2130706433`` are the loopback address, not names), looks a name up itself,
+  refuses the host unless every address it has is public unicast
   (``storycore.rules.public_addresses``), and sends the request to the address it checked, with
   ``Host`` and the TLS server name (SNI, and the certificate check) still the name. The address
   checked is the address connected to, so a name that answers differently the second time it
   is looked up (DNS rebinding) gains nothing.
 - Hosts the deployment allowed (``Settings.resolver_allowed_hosts``: intranets, tests) are
-  connected to wherever they are. The allowance is for the host as the address writes it: a
-  redirect to another name, or to the allowed host's bare IP address, is checked as any other.
+  connected to wherever they are. The allowance is for the host, however the address writes it
+  (``127.1`` when ``127.0.0.1`` is allowed): a redirect to another name, or to the allowed
+  host's bare IP address, is checked as any other.
 - No connection outlives its request (keep-alive off), so a TLS connection made for one name
   never carries a request for another; no proxy or netrc from the environment; a client per
   call, so no cookie goes from one site to another.
@@ -30,6 +33,7 @@ from typing import Final
 import httpx
 
 from storycore.resolving.fetching import Fetched, PageFetcher
+from storycore.rules.hosts import canonical_host, canonical_hosts
 from storycore.rules.public_addresses import is_ip_address, is_public_address
 
 __all__ = ["MAX_REDIRECTS", "AddressGuard", "HttpFetcher", "NameLookup", "system_lookup"]
@@ -122,14 +126,15 @@ class AddressGuard(httpx.AsyncBaseTransport):
         self, network: httpx.AsyncBaseTransport, allowed: frozenset[str], lookup: NameLookup
     ) -> None:
         self._network = network
-        self._allowed = allowed
+        self._allowed = canonical_hosts(allowed)
         self._lookup = lookup
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         url = request.url
         if url.scheme not in _DEFAULT_PORTS:
             raise httpx.UnsupportedProtocol(f"refused: {url.scheme} is not http(s)")
-        host = url.raw_host.decode("ascii").lower()  # IDNA; an IPv6 address without brackets
+        # read as the registration of a webhook reads it: ``127.1`` is an address, not a name
+        host = canonical_host(url.raw_host.decode("ascii"))
         address = await self._address(host, url.port or _DEFAULT_PORTS[url.scheme], request)
         extensions = dict(request.extensions)
         if url.scheme == "https":

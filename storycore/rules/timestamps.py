@@ -11,9 +11,12 @@ from datetime import UTC, datetime
 
 __all__ = ["format_timestamp", "parse_timestamp"]
 
-# ASCII digits only, matched whole (``$`` would also take a final newline)
+# ASCII digits only, matched whole (``$`` would also take a final newline); an offset of at
+# most 23:59 with minutes up to 59, as ISO 8601 writes one (``datetime.fromisoformat`` would
+# carry ``+14:60`` over into an hour)
 _SHAPE = re.compile(
-    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})"
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?"
+    r"(Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
 )
 
 

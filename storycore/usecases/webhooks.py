@@ -21,8 +21,8 @@ from ..model.shapes import DeliveryItem, Page, WebhookCreated, WebhookRemoved, W
 from ..model.visibility import Viewer
 from ..model.webhooks import Delivery, WebhookRecord
 from ..rules.addresses import validate_url
+from ..rules.hosts import canonical_host, canonical_hosts, is_plainly_private
 from ..rules.ids import new_webhook_id
-from ..rules.public_addresses import is_ip_address, is_public_address
 from ..rules.text import check_text
 from ..rules.webhook_secrets import new_secret, seal
 from ._context import Context
@@ -146,7 +146,7 @@ class Webhooks:
 
     @property
     def _allowed_hosts(self) -> frozenset[str]:
-        return frozenset(self._ctx.settings.resolver_allowed_hosts)
+        return canonical_hosts(self._ctx.settings.resolver_allowed_hosts)
 
     def _editor(self, viewer: Viewer) -> str:
         """Who keeps webhooks here: an editor's user id, or ``operator``; anyone else is
@@ -177,19 +177,21 @@ class Webhooks:
 def _webhook_url(url: object, max_length: int, allowed: frozenset[str]) -> str:
     """An http(s) address that is not plainly private: an IP address must be public unicast,
     and ``localhost`` is refused, unless the deployment allowed the host (docs/resolver.md).
-    Names are checked again, on the address connected to, at every delivery."""
+    The host is judged as a connection reads it (``storycore.rules.hosts``: ``127.1`` and a
+    full-width ``LOCALHOST`` are what they lead to), as every delivery judges it; names are
+    checked again, on the address connected to, at every delivery."""
     url = validate_url(url, "url", max_length)
     parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
     if parts.username is not None or parts.password is not None:
         raise InvalidParameter("a webhook address holds no credentials", field="url")
-    if host in allowed:
-        return url
-    bare = host.rstrip(".")  # a fully qualified name: "localhost." is localhost
-    local = bare == "localhost" or bare.endswith(".localhost")
-    if local or (is_ip_address(bare) and not is_public_address(bare)):
+    try:
+        host = canonical_host(parts.hostname or "")
+    except ValueError:
+        raise InvalidParameter(f"{parts.hostname} is not a host name", field="url") from None
+    if host not in allowed and is_plainly_private(host):
         raise InvalidParameter(
-            f"{host} is not a public address (a deployment may allow it: --resolve-allow-host)",
+            f"{parts.hostname} is not a public address (a deployment may allow it:"
+            " --resolve-allow-host)",
             field="url",
         )
     return url

@@ -215,6 +215,8 @@ def test_add_takes_a_private_address_when_resolve_allow_host_names_its_host(
     [
         ["http://localhost/hook"],
         ["http://127.0.0.1/hook"],
+        ["http://127.1/x"],
+        ["http://2130706433/x"],
         ["not an address"],
         ["https://user:password@hooks.example/"],
         [ELSEWHERE, "--event", "story.nope"],

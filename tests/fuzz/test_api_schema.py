@@ -28,7 +28,6 @@ The calls go through the WSGI binding, the cheaper one to call (that both bindin
 
 from __future__ import annotations
 
-import ipaddress
 import os
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime, timedelta
@@ -47,7 +46,7 @@ from schemathesis.generation import GenerationMode
 from storycore import Service
 from storycore.adapters import open_store
 from storycore.contrib.wsgi import StorycoreWSGI
-from storycore.rules.public_addresses import is_public_address
+from storycore.rules.hosts import canonical_host, is_plainly_private
 from storycore.rules.webhook_secrets import new_key
 from tests.conftest import TEST_SETTINGS
 
@@ -143,15 +142,15 @@ def _a_time_out_of_the_window(value: Any) -> bool:
 
 def _not_a_private_ip_address(url: Any) -> bool:
     """Whether ``url``, drawn for a webhook, names a host that is not an IP address, or a
-    public one: what the document's words take (JSON Schema does not tell public addresses)."""
+    public one, read as a connection reads it (``127.1`` is an IP address): what the document's
+    words take (JSON Schema does not tell public addresses)."""
     if not isinstance(url, str):
         return True
     try:
-        host = urlsplit(url).hostname or ""
-        ipaddress.ip_address(host)
+        host = canonical_host(urlsplit(url).hostname or "")
     except ValueError:
-        return True  # a name, checked when a delivery connects
-    return is_public_address(host)
+        return False  # no host a connection can be made to
+    return not is_plainly_private(host)
 
 
 def _holds_to_the_document(raw_schema: dict[str, Any]) -> Any:

@@ -104,6 +104,9 @@ def test_publish_without_a_time_publishes_now_and_cancels_the_schedule(
         ("form", "2025-12-31T00:00:00Z"),  # past
         ("form", "2027-06-01T00:00:00Z"),  # more than a year ahead
         ("form", "2026-01-01T01:00:00"),  # no zone
+        ("form", "2026-01-01T10:00:00+08:60"),  # minutes of the offset beyond 59
+        ("json", "2026-01-01T10:00:00+08:60"),
+        ("json", "2026-01-01T10:00:00-00:75"),
         ("json", 3600),
         ("json", True),
         ("json", ["2026-01-01T01:00:00Z"]),

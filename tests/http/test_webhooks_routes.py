@@ -24,6 +24,7 @@ from storycore.http.routing import Route
 from storycore.model.events import EVENT_TYPES
 from storycore.rules.timestamps import format_timestamp
 from storycore.usecases.webhooks import MAX_WEBHOOKS
+from tests._unicode import full_width
 from tests.conftest import TEST_SETTINGS
 from tests.http._clients import Answer, AppClient, Client
 from tests.http._shapes import TIMESTAMP, content_of, error_of, keys
@@ -126,13 +127,23 @@ REFUSED_FORMS = [
     "http://localhost/hook",
     "http://Events.LocalHost:8080/hook",
     "http://[::1]/hook",
+    f"http://{full_width('LOCALHOST')}/hook",
     "https://user:password@hooks.example/hook",
     "//token@hooks.example/hook",
     "",
     5,
 ]
 #: addresses refused for where they lead, which the operation's description says
-REFUSED_ADDRESSES = ["http://10.0.0.1/hook", "http://169.254.169.254/latest", "http://0.0.0.0/"]
+REFUSED_ADDRESSES = [
+    "http://10.0.0.1/hook",
+    "http://169.254.169.254/latest",
+    "http://0.0.0.0/",
+    # the same, written as the system's resolver also reads them
+    "http://10.1/hook",
+    "http://012.0.0.1/hook",
+    "http://0xa9fea9fe/latest",
+    "http://0/",
+]
 REFUSED_EVENTS = [
     [],
     ["story.nope"],

@@ -115,6 +115,20 @@ def test_an_address_that_is_not_public_is_refused_when_written_in_the_url(
     assert (site.requests, network.asked) == ([], [])
 
 
+@pytest.mark.parametrize("host", ["127.1", "0x7f.1", "2130706433", "0177.0.0.1", "0", "10.1"])
+def test_an_address_written_another_way_is_that_address_and_never_looked_up(
+    site: FakeSite, host: str
+) -> None:
+    """The connection is checked on the host as the registration of a webhook reads it
+    (``storycore.rules.hosts``): ``127.1`` is the loopback address, whatever a name lookup
+    would answer for it."""
+    site.page("/p", "<title>secret</title>")
+    network = Everywhere(site)
+    fetcher = HttpFetcher(lookup=mapped({host: [PUBLIC]}), network=network)
+    assert fetch(fetcher, f"http://{host}:{site.port}/p") is None
+    assert (site.requests, network.asked) == ([], [])
+
+
 def test_a_public_address_is_fetched(site: FakeSite) -> None:
     """The control of the tests above: on the same network, a public address is reached."""
     site.page("/p", "<title>public</title>")

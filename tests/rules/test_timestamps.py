@@ -73,6 +73,32 @@ def test_anything_but_a_zoned_iso_timestamp_is_not_parsed(text: str) -> None:
     assert parse_timestamp(text) is None
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2026-11-30T10:00:00+14:60",
+        "2026-11-30T10:00:00-00:60",
+        "2026-11-30T10:00:00+00:99",
+        "2026-11-30T10:00:00+24:00",
+        "2026-11-30T10:00:00-99:00",
+    ],
+)
+def test_an_offset_beyond_23_59_or_with_minutes_beyond_59_is_not_parsed(text: str) -> None:
+    assert parse_timestamp(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "normalized"),
+    [
+        ("2026-11-30T10:00:00+23:59", "2026-11-29T10:01:00.000Z"),
+        ("2026-11-30T10:00:00-23:59", "2026-12-01T09:59:00.000Z"),
+        ("2026-11-30T10:00:00+14:59", "2026-11-29T19:01:00.000Z"),
+    ],
+)
+def test_the_widest_offsets_are_read(text: str, normalized: str) -> None:
+    assert parse_timestamp(text) == normalized
+
+
 @pytest.mark.parametrize("text", ["0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"])
 def test_a_timestamp_outside_the_representable_range_is_not_parsed(text: str) -> None:
     assert parse_timestamp(text) is None

@@ -49,6 +49,7 @@ from storycore.rules.webhook_secrets import PREFIX, new_key, parse_key, unseal
 from storycore.testing import ManualClock
 from storycore.usecases.events import MAX_EVENTS
 from storycore.usecases.webhooks import MAX_WEBHOOKS
+from tests._unicode import IDEOGRAPHIC_FULL_STOP, full_width
 
 # behaviour, tested once on the fastest store; storage is the contract suite's
 pytestmark = pytest.mark.storycore_store_urls("memory://")
@@ -423,6 +424,20 @@ PRIVATE = [
     "http://api.localhost/hook",
     "http://localhost./hook",
     "http://127.0.0.1./hook",
+    # the loopback address as the system's resolver also reads it, and as IDNA maps it
+    "http://127.1/x",
+    "http://0x7f.1/x",
+    "http://0x7f000001/x",
+    "http://2130706433/x",
+    "http://0177.0.0.1/x",
+    "http://127.000.000.001/x",
+    "http://0/x",
+    f"http://{full_width('LOCALHOST')}/x",
+    f"http://{IDEOGRAPHIC_FULL_STOP.join(['127', '0', '0', '1'])}/x",
+    f"http://{full_width('127.0.0.1')}/x",
+    "http://%31%32%37.0.0.1/x",
+    "http://0xa9fea9fe/latest/meta-data",
+    "http://10.1/x",
 ]
 
 
@@ -444,6 +459,9 @@ def test_a_loopback_private_or_link_local_address_is_refused(strict: Service, ur
         ("[::1]", "http://[::1]/hook"),
         ("localhost", "http://localhost:8080/hook"),
         ("LocalHost", "http://localhost/hook"),
+        ("127.0.0.1", "http://127.1:8000/hook"),
+        ("127.0.0.1", "http://2130706433:8000/hook"),
+        ("localhost", f"http://{full_width('LOCALHOST')}:8080/hook"),
     ],
 )
 def test_a_private_address_is_taken_when_the_deployment_allows_its_host(

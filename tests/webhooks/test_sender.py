@@ -105,6 +105,15 @@ def test_a_private_address_is_refused_unless_allowed(receiver: Receiver) -> None
     assert len(receiver.received) == 1
 
 
+@pytest.mark.parametrize("host", ["127.1", "2130706433", "0x7f.0.0.1"])
+def test_an_allowed_address_is_sent_to_however_it_is_written(receiver: Receiver, host: str) -> None:
+    """The allowance is for the host, read as the registration reads it: allowing 127.0.0.1
+    admits ``127.1``, as it does at registration."""
+    url = f"http://{host}:{receiver.port}/hook"
+    assert _send(HttpWebhookSender(allowed_hosts=["127.0.0.1"]), url).delivered
+    assert len(receiver.received) == 1
+
+
 def test_a_name_that_does_not_resolve_is_said_not_to(
     build: Callable[[HttpWebhookSender], Service], alice: Viewer
 ) -> None:

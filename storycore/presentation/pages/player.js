@@ -7,7 +7,6 @@
   frame.title = poster.textContent.trim();
   frame.setAttribute("sandbox", "allow-scripts allow-same-origin allow-presentation");
   frame.setAttribute("allow", "autoplay; encrypted-media; fullscreen; picture-in-picture");
-  frame.setAttribute("allowfullscreen", "");
   frame.className = "video-frame";
   poster.replaceWith(frame);
   frame.focus();
