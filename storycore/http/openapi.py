@@ -29,7 +29,7 @@ from ..usecases.delegation import PROVIDER_HEADER
 from . import _schema_rules as rules
 from ._openapi_examples import EXAMPLES, OperationExample
 from ._write_schemas import write_schemas
-from .routing import Credentials, Route, Schema, shadowed
+from .routing import Credentials, Kind, Route, Schema, shadowed
 
 __all__ = ["openapi_document"]
 
@@ -486,9 +486,11 @@ def _oembed_schema() -> Schema:
 def openapi_document(
     routes: Sequence[Route], settings: Settings, root_path: str = ""
 ) -> dict[str, Any]:
-    """The OpenAPI 3.1 description of every route, answer and error, with the limits of
+    """The OpenAPI 3.1 description of every API route of the table ``routes`` (``Kind.API``:
+    the web host's rows are no operations of the API), answer and error, with the limits of
     ``settings`` (the service's), for an app mounted under ``root_path``.
     """
+    routes = tuple(route for route in routes if route.kind is Kind.API)
     models: list[type[BaseModel]] = list({r.content for r in routes if r.content is not None})
     _, definitions = models_json_schema(
         [(model, "serialization") for model in models],
