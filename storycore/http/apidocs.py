@@ -8,8 +8,8 @@ of 4.5:1 are storycore's (``storycore/static/apidocs``). The page and its
 files are addressed under the prefix the app is mounted under (``root_path``), never under another
 host, so the page works behind a prefix and without ``Settings.web_url``. Only the names listed
 here are answered, looked up, never joined to a folder: any other path under ``/docs/`` is the web
-host's HTML 404 (``pages.no_page``). The files change only with the installed versions, so they carry the caching of
-``static`` and an entity tag computed once.
+host's HTML 404 (``pages.no_page``). The files change only with the installed versions, so they
+carry the caching of ``static`` and an entity tag computed once.
 """
 
 from __future__ import annotations

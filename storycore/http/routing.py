@@ -203,14 +203,15 @@ WebHandler = Callable[[Service, HttpRequest, dict[str, str]], HttpResponse]
 
 def web_route(
     template: str,
-    handler: WebHandler | Callable[..., Any],
+    handler: Callable[..., Any],
     kind: Kind,
     *,
     method: str = "GET",
     cache: Cache = Cache.PUBLIC,
 ) -> Route:
-    """A row of the web host: ``handler(service, request, arguments)`` answers ``method`` (GET
-    and HEAD by default) at ``template``; public content, credentials ignored."""
+    """A row of the web host: ``handler`` (a ``WebHandler``, or the document's maker for
+    ``Kind.DOCUMENT``) answers ``method`` (GET and HEAD by default) at ``template``; public
+    content unless ``cache`` says otherwise, credentials ignored."""
     return Route(
         method, template, handler, "", credentials=Credentials.NONE, kind=kind, cache=cache
     )
@@ -312,9 +313,11 @@ class Router:
         #: a path of more segments than this fits only templates that take the rest of a path
         self._longest = max((p.length for _, p in templates), default=0) + 1
         self._groups: dict[tuple[bool, int, str | None], tuple[_Template, ...]] = {}
+        #: the fixed first segments of the API's templates and of the web host's
+        self._words: dict[bool, frozenset[str | None]] = {}
         for api in (True, False):
             part = [t for t in templates if in_api(t[0][0].template) == api]
-            words = {p.first() for _, p in part} - {None}
+            words = self._words[api] = frozenset(p.first() for _, p in part) - {None}
             for count in range(1, self._longest + 1):
                 for word in (*words, None):
                     self._groups[api, count, word] = tuple(
@@ -322,9 +325,6 @@ class Router:
                         for rows, p in part
                         if p.fits_length(count) and p.first() in (word, None)
                     )
-        self._words = {
-            api: {key[2] for key in self._groups if key[0] == api} - {None} for api in (True, False)
-        }
 
     def find(self, path: str) -> tuple[tuple[Route, ...], dict[str, str]] | None:
         """The rows of the template ``path`` means (the first that fits), in table order, with
