@@ -50,7 +50,6 @@ __all__ = [
     "Schema",
     "WebHandler",
     "in_api",
-    "shadowed",
     "taking",
     "web_route",
 ]
@@ -397,14 +396,3 @@ def _overlap(one: _Pattern, other: _Pattern) -> bool:
         return False
     fixed_one, fixed_other = dict(one.literals), dict(other.literals)
     return all(fixed_other.get(i, text) == text for i, text in fixed_one.items())
-
-
-#: the last table ``shadowed`` compiled, and its router: a document asks of one table many times
-_LAST: list[tuple[Sequence[Route], Router]] = []
-
-
-def shadowed(route: Route, routes: Sequence[Route]) -> bool:
-    """``Router.shadowed`` for ``route`` in the table ``routes``."""
-    if not _LAST or _LAST[0][0] is not routes:
-        _LAST[:] = [(routes, Router(routes))]
-    return _LAST[0][1].shadowed(route)

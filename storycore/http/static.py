@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
-from ..rules.paths import STATIC as STATIC_PATH
+from ..rules.paths import UNDER_STATIC
 from ..service import Service
 from .messages import HttpRequest, HttpResponse
 from .pages import not_found_page
@@ -28,8 +28,9 @@ __all__ = [
     "no_file",
 ]
 
-#: The first segment of every path answered here (``paths.STATIC``; a reserved username).
-STATIC = STATIC_PATH.strip("/").split("/")[0]
+#: The first segment of every path answered here (``paths.UNDER_STATIC``; a reserved username),
+#: and the package's folder of files.
+STATIC = UNDER_STATIC.strip("/").split("/")[0]
 #: The demo's folder, under the package and under the web host alike.
 DEMO_FOLDER = f"{STATIC}/demo"
 #: Static files are the same for a whole release: caches may keep them a week.

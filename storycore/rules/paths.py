@@ -18,19 +18,19 @@ __all__ = [
     "API_REFERENCE_FILE",
     "AUTHOR",
     "AUTHOR_FEED",
-    "DOCS",
     "FRONT",
     "OPENAPI",
     "SCRIPT",
     "SEARCH",
     "SHORTLINK",
     "SITE_FEED",
-    "STATIC",
     "STATIC_FILE",
     "STORY",
     "TAG",
     "TOPIC",
     "TOPIC_FEED",
+    "UNDER_DOCS",
+    "UNDER_STATIC",
     "WEB_PATHS",
     "first_words",
 ]
@@ -55,11 +55,11 @@ AUTHOR_FEED = "/{username}/feed.atom"
 TOPIC_FEED = "/topics/{topic}/feed.atom"
 #: The demo's files (docs/decisions.md), and every other path under ``/static``.
 STATIC_FILE = "/static/demo/{name}"
-STATIC = "/static/{rest:path}"
+UNDER_STATIC = "/static/{rest:path}"
 #: The API reference and its viewer's files, and every other path under ``/docs``.
 API_REFERENCE = "/docs/api"
 API_REFERENCE_FILE = "/docs/api/{name}"
-DOCS = "/docs/{rest:path}"
+UNDER_DOCS = "/docs/{rest:path}"
 
 #: Every path the web host answers, the API's document included.
 WEB_PATHS = (
@@ -75,10 +75,10 @@ WEB_PATHS = (
     AUTHOR_FEED,
     TOPIC_FEED,
     STATIC_FILE,
-    STATIC,
+    UNDER_STATIC,
     API_REFERENCE,
     API_REFERENCE_FILE,
-    DOCS,
+    UNDER_DOCS,
     OPENAPI,
 )
 
