@@ -44,6 +44,9 @@ MAX_QUERY_STRING = 8192
 _KEPT_ADDRESSES = 64
 _OPENAPI_PREFIXES = 8  # the documents an app keeps: one for each prefix it is mounted under
 _DOCUMENT = OPENAPI.strip("/")
+# the members every request compares with, read once: reading an enum's member from its class
+# costs more than finding a path's row
+_API, _THE_DOCUMENT, _BY_CALLER = Kind.API, Kind.DOCUMENT, Cache.BY_CALLER
 
 
 class HttpApp:
@@ -146,8 +149,8 @@ class HttpApp:
             )
         if len(request.body) > self.body_limit:
             return self.too_large()
-        found = self._router.find(request.path)
-        if found is not None and found[0][0].kind is Kind.DOCUMENT:
+        found = self._router.find(request.path, api)
+        if found is not None and found[0][0].kind is _THE_DOCUMENT:
             if request.method not in ("GET", "HEAD"):
                 raise MethodNotAllowed(f"/{_DOCUMENT} takes GET", allowed=("GET", "HEAD"))
             document = self._openapi_response(found[0][0], request.root_path)
@@ -160,14 +163,14 @@ class HttpApp:
             return cached(request, not_found_page(service, "page"), private=False)
         rows, arguments = found
         route = taking(rows, request.method, request.path)
-        if route.kind is not Kind.API:
+        if route.kind is not _API:
             response: HttpResponse = route.handler(service, request, arguments)
             return cached(request, response, private=False)
         params = with_header_key(request, Params.of(request))
         viewer = self._caller(service, route, request, params)
         response = route.handler(Call(service, request, route, params, arguments, viewer))
         sent = viewer is not None and (viewer.user is not None or viewer.app is not None)
-        return cached(request, response, private=sent and route.cache is Cache.BY_CALLER)
+        return cached(request, response, private=sent and route.cache is _BY_CALLER)
 
     @staticmethod
     def _caller(

@@ -257,7 +257,8 @@ class _Pattern:
 
     def match(self, parts: Sequence[str]) -> dict[str, str] | None:
         """The arguments when ``parts`` fit, else None."""
-        if not self.fits_length(len(parts)):
+        count = len(parts)
+        if count != self.length and (self.rest is None or count < self.length):
             return None
         for index, text in self.literals:
             if parts[index] != text:
@@ -283,6 +284,7 @@ class _Pattern:
 
 
 _API_WORD = API.strip("/")
+_API_PREFIX = _API_WORD + "/"
 
 
 def in_api(path: str) -> bool:
@@ -290,7 +292,7 @@ def in_api(path: str) -> bool:
     path that no row fits is the API's JSON 404, not the web host's page (docs/api.md#limits).
     """
     bare = path.lstrip("/")
-    return bare == _API_WORD or bare.startswith(_API_WORD + "/")
+    return bare == _API_WORD or bare.startswith(_API_PREFIX)
 
 
 #: one template of a table: its rows (one per method, in table order) and its pattern
@@ -311,30 +313,41 @@ class Router:
         self._templates: tuple[_Template, ...] = tuple(templates)
         #: a path of more segments than this fits only templates that take the rest of a path
         self._longest = max((p.length for _, p in templates), default=0) + 1
-        self._groups: dict[tuple[bool, int, str | None], tuple[_Template, ...]] = {}
-        #: the fixed first segments of the API's templates and of the web host's
+        #: for the API's part (True) and the web host's: the fixed first segments of its
+        #: templates, and its templates grouped by (segment count, first segment or None)
         self._words: dict[bool, frozenset[str | None]] = {}
+        self._groups: dict[bool, dict[tuple[int, str | None], tuple[_Template, ...]]] = {}
         for api in (True, False):
             part = [t for t in templates if in_api(t[0][0].template) == api]
             words = self._words[api] = frozenset(p.first() for _, p in part) - {None}
-            for count in range(1, self._longest + 1):
-                for word in (*words, None):
-                    self._groups[api, count, word] = tuple(
-                        (rows, p)
-                        for rows, p in part
-                        if p.fits_length(count) and p.first() in (word, None)
-                    )
+            self._groups[api] = {
+                (count, word): tuple(
+                    (rows, p)
+                    for rows, p in part
+                    if p.fits_length(count) and p.first() in (word, None)
+                )
+                for count in range(1, self._longest + 1)
+                for word in (*words, None)
+            }
 
-    def find(self, path: str) -> tuple[tuple[Route, ...], dict[str, str]] | None:
+    def find(
+        self, path: str, api: bool | None = None
+    ) -> tuple[tuple[Route, ...], dict[str, str]] | None:
         """The rows of the template ``path`` means (the first that fits), in table order, with
-        the path's arguments; None when no template fits."""
-        api = in_api(path)
+        the path's arguments; None when no template fits. ``api`` is ``in_api(path)``, when
+        the caller knows it already."""
+        if api is None:
+            api = in_api(path)
         if api and (path.startswith("//") or path.endswith("//")):
             return None
         parts = path.strip("/").split("/")
+        count = len(parts)
         first = parts[0]
-        key = (api, min(len(parts), self._longest), first if first in self._words[api] else None)
-        for rows, pattern in self._groups.get(key, ()):
+        key = (
+            count if count < self._longest else self._longest,
+            first if first in self._words[api] else None,
+        )
+        for rows, pattern in self._groups[api][key]:
             arguments = pattern.match(parts)
             if arguments is not None:
                 return rows, arguments
@@ -373,6 +386,8 @@ def taking(rows: Sequence[Route], method: str, path: str) -> Route:
     """The row of ``rows`` (one template's) that takes ``method`` (HEAD as GET), or
     ``MethodNotAllowed`` naming ``path`` and the methods they take."""
     wanted = "GET" if method == "HEAD" else method
+    if rows[0].method == wanted:  # most templates take one method
+        return rows[0]
     for route in rows:
         if route.method == wanted:
             return route
