@@ -62,11 +62,17 @@ def test_a_suffixed_parameter_takes_a_segment_ending_in_its_suffix_without_it() 
     ],
 )
 def test_a_rest_parameter_takes_none_or_more_segments(path: str, rest: str) -> None:
-    router = _router("/static/demo/{name}", "/static/{rest:path}", "/{username}")
-    if rest == "demo/a.webp":
-        assert _means(router, path) == ("/static/demo/{name}", {"name": "a.webp"})
-    else:
-        assert _means(router, path) == ("/static/{rest:path}", {"rest": rest})
+    router = _router("/static/{rest:path}", "/{username}")
+    assert _means(router, path) == ("/static/{rest:path}", {"rest": rest})
+
+
+def test_a_row_before_a_rest_parameters_wins_the_paths_it_fits() -> None:
+    router = _router("/static/demo/{name}", "/static/{rest:path}")
+    assert _means(router, "/static/demo/a.webp") == ("/static/demo/{name}", {"name": "a.webp"})
+    assert _means(router, "/static/other/a.webp") == (
+        "/static/{rest:path}",
+        {"rest": "other/a.webp"},
+    )
 
 
 def test_a_path_longer_than_every_template_fits_only_a_rest_parameter() -> None:
