@@ -8,32 +8,30 @@ of 4.5:1 are storycore's (``storycore/static/apidocs``). The page and its
 files are addressed under the prefix the app is mounted under (``root_path``), never under another
 host, so the page works behind a prefix and without ``Settings.web_url``. Only the names listed
 here are answered, looked up, never joined to a folder: any other path under ``/docs/`` is the web
-host's HTML 404. The files change only with the installed versions, so they carry the caching of
-``static`` and an entity tag computed once.
+host's HTML 404 (``pages.no_page``). The files change only with the installed versions, so they
+carry the caching of ``static`` and an entity tag computed once.
 """
 
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Sequence
 from functools import cache
 from html import escape
 from importlib import resources
 from pathlib import Path
 from urllib.parse import quote
 
+from ..rules.paths import API_REFERENCE
 from ..service import Service
 from .conditional import content_tag
 from .messages import HttpRequest, HttpResponse
 from .pages import HTML_HEADERS, not_found_page
 from .static import CACHE_CONTROL, STATIC
 
-__all__ = ["DOCS", "apidocs_answer"]
+__all__ = ["PAGE", "reference_file", "reference_page"]
 
-#: The first segment of the paths answered here (a reserved username).
-DOCS = "docs"
 #: Where the page is, under the web host.
-PAGE = f"/{DOCS}/api"
+PAGE = API_REFERENCE
 
 _CSS = "text/css; charset=utf-8"
 _JS = "application/javascript; charset=utf-8"
@@ -112,17 +110,19 @@ def _page(*, root_path: str, web_url: str, site_name: str) -> str:
     )
 
 
-def apidocs_answer(service: Service, request: HttpRequest, parts: Sequence[str]) -> HttpResponse:
-    """The answer to the web host's path ``/docs/...`` split at its slashes (``parts`` starts
-    with ``docs``): the reference page, one of its files, or the HTML 404."""
-    if len(parts) < 2 or parts[1] != "api" or len(parts) > 3:
-        return not_found_page(service, "page")
-    if len(parts) == 2:
-        page = _page(
-            root_path=request.root_path, web_url=service.web_url, site_name=service.site_name
-        )
-        return HttpResponse(200, list(HTML_HEADERS), page.encode())
-    name = parts[2]
+def reference_page(
+    service: Service, request: HttpRequest, arguments: dict[str, str]
+) -> HttpResponse:
+    """The reference's page, its files addressed under the request's ``root_path``."""
+    page = _page(root_path=request.root_path, web_url=service.web_url, site_name=service.site_name)
+    return HttpResponse(200, list(HTML_HEADERS), page.encode())
+
+
+def reference_file(
+    service: Service, request: HttpRequest, arguments: dict[str, str]
+) -> HttpResponse:
+    """One of the page's files, or the HTML 404 when ``arguments["name"]`` names none."""
+    name = arguments["name"]
     found = _file(name) if name in _VIEWER or name in _OWN else None
     if found is None:
         return not_found_page(service, "file")

@@ -14,14 +14,15 @@ from ..errors import (
     InternalError,
     InvalidParameter,
     MethodNotAllowed,
+    NotFound,
     PayloadTooLarge,
     StorycoreError,
     StoryMoved,
 )
 from ..model.resolvers import ContentResolver
 from ..model.visibility import Viewer
+from ..rules.paths import OPENAPI
 from ..service import Service
-from .api import ROUTES
 from .call import Call
 from .callers import caller, with_header_key
 from .compression import compressed
@@ -29,11 +30,11 @@ from .conditional import cached
 from .cors import Cors
 from .hosts import request_web_url
 from .messages import HttpRequest, HttpResponse, json_response
-from .openapi import openapi_document
+from .pages import not_found_page
 from .params import Params
 from .redirects import redirect
-from .routing import Credentials, Route, methods, resolve
-from .web import handle_web
+from .routing import Cache, Credentials, Kind, Route, Router, in_api, taking
+from .table import TABLE
 
 __all__ = ["HttpApp"]
 
@@ -42,6 +43,10 @@ logger = logging.getLogger("storycore.http")
 MAX_QUERY_STRING = 8192
 _KEPT_ADDRESSES = 64
 _OPENAPI_PREFIXES = 8  # the documents an app keeps: one for each prefix it is mounted under
+_DOCUMENT = OPENAPI.strip("/")
+# the members every request compares with, read once: reading an enum's member from its class
+# costs more than finding a path's row
+_API, _THE_DOCUMENT, _BY_CALLER = Kind.API, Kind.DOCUMENT, Cache.BY_CALLER
 
 
 class HttpApp:
@@ -50,11 +55,13 @@ class HttpApp:
     docs/api.md#caching-and-compression)."""
 
     def __init__(
-        self, service: Service, routes: tuple[Route, ...] = ROUTES, *, compress: bool = False
+        self, service: Service, routes: tuple[Route, ...] = TABLE, *, compress: bool = False
     ) -> None:
         self.service = service
         self.compress = compress
+        #: the route table answered (``table``), compiled for finding a path's row
         self.routes = routes
+        self._router = Router(routes)
         self._openapi: dict[str, bytes] = {}  # the document, by the root_path it names
         # a write that stores a client's elements waits on other hosts when the resolver
         # fetches what they point to (docs/decisions.md#serving, docs/resolver.md)
@@ -90,7 +97,7 @@ class HttpApp:
 
     def handle(self, request: HttpRequest) -> HttpResponse:
         """The response to ``request``."""
-        api = _is_api(request.path)
+        api = in_api(request.path)
         try:
             if api and request.method == "OPTIONS":
                 response = self._preflight(request)
@@ -116,9 +123,9 @@ class HttpApp:
     def _preflight(self, request: HttpRequest) -> HttpResponse:
         """A CORS preflight: what the path takes, for the origin asking
         (docs/api.md#credentials)."""
-        if request.path.strip("/") == "v1/openapi.json":
+        if request.path.strip("/") == _DOCUMENT:  # however many slashes lead or end it
             return self._cors.preflight(("GET", "HEAD"))
-        return self._cors.preflight(methods(self.routes, request.path))
+        return self._cors.preflight(self._router.methods(request.path))
 
     def _service_for(self, request: HttpRequest) -> Service:
         """The service whose addresses are those of the request's web host, unless
@@ -142,21 +149,28 @@ class HttpApp:
             )
         if len(request.body) > self.body_limit:
             return self.too_large()
-        if request.path in ("/v1/openapi.json", "/v1/openapi.json/"):
+        found = self._router.find(request.path, api)
+        if found is not None and found[0][0].kind is _THE_DOCUMENT:
             if request.method not in ("GET", "HEAD"):
-                raise MethodNotAllowed("/v1/openapi.json takes GET", allowed=("GET", "HEAD"))
-            return cached(request, self._openapi_response(request.root_path), private=False)
+                raise MethodNotAllowed(f"/{_DOCUMENT} takes GET", allowed=("GET", "HEAD"))
+            document = self._openapi_response(found[0][0], request.root_path)
+            return cached(request, document, private=False)
         service = self._service_for(request)
-        if not api:  # the web host's answers are all about public content
-            return cached(request, handle_web(service, request), private=False)
-        route, arguments = resolve(self.routes, request.method, request.path)
+        if found is None:
+            if api:
+                raise NotFound(f"no such path: {request.path}")
+            # the web host's answers are all about public content
+            return cached(request, not_found_page(service, "page"), private=False)
+        rows, arguments = found
+        route = taking(rows, request.method, request.path)
+        if route.kind is not _API:
+            response: HttpResponse = route.handler(service, request, arguments)
+            return cached(request, response, private=False)
         params = with_header_key(request, Params.of(request))
         viewer = self._caller(service, route, request, params)
-        response: HttpResponse = route.handler(
-            Call(service, request, route, params, arguments, viewer)
-        )
+        response = route.handler(Call(service, request, route, params, arguments, viewer))
         sent = viewer is not None and (viewer.user is not None or viewer.app is not None)
-        return cached(request, response, private=sent)
+        return cached(request, response, private=sent and route.cache is _BY_CALLER)
 
     @staticmethod
     def _caller(
@@ -175,22 +189,14 @@ class HttpApp:
     def _moved(request: HttpRequest, moved: StoryMoved) -> HttpResponse:
         return redirect(request, f"/v1/stories/{moved.username}/{moved.slug}", moved.body())
 
-    def _openapi_response(self, root_path: str) -> HttpResponse:
-        """The OpenAPI document, its server the prefix the app is mounted under
-        (docs/decisions.md#the-api-reference): made once for each of the few prefixes an app is
-        reached by."""
+    def _openapi_response(self, route: Route, root_path: str) -> HttpResponse:
+        """The OpenAPI document of the table's API rows, made by ``route``'s handler, its server
+        the prefix the app is mounted under (docs/decisions.md#the-api-reference): made once for
+        each of the few prefixes an app is reached by."""
         document = self._openapi.get(root_path)
         if document is None:
-            made = openapi_document(self.routes, self.service.settings, root_path)
+            made = route.handler(self.routes, self.service.settings, root_path)
             document = orjson.dumps(made)
             if len(self._openapi) < _OPENAPI_PREFIXES:
                 self._openapi[root_path] = document
         return HttpResponse(200, [("Content-Type", "application/json; charset=utf-8")], document)
-
-
-def _is_api(path: str) -> bool:
-    """Whether ``path`` is in the API's part (``/v1``), however many slashes lead it: an API
-    path that does not resolve is the API's JSON 404, not the web host's page (docs/api.md#limits).
-    """
-    bare = path.lstrip("/")
-    return bare == "v1" or bare.startswith("v1/")

@@ -17,21 +17,31 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
 from ..errors import NotFound
 from ..rules.hashtags import normalize_tag
+from ..rules.paths import SITE_FEED
 from ..rules.permalinks import Permalinks
 from ..service import Service
 from ..usecases.catalog import FEED_SIZE, FeedEntry
-from .messages import HttpResponse
+from .messages import HttpRequest, HttpResponse
 from .pages import not_found_page
 
-__all__ = ["ATOM_TYPE", "EMPTY_FEED_UPDATED", "FEED_NAME", "FEED_SIZE", "feed_handler"]
+__all__ = [
+    "ATOM_TYPE",
+    "EMPTY_FEED_UPDATED",
+    "FEED_NAME",
+    "FEED_SIZE",
+    "author_feed",
+    "site_feed",
+    "topic_feed",
+]
 
-FEED_NAME = "feed.atom"
+#: The last segment of every feed's path (``paths.SITE_FEED``).
+FEED_NAME = SITE_FEED.strip("/")
 ATOM_TYPE = "application/atom+xml; charset=utf-8"
 #: The ``updated`` of a feed without entries: fixed, so that its ETag stays the same.
 EMPTY_FEED_UPDATED = "1970-01-01T00:00:00.000Z"
@@ -74,17 +84,19 @@ class _Feed:
         return max((entry.updated for entry in self.entries), default=EMPTY_FEED_UPDATED)
 
 
-def feed_handler(service: Service, parts: Sequence[str]) -> Callable[[], HttpResponse] | None:
-    """The handler of the feed that the path's segments ``parts`` name, or None when they
-    name no feed.
-    """
-    if list(parts) == [FEED_NAME]:
-        return lambda: _answer(service, _site_feed(service))
-    if len(parts) == 2 and parts[0] and parts[1] == FEED_NAME:
-        return lambda: _answer(service, _user_feed(service, parts[0]))
-    if len(parts) == 3 and parts[0] == "topics" and parts[1] and parts[2] == FEED_NAME:
-        return lambda: _answer(service, _topic_feed(service, parts[1]))
-    return None
+def site_feed(service: Service, request: HttpRequest, arguments: dict[str, str]) -> HttpResponse:
+    """The latest public stories of the site."""
+    return _answer(service, _site_feed(service))
+
+
+def author_feed(service: Service, request: HttpRequest, arguments: dict[str, str]) -> HttpResponse:
+    """An author's latest public stories, or the 404 page when there is no such user."""
+    return _answer(service, _user_feed(service, arguments["username"]))
+
+
+def topic_feed(service: Service, request: HttpRequest, arguments: dict[str, str]) -> HttpResponse:
+    """A topic's latest public stories."""
+    return _answer(service, _topic_feed(service, arguments["topic"]))
 
 
 def _answer(service: Service, feed: _Feed | _Missing) -> HttpResponse:

@@ -29,7 +29,7 @@ from ..usecases.delegation import PROVIDER_HEADER
 from . import _schema_rules as rules
 from ._openapi_examples import EXAMPLES, OperationExample
 from ._write_schemas import write_schemas
-from .routing import Credentials, Route, Schema, shadowed
+from .routing import Credentials, Kind, Route, Router, Schema
 
 __all__ = ["openapi_document"]
 
@@ -110,10 +110,10 @@ _HEADERS_OF_STATUS: dict[int, dict[str, Schema]] = {
 }
 
 
-def _error_responses(route: Route, routes: Sequence[Route]) -> dict[str, Any]:
+def _error_responses(route: Route, router: Router) -> dict[str, Any]:
     reads = route.credentials is not Credentials.NONE
     statuses = {*route.errors, *_ANY_OPERATION, *((401,) if reads else ())}
-    if shadowed(route, routes):
+    if router.shadowed(route):
         statuses.add(405)
     responses: dict[str, Any] = {}
     for status in sorted(s for s in statuses if s >= 400):
@@ -435,7 +435,7 @@ def _links(route: Route, routes: Sequence[Route]) -> dict[str, Any]:
     }
 
 
-def _operation(route: Route, routes: Sequence[Route], settings: Settings) -> dict[str, Any]:
+def _operation(route: Route, router: Router, settings: Settings) -> dict[str, Any]:
     example = EXAMPLES[route.handler.__name__]
     parameters = _parameters(route, settings)
     for parameter in parameters:
@@ -449,12 +449,12 @@ def _operation(route: Route, routes: Sequence[Route], settings: Settings) -> dic
         "responses": {
             "200": _success(route, example),
             **_redirects(route),
-            **_error_responses(route, routes),
+            **_error_responses(route, router),
         },
     }
     if route.credentials in _SECURITY:
         operation["security"] = _SECURITY[route.credentials]
-    links = _links(route, routes)
+    links = _links(route, router.routes)
     if links:
         operation["responses"]["200"]["links"] = links
     body = _request_body(route, settings)
@@ -486,17 +486,20 @@ def _oembed_schema() -> Schema:
 def openapi_document(
     routes: Sequence[Route], settings: Settings, root_path: str = ""
 ) -> dict[str, Any]:
-    """The OpenAPI 3.1 description of every route, answer and error, with the limits of
+    """The OpenAPI 3.1 description of every API route of the table ``routes`` (``Kind.API``:
+    the web host's rows are no operations of the API), answer and error, with the limits of
     ``settings`` (the service's), for an app mounted under ``root_path``.
     """
+    routes = tuple(route for route in routes if route.kind is Kind.API)
     models: list[type[BaseModel]] = list({r.content for r in routes if r.content is not None})
     _, definitions = models_json_schema(
         [(model, "serialization") for model in models],
         ref_template="#/components/schemas/{model}",
     )
+    router = Router(routes)
     paths: dict[str, dict[str, Any]] = {}
     for route in routes:
-        operation = _operation(route, routes, settings)
+        operation = _operation(route, router, settings)
         paths.setdefault(route.template, {})[route.method.lower()] = operation
     return {
         "openapi": "3.1.0",

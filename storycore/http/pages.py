@@ -1,8 +1,9 @@
 """The pages people read on the web host (docs/api.md#the-web-host): the story page, the author
 page, the front page, a topic's and a hashtag's pages, the search page, and the web host's HTML
 404. Each reads the service, then hands what it read to ``storycore.presentation.pages``, which
-renders the HTML; ``HttpApp`` gives every 200 its ``ETag`` and ``Cache-Control``
-(``conditional``), as it does every answer of the web host.
+renders the HTML. Each handler answers a row of the route table (``table``); ``HttpApp`` gives
+every 200 its ``ETag`` and ``Cache-Control`` (``conditional``), as it does every answer of the web
+host.
 
 A page number (``?page=N``) that is not a whole number from 1, or a page past the last (but
 the first), is the HTML 404: there is no such page. A search the service refuses (a query
@@ -20,15 +21,23 @@ from ..service import Service
 from .messages import HttpRequest, HttpResponse
 from .redirects import redirect
 
-__all__ = ["HTML_HEADERS", "not_found_page", "page_handler"]
+__all__ = [
+    "HTML_HEADERS",
+    "author",
+    "front",
+    "no_page",
+    "not_found_page",
+    "search",
+    "story",
+    "tag",
+    "topic",
+]
 
 HTML_HEADERS = [("Content-Type", "text/html; charset=utf-8"), ("X-Content-Type-Options", "nosniff")]
 #: The featured stories the front page shows above the latest.
 FRONT_FEATURED = 4
 #: The stories a list page shows at once.
 LIST_SIZE = 20
-
-Handler = Callable[[], HttpResponse]
 
 
 def site_of(service: Service) -> pages.Site:
@@ -49,22 +58,47 @@ def _html(body: str) -> HttpResponse:
     return HttpResponse(200, list(HTML_HEADERS), body.encode())
 
 
-def page_handler(service: Service, request: HttpRequest, parts: Sequence[str]) -> Handler | None:
-    """The handler of the page the path's segments ``parts`` name, or None when they name
-    none."""
-    page = request.query().get("page")
-    if list(parts) == [""]:
-        return lambda: _listed(service, lambda: _front(service, page))
-    if list(parts) == ["search"]:
-        return lambda: _search(service, request, page)
-    if len(parts) == 2 and parts[0] in ("topics", "tags") and parts[1]:
-        kind = "topic" if parts[0] == "topics" else "tag"
-        return lambda: _listed(service, lambda: _tagged(service, kind, parts[1], page))
-    if len(parts) == 1 and parts[0]:
-        return lambda: _listed(service, lambda: _author(service, parts[0], page), "user")
-    if len(parts) == 2 and all(parts):
-        return lambda: _story(service, request, parts[0], parts[1], page)
-    return None
+def _page(request: HttpRequest) -> str | None:
+    return request.query().get("page")
+
+
+def front(service: Service, request: HttpRequest, arguments: dict[str, str]) -> HttpResponse:
+    """The front page: featured stories, then the latest."""
+    page = _page(request)
+    return _listed(service, lambda: _front(service, page))
+
+
+def search(service: Service, request: HttpRequest, arguments: dict[str, str]) -> HttpResponse:
+    """The search page."""
+    return _search(service, request, _page(request))
+
+
+def topic(service: Service, request: HttpRequest, arguments: dict[str, str]) -> HttpResponse:
+    """A topic's public stories."""
+    page = _page(request)
+    return _listed(service, lambda: _tagged(service, "topic", arguments["topic"], page))
+
+
+def tag(service: Service, request: HttpRequest, arguments: dict[str, str]) -> HttpResponse:
+    """The public stories with a hashtag."""
+    page = _page(request)
+    return _listed(service, lambda: _tagged(service, "tag", arguments["tag"], page))
+
+
+def author(service: Service, request: HttpRequest, arguments: dict[str, str]) -> HttpResponse:
+    """An author's page and their public stories."""
+    page = _page(request)
+    return _listed(service, lambda: _author(service, arguments["username"], page), "user")
+
+
+def story(service: Service, request: HttpRequest, arguments: dict[str, str]) -> HttpResponse:
+    """The story page."""
+    return _story(service, request, arguments["username"], arguments["slug"], _page(request))
+
+
+def no_page(service: Service, request: HttpRequest, arguments: dict[str, str]) -> HttpResponse:
+    """The HTML 404 of a path under a first segment the web host keeps for itself."""
+    return not_found_page(service, "page")
 
 
 def _listed(service: Service, render: Callable[[], str], missing: str = "page") -> HttpResponse:

@@ -1,12 +1,24 @@
-"""Route templates: ``/v1/stories/{username}/{slug}``, matched segment by segment.
+"""The one route table's rows and how a path finds its row (docs/architecture.md#routes).
 
-A trailing slash is optional on every path. Where templates overlap, a fixed segment wins
-over a parameter at the first segment where they differ: ``/v1/stories/alice/create`` is the
+Everything the app answers is a row (``Route``): a method and a path template, the handler, what
+kind of answer it is (``Kind``: an operation of the API, or the web host's page, feed, script,
+file, redirect or document), its use of the credentials and its caching. ``storycore.http.table``
+holds the table; ``Router`` compiles one, so a request finds its row by its segment count and
+first segment among a few candidates, never by trying every row.
+
+A template is a path with parameters in braces: ``{slug}`` takes one segment (never an empty
+one), ``{slug}.js`` one segment ending in ``.js`` (and more), ``{rest:path}``, last, the rest
+of the path, none or more segments. A trailing slash is optional on every path.
+
+The table's order decides: the first row whose template fits a path is what the path means,
+whatever its method, so a path that the rows of that template take with another method is a
+405 naming their methods. The API's rows are written so that a fixed segment wins over a
+parameter at the first segment where templates differ: ``/v1/stories/alice/create`` is the
 create route alone (never the story ``create``, and no slug is a route word: ``slugs``), and
-``/v1/stories/browse/topic/save`` the topic ``save``. So a path means one thing whatever its
-method: a path that the winning routes take with another method is a 405 naming their methods.
+``/v1/stories/browse/topic/save`` the topic ``save``. Every path under ``/v1`` is the API's
+(``in_api``): a path there that no row of the API fits is the API's 404, never a page.
 
-Every route declares its use of the credentials (``Credentials``); ``HttpApp`` resolves them
+Every API route declares its use of the credentials (``Credentials``); ``HttpApp`` resolves them
 by that declaration and the OpenAPI document reads the same one. So with its parameters: each
 ``Parameter`` says how it is read and under which keyword it reaches the operation, and a
 handler takes its arguments from that declaration (``Call.arguments``), which the OpenAPI
@@ -21,21 +33,54 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import MethodNotAllowed, NotFound
+from ..rules.paths import API
+from ..service import Service
 from ..settings import Settings
+from .messages import HttpRequest, HttpResponse
 from .params import Read, Reader, reader
 
 __all__ = [
     "CREDENTIALS",
+    "Cache",
     "Credentials",
+    "Kind",
     "Parameter",
     "Route",
+    "Router",
     "Schema",
-    "methods",
-    "resolve",
-    "shadowed",
+    "WebHandler",
+    "in_api",
+    "taking",
+    "web_route",
 ]
 
 Schema = dict[str, Any]
+
+
+class Kind(enum.Enum):
+    """What a row answers, which says how its handler is called and what surrounds its answer."""
+
+    #: an operation of API v1: its handler takes a ``Call`` and answers in the envelope, with
+    #: CORS; it is in the OpenAPI document
+    API = "api"
+    #: the OpenAPI document of the API's rows, made by the app (``openapi``)
+    DOCUMENT = "document"
+    #: the web host's answers, whose handlers take the service, the request and the path's
+    #: arguments (``WebHandler``): an HTML page, an Atom feed, an embed script, a file, a redirect
+    PAGE = "page"
+    FEED = "feed"
+    SCRIPT = "script"
+    FILE = "file"
+    REDIRECT = "redirect"
+
+
+class Cache(enum.Enum):
+    """Who may keep a row's 200 (``conditional.cached``; docs/api.md#caching-and-compression)."""
+
+    #: any cache: the answer is the same for everyone (the web host's public content)
+    PUBLIC = "public"
+    #: any cache, unless the call carried credentials: then the caller's alone
+    BY_CALLER = "by caller"
 
 
 class Credentials(enum.Enum):
@@ -96,13 +141,15 @@ CREDENTIALS = (
 
 @dataclass(frozen=True, slots=True)
 class Route:
-    """One operation: method and path template, the handler, and what documents it.
+    """One row: method and path template, the handler, and what documents it.
 
     ``credentials`` has no default: every route states its use of them. ``errors`` are the
     statuses of the operation's own faults; those of the credentials follow from ``credentials``.
     ``calls_out`` marks an operation that may wait on another host: bindings answer it apart
     from storage requests (docs/decisions.md#serving). ``resolves`` marks one that stores a client's
     elements, which waits on other hosts when the service's resolver fetches (docs/resolver.md).
+    ``kind`` says how the handler is called (``Kind``) and ``cache`` who may keep its answer;
+    the web host's rows are made by ``web_route``.
     """
 
     method: str
@@ -118,10 +165,12 @@ class Route:
     credentials: Credentials = field(kw_only=True)
     calls_out: bool = field(default=False, kw_only=True)
     resolves: bool = field(default=False, kw_only=True)
-    #: the template's path segments, split once: every request is matched against them
+    kind: Kind = field(default=Kind.API, kw_only=True)
+    cache: Cache = field(default=Cache.BY_CALLER, kw_only=True)
+    #: the template's path segments, split once
     segments: tuple[str, ...] = field(init=False, repr=False, compare=False)
-    #: which segments are fixed (True) rather than parameters: the larger wins an overlap
-    fixed: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    #: the template compiled: every request is matched against it
+    pattern: _Pattern = field(init=False, repr=False, compare=False)
     #: the parameters the operation takes, each as its keyword and its reader, in order
     passed: tuple[tuple[str, Reader], ...] = field(init=False, repr=False, compare=False)
     #: every parameter's reader, by the parameter's name
@@ -130,102 +179,235 @@ class Route:
     def __post_init__(self) -> None:
         segments = tuple(self.template.strip("/").split("/"))
         object.__setattr__(self, "segments", segments)
-        object.__setattr__(self, "fixed", tuple(segment[0] != "{" for segment in segments))
+        pattern = _Pattern.of(segments)
+        object.__setattr__(self, "pattern", pattern)
         passed = tuple(
             (p.keyword or p.name, p.reader) for p in self.parameters if p.keyword is not None
         )
-        keywords = [segment[1:-1] for segment in segments if segment[0] == "{"]
-        keywords += [keyword for keyword, _ in passed]
+        keywords = [*pattern.names, *(keyword for keyword, _ in passed)]
         if len(set(keywords)) != len(keywords):
             raise ValueError(f"{self.method} {self.template} passes a keyword twice: {keywords}")
         object.__setattr__(self, "passed", passed)
         object.__setattr__(self, "readers", {p.name: p.reader for p in self.parameters})
 
     def match(self, parts: Sequence[str]) -> dict[str, str] | None:
-        """The path arguments when ``parts`` fit this template, else None."""
-        segments = self.segments
-        if len(parts) != len(segments):
+        """The path arguments when ``parts`` (the path split at its slashes) fit this template,
+        else None."""
+        return self.pattern.match(parts)
+
+
+#: A web host's handler: the service, the request and the path's arguments in, the answer out.
+WebHandler = Callable[[Service, HttpRequest, dict[str, str]], HttpResponse]
+
+
+def web_route(
+    template: str,
+    handler: Callable[..., Any],
+    kind: Kind,
+    *,
+    method: str = "GET",
+    cache: Cache = Cache.PUBLIC,
+) -> Route:
+    """A row of the web host: ``handler`` (a ``WebHandler``, or the document's maker for
+    ``Kind.DOCUMENT``) answers ``method`` (GET and HEAD by default) at ``template``; public
+    content unless ``cache`` says otherwise, credentials ignored."""
+    return Route(
+        method, template, handler, "", credentials=Credentials.NONE, kind=kind, cache=cache
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Pattern:
+    """A template compiled: its fixed segments, parameters and suffixed parameters by index,
+    and the index where the rest of the path begins (``{rest:path}``)."""
+
+    length: int
+    literals: tuple[tuple[int, str], ...]
+    params: tuple[tuple[int, str], ...]
+    suffixed: tuple[tuple[int, str, str], ...]
+    rest: tuple[int, str] | None
+    names: tuple[str, ...]
+
+    @classmethod
+    def of(cls, segments: Sequence[str]) -> _Pattern:
+        literals, params, suffixed, names = [], [], [], []
+        rest = None
+        for index, segment in enumerate(segments):
+            if not segment.startswith("{"):
+                literals.append((index, segment))
+                continue
+            name, _, after = segment[1:].partition("}")
+            if name.endswith(":path"):
+                if after or index != len(segments) - 1:
+                    raise ValueError(f"{segment} must be a template's last segment, alone")
+                rest = (index, name.removesuffix(":path"))
+                names.append(rest[1])
+            elif after:
+                suffixed.append((index, name, after))
+                names.append(name)
+            else:
+                params.append((index, name))
+                names.append(name)
+        length = len(segments) if rest is None else rest[0]
+        return cls(length, tuple(literals), tuple(params), tuple(suffixed), rest, tuple(names))
+
+    def fits_length(self, count: int) -> bool:
+        """Whether a path of ``count`` segments may fit."""
+        return count == self.length if self.rest is None else count >= self.length
+
+    def match(self, parts: Sequence[str]) -> dict[str, str] | None:
+        """The arguments when ``parts`` fit, else None."""
+        count = len(parts)
+        if count != self.length and (self.rest is None or count < self.length):
             return None
-        arguments: dict[str, str] = {}
-        for segment, part in zip(segments, parts, strict=True):
-            if segment[0] == "{":
-                if not part:
-                    return None
-                arguments[segment[1:-1]] = part
-            elif segment != part:
+        for index, text in self.literals:
+            if parts[index] != text:
                 return None
+        arguments: dict[str, str] = {}
+        for index, name in self.params:
+            part = parts[index]
+            if not part:
+                return None
+            arguments[name] = part
+        for index, name, suffix in self.suffixed:
+            part = parts[index]
+            if len(part) <= len(suffix) or not part.endswith(suffix):
+                return None
+            arguments[name] = part[: -len(suffix)]
+        if self.rest is not None:
+            arguments[self.rest[1]] = "/".join(parts[self.rest[0] :])
         return arguments
 
+    def first(self) -> str | None:
+        """The fixed first segment, or None when a parameter comes first."""
+        return self.literals[0][1] if self.literals and self.literals[0][0] == 0 else None
 
-#: Each route table (by identity, the table kept with it) in the order its paths are tried:
-#: one route a template, the most fixed first, with every route of that template in table order.
-_TRIED: dict[int, tuple[Sequence[Route], list[tuple[Route, list[Route]]]]] = {}
+
+_API_WORD = API.strip("/")
+_API_PREFIX = _API_WORD + "/"
 
 
-def _tried(routes: Sequence[Route]) -> list[tuple[Route, list[Route]]]:
-    kept = _TRIED.get(id(routes))
-    if kept is None or kept[0] is not routes:
+def in_api(path: str) -> bool:
+    """Whether ``path`` is in the API's part (``/v1``), however many slashes lead it: an API
+    path that no row fits is the API's JSON 404, not the web host's page (docs/api.md#limits).
+    """
+    bare = path.lstrip("/")
+    return bare == _API_WORD or bare.startswith(_API_PREFIX)
+
+
+#: one template of a table: its rows (one per method, in table order) and its pattern
+_Template = tuple[tuple[Route, ...], _Pattern]
+
+
+class Router:
+    """A route table compiled for finding a path's row: its templates in table order, grouped
+    by the number of segments a path has and by its first segment, for the API's part and the
+    web host's apart. A path is tried only against the templates of its group."""
+
+    def __init__(self, routes: Sequence[Route]) -> None:
+        self.routes = tuple(routes)
         by_template: dict[str, list[Route]] = {}
         for route in routes:
             by_template.setdefault(route.template, []).append(route)
-        order = sorted(by_template.values(), key=lambda same: same[0].fixed, reverse=True)
-        kept = (routes, [(same[0], same) for same in order])
-        _TRIED[id(routes)] = kept
-    return kept[1]
+        templates = [(tuple(same), same[0].pattern) for same in by_template.values()]
+        self._templates: tuple[_Template, ...] = tuple(templates)
+        #: a path of more segments than this fits only templates that take the rest of a path
+        self._longest = max((p.length for _, p in templates), default=0) + 1
+        #: for the API's part (True) and the web host's: the fixed first segments of its
+        #: templates, and its templates grouped by (segment count, first segment or None)
+        self._words: dict[bool, frozenset[str | None]] = {}
+        self._groups: dict[bool, dict[tuple[int, str | None], tuple[_Template, ...]]] = {}
+        for api in (True, False):
+            part = [t for t in templates if in_api(t[0][0].template) == api]
+            words = self._words[api] = frozenset(p.first() for _, p in part) - {None}
+            self._groups[api] = {
+                (count, word): tuple(
+                    (rows, p)
+                    for rows, p in part
+                    if p.fits_length(count) and p.first() in (word, None)
+                )
+                for count in range(1, self._longest + 1)
+                for word in (*words, None)
+            }
+
+    def find(
+        self, path: str, api: bool | None = None
+    ) -> tuple[tuple[Route, ...], dict[str, str]] | None:
+        """The rows of the template ``path`` means (the first that fits), in table order, with
+        the path's arguments; None when no template fits. ``api`` is ``in_api(path)``, when
+        the caller knows it already."""
+        if api is None:
+            api = in_api(path)
+        if api and (path.startswith("//") or path.endswith("//")):
+            return None
+        parts = path.strip("/").split("/")
+        count = len(parts)
+        first = parts[0]
+        key = (
+            count if count < self._longest else self._longest,
+            first if first in self._words[api] else None,
+        )
+        for rows, pattern in self._groups[api][key]:
+            arguments = pattern.match(parts)
+            if arguments is not None:
+                return rows, arguments
+        return None
+
+    def methods(self, path: str) -> tuple[str, ...]:
+        """The methods ``path`` takes (HEAD beside GET); ``NotFound`` for a path no row has."""
+        found = self.find(path)
+        if found is None:
+            raise NotFound(f"no such path: {path}")
+        return _methods(found[0])
+
+    def resolve(self, method: str, path: str) -> tuple[Route, dict[str, str]]:
+        """The row for ``method`` and ``path`` with its arguments; ``NotFound`` or
+        ``MethodNotAllowed`` otherwise. HEAD is answered like GET.
+        """
+        found = self.find(path)
+        if found is None:
+            raise NotFound(f"no such path: {path}")
+        rows, arguments = found
+        return taking(rows, method, path), arguments
+
+    def shadowed(self, route: Route) -> bool:
+        """Whether some paths of ``route``'s template are another's, which comes first in the
+        table (fixed where ``route`` takes a parameter: ``/v1/stories/alice/create``) and does
+        not take ``route``'s method: such a path answers ``route``'s method with a 405."""
+        for rows, pattern in self._templates:
+            if rows[0].template == route.template:
+                return False
+            if _overlap(pattern, route.pattern) and all(r.method != route.method for r in rows):
+                return True
+        return False
 
 
-def _matches(routes: Sequence[Route], path: str) -> list[tuple[Route, dict[str, str]]]:
-    """The routes that ``path`` means, with their arguments, in table order: of the templates
-    that fit it, the one fixed where the others take a parameter (templates are tried most
-    fixed first, so the first that fits is it)."""
-    if path.startswith("//") or path.endswith("//"):
-        return []
-    parts = path.strip("/").split("/") if path.strip("/") else []
-    for first, same in _tried(routes):
-        arguments = first.match(parts)
-        if arguments is not None:
-            return [(route, arguments) for route in same]
-    return []
+def taking(rows: Sequence[Route], method: str, path: str) -> Route:
+    """The row of ``rows`` (one template's) that takes ``method`` (HEAD as GET), or
+    ``MethodNotAllowed`` naming ``path`` and the methods they take."""
+    wanted = "GET" if method == "HEAD" else method
+    if rows[0].method == wanted:  # most templates take one method
+        return rows[0]
+    for route in rows:
+        if route.method == wanted:
+            return route
+    allowed = _methods(rows)
+    raise MethodNotAllowed(f"{path} takes {', '.join(allowed)}", allowed=allowed)
 
 
-def _overlap(one: Route, other: Route) -> bool:
-    """Whether a path fits both templates."""
-    return len(one.segments) == len(other.segments) and all(
-        a == b or a[0] == "{" or b[0] == "{"
-        for a, b in zip(one.segments, other.segments, strict=True)
-    )
-
-
-def shadowed(route: Route, routes: Sequence[Route]) -> bool:
-    """Whether some paths of ``route``'s template are another's (fixed where ``route`` takes a
-    parameter: ``/v1/stories/alice/create``), which does not take ``route``'s method: such a
-    path answers ``route``'s method with a 405."""
-    winners = [
-        other
-        for other in routes
-        if other.fixed > route.fixed and _overlap(route, other) and other.method != route.method
-    ]
-    return any(
-        not any(o.template == w.template and o.method == route.method for o in routes)
-        for w in winners
-    )
-
-
-def methods(routes: Sequence[Route], path: str) -> tuple[str, ...]:
-    """The methods ``path`` takes (HEAD beside GET); ``NotFound`` for a path no route has."""
-    taken = [route.method for route, _ in _matches(routes, path)]
-    if not taken:
-        raise NotFound(f"no such path: {path}")
+def _methods(rows: Sequence[Route]) -> tuple[str, ...]:
+    taken = [route.method for route in rows]
     return tuple(dict.fromkeys(taken + (["HEAD"] if "GET" in taken else [])))
 
 
-def resolve(routes: Sequence[Route], method: str, path: str) -> tuple[Route, dict[str, str]]:
-    """The route for ``method`` and ``path`` with its arguments; ``NotFound`` or
-    ``MethodNotAllowed`` otherwise. HEAD is answered like GET.
-    """
-    wanted = "GET" if method == "HEAD" else method
-    for route, arguments in _matches(routes, path):
-        if route.method == wanted:
-            return route, arguments
-    allowed = methods(routes, path)
-    raise MethodNotAllowed(f"{path} takes {', '.join(allowed)}", allowed=allowed)
+def _overlap(one: _Pattern, other: _Pattern) -> bool:
+    """Whether a path may fit both patterns (fixed segments and segment counts compared;
+    suffixes and the rest of a path taken as any segment)."""
+    if one.rest is None and other.rest is None and one.length != other.length:
+        return False
+    if one.rest is None and other.rest is not None and one.length < other.length:
+        return False
+    if other.rest is None and one.rest is not None and other.length < one.length:
+        return False
+    fixed_one, fixed_other = dict(one.literals), dict(other.literals)
+    return all(fixed_other.get(i, text) == text for i, text in fixed_one.items())

@@ -10,18 +10,27 @@ their answers may be kept a week (``CACHE_CONTROL``), then revalidated by the ``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
+from ..rules.paths import UNDER_STATIC
 from ..service import Service
-from .messages import HttpResponse
+from .messages import HttpRequest, HttpResponse
 from .pages import not_found_page
 
-__all__ = ["CACHE_CONTROL", "DEMO_FOLDER", "STATIC", "demo_file", "demo_url", "static_answer"]
+__all__ = [
+    "CACHE_CONTROL",
+    "DEMO_FOLDER",
+    "STATIC",
+    "demo_file",
+    "demo_file_answer",
+    "demo_url",
+    "no_file",
+]
 
-#: The first segment of every path answered here (a reserved username).
-STATIC = "static"
+#: The first segment of every path answered here (``paths.UNDER_STATIC``; a reserved username),
+#: and the package's folder of files.
+STATIC = UNDER_STATIC.strip("/").split("/")[0]
 #: The demo's folder, under the package and under the web host alike.
 DEMO_FOLDER = f"{STATIC}/demo"
 #: Static files are the same for a whole release: caches may keep them a week.
@@ -54,12 +63,13 @@ def demo_url(web_url: str, name: str) -> str:
     return f"{web_url.rstrip('/')}/{DEMO_FOLDER}/{name}"
 
 
-def static_answer(service: Service, parts: Sequence[str]) -> HttpResponse:
-    """The answer to the web host's path ``/static/...`` split at its slashes (``parts`` starts
-    with ``static``): a demo file, or the HTML 404."""
-    if len(parts) != 3 or "/".join(parts[:2]) != DEMO_FOLDER or parts[2] not in _names():
-        return not_found_page(service, "file")
-    name = parts[2]
+def demo_file_answer(
+    service: Service, request: HttpRequest, arguments: dict[str, str]
+) -> HttpResponse:
+    """The demo file ``arguments["name"]``, or the HTML 404 when the package holds none."""
+    name = arguments["name"]
+    if name not in _names():
+        return no_file(service, request, arguments)
     headers = [
         ("Content-Type", _TYPES[name[name.rfind(".") :]]),
         ("X-Content-Type-Options", "nosniff"),
@@ -67,3 +77,8 @@ def static_answer(service: Service, parts: Sequence[str]) -> HttpResponse:
         ("Cache-Control", CACHE_CONTROL),
     ]
     return HttpResponse(200, headers, demo_file(name))  # its ETag: ``conditional.cached``
+
+
+def no_file(service: Service, request: HttpRequest, arguments: dict[str, str]) -> HttpResponse:
+    """The HTML 404 of a path under ``/static`` that names no file."""
+    return not_found_page(service, "file")

@@ -5,30 +5,30 @@ from __future__ import annotations
 import re
 
 from ..errors import InvalidParameter
+from .paths import WEB_PATHS, first_words
 
-__all__ = ["RESERVED_USERNAMES", "USERNAME_PATTERN", "username_key", "validate_username"]
+__all__ = [
+    "INTERFACE_WORDS",
+    "RESERVED_USERNAMES",
+    "USERNAME_PATTERN",
+    "username_key",
+    "validate_username",
+]
 
 # ``\A`` and ``\Z``: ``$`` would also match before a final newline
 USERNAME_PATTERN = re.compile(r"\A[A-Za-z0-9_]{1,30}\Z")
 
-RESERVED_USERNAMES = frozenset(
-    {
-        "browse",
-        "search",
-        "s",
-        "v1",
-        "auth",
-        "users",
-        "stories",
-        "delegated",
-        "oembed",
-        "static",
-        "api",
-        "topics",  # the web host's topic pages and feeds, /topics/{topic}[/feed.atom]
-        "tags",  # the web host's hashtag pages, /tags/{tag} (docs/api.md#the-web-host)
-        "docs",  # the API reference, /docs/api (docs/api.md#the-web-host)
-    }
-)
+#: Words the interface reserves though no path of the web host begins with them: the names of
+#: the API's parts and places (docs/api.md#credentials), so that no user is named like one.
+INTERFACE_WORDS = frozenset({"api", "auth", "browse", "delegated", "oembed", "stories", "users"})
+
+#: The names no user may take, in any case (docs/api.md#credentials): the first segment of every
+#: path the web host answers (``paths``: its pages, feeds, files, and ``v1`` for the API), which
+#: a user's own pages would otherwise share, and the interface's words. ``feed.atom`` needs no
+#: place here: no username holds a dot.
+RESERVED_USERNAMES = INTERFACE_WORDS | {
+    word for word in first_words(WEB_PATHS) if USERNAME_PATTERN.fullmatch(word)
+}
 
 
 def username_key(username: str) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from storycore.errors import InvalidParameter
-from storycore.rules.usernames import RESERVED_USERNAMES, username_key, validate_username
+from storycore.rules.usernames import username_key, validate_username
 
 
 @pytest.mark.parametrize("username", ["a", "alice", "Alice_99", "_", "x" * 30])
@@ -36,25 +36,6 @@ def test_a_username_breaking_the_rule_is_invalid_parameter(username: str) -> Non
 def test_a_username_with_a_trailing_newline_is_invalid_parameter() -> None:
     with pytest.raises(InvalidParameter):
         validate_username("alice\n")
-
-
-def test_the_reserved_usernames_are_the_fixed_routes() -> None:
-    assert set(RESERVED_USERNAMES) == {
-        "browse",
-        "search",
-        "s",
-        "v1",
-        "auth",
-        "users",
-        "stories",
-        "delegated",
-        "oembed",
-        "static",
-        "api",
-        "topics",
-        "tags",
-        "docs",
-    }
 
 
 def test_a_reserved_username_is_refused_naming_the_given_field() -> None:

@@ -1,0 +1,41 @@
+"""The route table: everything the app answers, one row each (docs/architecture.md#routes).
+
+API v1's operations come first (``api``: their parameters and what documents them), then the
+web host's rows, each a path of ``storycore.rules.paths`` (where the reserved usernames are read
+from), the handler that answers it, and what kind of answer it is. A path means the first row
+that fits it (``routing``), so a row comes before the rows it must win over: a shortlink, a file
+and the API reference before a user's pages, a feed and a script before a topic's or a tag's page
+(``/topics/feed.atom`` is the feed of the user ``topics``, whom no one can be). A new page is a
+template, a handler and a row here.
+"""
+
+from __future__ import annotations
+
+from ..rules import paths
+from . import apidocs, feeds, pages, static, web
+from .api import ROUTES
+from .openapi import openapi_document
+from .routing import Kind, Route, web_route
+
+__all__ = ["TABLE"]
+
+TABLE: tuple[Route, ...] = (
+    *ROUTES,
+    web_route(paths.OPENAPI, openapi_document, Kind.DOCUMENT),
+    web_route(paths.SHORTLINK, web.shortlink, Kind.REDIRECT),
+    web_route(paths.STATIC_FILE, static.demo_file_answer, Kind.FILE),
+    web_route(paths.UNDER_STATIC, static.no_file, Kind.FILE),
+    web_route(paths.API_REFERENCE, apidocs.reference_page, Kind.PAGE),
+    web_route(paths.API_REFERENCE_FILE, apidocs.reference_file, Kind.FILE),
+    web_route(paths.UNDER_DOCS, pages.no_page, Kind.PAGE),
+    web_route(paths.SITE_FEED, feeds.site_feed, Kind.FEED),
+    web_route(paths.AUTHOR_FEED, feeds.author_feed, Kind.FEED),
+    web_route(paths.TOPIC_FEED, feeds.topic_feed, Kind.FEED),
+    web_route(paths.SCRIPT, web.script, Kind.SCRIPT),
+    web_route(paths.FRONT, pages.front, Kind.PAGE),
+    web_route(paths.SEARCH, pages.search, Kind.PAGE),
+    web_route(paths.TOPIC, pages.topic, Kind.PAGE),
+    web_route(paths.TAG, pages.tag, Kind.PAGE),
+    web_route(paths.AUTHOR, pages.author, Kind.PAGE),
+    web_route(paths.STORY, pages.story, Kind.PAGE),
+)

@@ -1,0 +1,90 @@
+"""The paths of the web host (docs/api.md#the-web-host): every path template it answers itself,
+written once, here, and the part under ``/v1`` it leaves to the API.
+
+The route table (``storycore.http.table``) gives each of these templates its handler; they are
+kept on this floor so that the rules below the HTTP mapping read what the web host owns from the
+same place: no user is named like the first segment of one of them (``usernames``).
+
+A template is the path with its parameters in braces: ``{username}`` takes one segment,
+``{slug}.js`` one segment ending in ``.js``, and ``{rest:path}`` the rest of the path, none or
+more segments (``storycore.http.routing`` reads them).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "API",
+    "API_REFERENCE",
+    "API_REFERENCE_FILE",
+    "AUTHOR",
+    "AUTHOR_FEED",
+    "FRONT",
+    "OPENAPI",
+    "SCRIPT",
+    "SEARCH",
+    "SHORTLINK",
+    "SITE_FEED",
+    "STATIC_FILE",
+    "STORY",
+    "TAG",
+    "TOPIC",
+    "TOPIC_FEED",
+    "UNDER_DOCS",
+    "UNDER_STATIC",
+    "WEB_PATHS",
+    "first_words",
+]
+
+#: The API's part: every path under it is the API's (its route table, ``storycore.http.api``).
+API = "/v1"
+#: The OpenAPI document of the API (docs/decisions.md#the-api-reference).
+OPENAPI = f"{API}/openapi.json"
+
+FRONT = "/"
+SEARCH = "/search"
+AUTHOR = "/{username}"
+STORY = "/{username}/{slug}"
+#: A story's embed script (docs/api.md#the-web-host).
+SCRIPT = "/{username}/{slug}.js"
+SHORTLINK = "/s/{code}"
+TOPIC = "/topics/{topic}"
+TAG = "/tags/{tag}"
+#: The feeds (docs/feeds.md); no slug holds a dot, so ``feed.atom`` never hides a story.
+SITE_FEED = "/feed.atom"
+AUTHOR_FEED = "/{username}/feed.atom"
+TOPIC_FEED = "/topics/{topic}/feed.atom"
+#: The demo's files (docs/decisions.md), and every other path under ``/static``.
+STATIC_FILE = "/static/demo/{name}"
+UNDER_STATIC = "/static/{rest:path}"
+#: The API reference and its viewer's files, and every other path under ``/docs``.
+API_REFERENCE = "/docs/api"
+API_REFERENCE_FILE = "/docs/api/{name}"
+UNDER_DOCS = "/docs/{rest:path}"
+
+#: Every path the web host answers, the API's document included.
+WEB_PATHS = (
+    FRONT,
+    SEARCH,
+    AUTHOR,
+    STORY,
+    SCRIPT,
+    SHORTLINK,
+    TOPIC,
+    TAG,
+    SITE_FEED,
+    AUTHOR_FEED,
+    TOPIC_FEED,
+    STATIC_FILE,
+    UNDER_STATIC,
+    API_REFERENCE,
+    API_REFERENCE_FILE,
+    UNDER_DOCS,
+    OPENAPI,
+)
+
+
+def first_words(templates: tuple[str, ...]) -> frozenset[str]:
+    """The fixed first segments of ``templates`` (``/topics/{topic}`` gives ``topics``; a
+    template whose first segment is a parameter gives none)."""
+    firsts = (template.strip("/").split("/")[0] for template in templates)
+    return frozenset(first for first in firsts if first and not first.startswith("{"))
