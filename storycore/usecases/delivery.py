@@ -12,8 +12,9 @@ A round, in any process that serves the store (or ``storycore deliver``):
    stored as soon as it is known, and only while the lease holds.
 3. **Retry.** Any answer but 2xx, a refused or dropped connection, or no whole answer within
    ``ATTEMPT_SECONDS`` is a failure: the delivery is due again after ``RETRY_DELAYS``, and
-   after the last it is failed. An endpoint whose attempts have failed for
-   ``DISABLE_AFTER`` in a row (since its last success) is disabled.
+   after the last it is failed; an address the address rules refuse fails it at once. An
+   endpoint whose attempts have failed for ``DISABLE_AFTER`` in a row (since its last
+   success) is disabled.
 
 A process killed mid-round loses nothing: what it had leased is due again when the lease ends,
 and is sent again (at least once: a receiver that answered before the kill may see the event a
@@ -88,10 +89,13 @@ _BATCH = 10 * _PER_ENDPOINT
 
 class Attempt(NamedTuple):
     """How one attempt went: the endpoint's HTTP status, or None when none came, and what
-    went wrong (None for a 2xx)."""
+    went wrong (None for a 2xx). ``refused``: the address rules refused the endpoint's
+    address, which a retry does not change (the delivery fails at once; once the deployment
+    allows the host, a redelivery sends it)."""
 
     status: int | None
     error: str | None
+    refused: bool = False
 
     @property
     def delivered(self) -> bool:
@@ -104,7 +108,8 @@ class WebhookSender(Protocol):
     """Sends one signed delivery: ``POST url`` with ``headers`` and ``body``.
 
     It never follows a redirect (a 3xx is an answer, and a failure), connects only to public
-    addresses unless the deployment allowed the host (docs/resolver.md), reads at most
+    addresses unless the deployment allowed the host (docs/resolver.md; a refusal is
+    ``Attempt.refused``), reads at most
     ``MAX_ANSWER_BYTES`` of the answer and gives up after ``ATTEMPT_SECONDS``; it never raises
     for what the endpoint does. Its coroutines run on the deliverer's own event loop.
     """
@@ -299,7 +304,7 @@ class Deliverer:
         if attempt.delivered:
             return done._replace(state="delivered", next_attempt=None)
         failures = delivery.failures + 1
-        if failures > len(RETRY_DELAYS):
+        if failures > len(RETRY_DELAYS) or attempt.refused:
             return done._replace(state="failed", failures=failures, next_attempt=None)
         later = format_timestamp(at + RETRY_DELAYS[failures - 1])
         return done._replace(failures=failures, next_attempt=later)
