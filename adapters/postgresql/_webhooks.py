@@ -11,7 +11,7 @@ partial index of pending deliveries, earliest first.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from storycore.model.webhooks import Delivery
@@ -31,11 +31,13 @@ _ADD = (
     + f") WITH ORDINALITY AS d({_DELIVERY}, position) ORDER BY position"
     " ON CONFLICT (webhook_id, event_id) DO NOTHING"
 )
-#: Lease the due deliveries no process holds, earliest first (``deliveries_due``).
+#: Lease the due deliveries no process holds, but those of the webhooks ``skip`` names,
+#: earliest first (``deliveries_due``).
 CLAIM = (
     "UPDATE deliveries d SET leased_until = %(until)s, leased_by = %(owner)s"
     " FROM (SELECT webhook_id, event_id FROM deliveries WHERE state = 'pending'"
     " AND next_attempt <= %(now)s AND (leased_until IS NULL OR leased_until <= %(now)s)"
+    " AND webhook_id <> ALL(%(skip)s::text[])"
     " ORDER BY next_attempt, webhook_id, event_id LIMIT %(limit)s FOR UPDATE SKIP LOCKED) due"
     " WHERE d.webhook_id = due.webhook_id AND d.event_id = due.event_id"
     f" RETURNING {', '.join(f'd.{name}' for name in Delivery._fields)}"
@@ -62,11 +64,12 @@ class PostgreSQLDeliveries(Deliveries):
             return 0
         return self._db.run(_ADD, [list(column) for column in zip(*given, strict=True)])
 
-    def claim(self, now: str, until: str, owner: str, limit: int) -> list[Delivery]:
+    def claim(
+        self, now: str, until: str, owner: str, limit: int, skip: Collection[str] = ()
+    ) -> list[Delivery]:
         """One statement (``CLAIM``); ``RETURNING`` keeps no order, so they are sorted here."""
-        rows = self._db.rows(
-            CLAIM, {"now": now, "until": until, "owner": owner, "limit": max(limit, 0)}
-        )
+        params = {"now": now, "until": until, "owner": owner, "limit": max(limit, 0)}
+        rows = self._db.rows(CLAIM, {**params, "skip": list(skip)})
         claimed = [Delivery._make(row) for row in rows]
         claimed.sort(key=lambda d: (d.next_attempt or "", d.webhook_id, d.event_id))
         return claimed

@@ -9,7 +9,7 @@ processes never lease the same delivery (each write holds SQLite's one write loc
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 import orjson
@@ -23,10 +23,12 @@ from ._connection import marks
 __all__ = ["SQLiteDeliveries", "SQLiteWebhooks"]
 
 _DELIVERY = DELIVERY
-#: The pending deliveries due at ``?1`` that no process holds, the first ``?2`` of them due.
+#: The pending deliveries due at ``?1`` that no process holds, but those of the webhooks in
+#: the JSON array ``?5``, the first ``?2`` of them due.
 _CLAIMABLE = (
     "SELECT rowid FROM deliveries WHERE state = 'pending' AND next_attempt <= ?1"
     " AND (leased_until IS NULL OR leased_until <= ?1)"
+    " AND webhook_id NOT IN (SELECT value FROM json_each(?5))"
     " ORDER BY next_attempt, webhook_id, event_id LIMIT ?2"
 )
 #: A claim: lease ``_CLAIMABLE`` to ``?4`` until ``?3``, and return them as leased.
@@ -60,10 +62,13 @@ class SQLiteDeliveries(Deliveries):
             )
             return int(added.rowcount)
 
-    def claim(self, now: str, until: str, owner: str, limit: int) -> list[Delivery]:
+    def claim(
+        self, now: str, until: str, owner: str, limit: int, skip: Collection[str] = ()
+    ) -> list[Delivery]:
         """``_CLAIM``: SQLite returns the rows in no set order, so they are sorted here."""
+        params = (now, max(limit, 0), until, owner, orjson.dumps(list(skip)).decode())
         with self._db.write() as conn:
-            rows = conn.execute(_CLAIM, (now, max(limit, 0), until, owner)).fetchall()
+            rows = conn.execute(_CLAIM, params).fetchall()
         claimed = [Delivery._make(row) for row in rows]
         claimed.sort(key=lambda d: (d.next_attempt or "", d.webhook_id, d.event_id))
         return claimed
