@@ -46,6 +46,7 @@ deployments leave it unset.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
@@ -59,7 +60,7 @@ from datetime import datetime, timedelta
 from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from ..clocks import Clock
-from ..errors import StorycoreError
+from ..errors import Missing, StorycoreError
 from ..model.events import Event, event_body
 from ..model.webhooks import Delivery, WebhookRecord
 from ..rules.timestamps import format_timestamp
@@ -276,10 +277,14 @@ class Deliverer:
         return made
 
     async def _wind_down(self) -> None:
-        """Claim nothing more; wait for the attempts (those waiting hand theirs back)."""
-        self._state.closing = True
-        if self._state.tasks:
-            await asyncio.wait(list(self._state.tasks))
+        """Claim nothing more (after the claim under way); wait for the attempts (those
+        waiting for a place hand theirs back), then close the sender."""
+        state = self._state
+        state.closing = True
+        async with state.claiming:
+            pass
+        while state.tasks:
+            await asyncio.wait(list(state.tasks))
         if self._sender is not None:
             await self._sender.aclose()
 
@@ -355,6 +360,8 @@ class Deliverer:
         return started
 
     def _ended(self, task: asyncio.Task[int]) -> None:
+        if not task.cancelled() and (error := task.exception()) is not None:
+            logger.error("a webhook delivery failed", exc_info=error)  # a bug
         with self._settled:
             self._state.tasks.discard(task)
             if not self._state.tasks:
@@ -475,7 +482,8 @@ class Deliverer:
                            hook.failing_since)  # fmt: skip
         if changes:  # known here first, so that the attempts ending meanwhile judge on it
             self._state.hooks[hook_id] = hook.model_copy(update=changes)
-            await self._call(self._ctx.store.webhooks.update, hook_id, changes)
+            with contextlib.suppress(Missing):  # removed meanwhile
+                await self._call(self._ctx.store.webhooks.update, hook_id, changes)
 
 
 class _State:
