@@ -132,9 +132,9 @@ class WebhookSender(Protocol):
 
     It never follows a redirect (a 3xx is an answer, and a failure), connects only to public
     addresses unless the deployment allowed the host (docs/resolver.md; a refusal is
-    ``Attempt.refused``), reads at most
-    ``MAX_ANSWER_BYTES`` of the answer and gives up after ``ATTEMPT_SECONDS``; it never raises
-    for what the endpoint does. Its coroutines run on the deliverer's own event loop.
+    ``Attempt.refused``), reads at most ``MAX_ANSWER_BYTES`` of the answer and gives up after
+    ``ATTEMPT_SECONDS``; it never raises for what the endpoint does. Its coroutines run on the
+    deliverer's own event loop.
     """
 
     async def send(self, url: str, headers: Mapping[str, str], body: bytes) -> Attempt:
