@@ -36,7 +36,14 @@ from storycore.resolving.fetching import Fetched, PageFetcher
 from storycore.rules.hosts import canonical_host, canonical_hosts
 from storycore.rules.public_addresses import is_ip_address, is_public_address
 
-__all__ = ["MAX_REDIRECTS", "AddressGuard", "HttpFetcher", "NameLookup", "system_lookup"]
+__all__ = [
+    "MAX_REDIRECTS",
+    "AddressGuard",
+    "AddressRefused",
+    "HttpFetcher",
+    "NameLookup",
+    "system_lookup",
+]
 
 #: A host name and port to the addresses they connect to (``system_lookup``, or a test's).
 NameLookup = Callable[[str, int], Awaitable[Sequence[str]]]
@@ -119,6 +126,11 @@ class HttpFetcher(PageFetcher):
                 await network.aclose()
 
 
+class AddressRefused(httpx.ConnectError):
+    """A request ``AddressGuard`` refused: its host is not on a public address, and the
+    deployment did not allow it. Asking again changes nothing; allowing the host does."""
+
+
 class AddressGuard(httpx.AsyncBaseTransport):
     """Passes a request on to ``network`` only over http(s), and only to a checked address."""
 
@@ -155,5 +167,5 @@ class AddressGuard(httpx.AsyncBaseTransport):
         if not addresses:
             raise httpx.ConnectError(f"{host} has no address", request=request)
         if host not in self._allowed and not all(map(is_public_address, addresses)):
-            raise httpx.ConnectError(f"refused: {host} is not on a public address", request=request)
+            raise AddressRefused(f"refused: {host} is not on a public address", request=request)
         return addresses[0]

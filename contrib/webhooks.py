@@ -2,7 +2,8 @@
 fetcher is (``storycore.contrib.fetch``, docs/resolver.md).
 
 - Only http and https, to public addresses checked on the address connected to
-  (``AddressGuard``), unless the deployment allowed the host (``--resolve-allow-host``).
+  (``AddressGuard``), unless the deployment allowed the host (``--resolve-allow-host``); an
+  attempt the address rules refuse is ``Attempt.refused``, and says which setting admits it.
 - No redirect is followed: a 3xx is the endpoint's answer, and a failure.
 - One attempt takes at most ``ATTEMPT_SECONDS``, connecting, sending and the answer included;
   at most ``MAX_ANSWER_BYTES`` of the answer's body are read.
@@ -29,6 +30,10 @@ NameLookup = Callable[[str, int], Awaitable[Sequence[str]]]
 
 __all__ = ["HttpWebhookSender"]
 
+#: What allows a host the address rules refuse: the one setting every command reads.
+_ADMITS = (
+    "a deployment allows its host with STORYCORE_RESOLVER_ALLOWED_HOSTS or --resolve-allow-host"
+)
 #: Clients kept, one per endpoint origin; the oldest is closed past this.
 _KEPT_CLIENTS = 128
 
@@ -49,6 +54,8 @@ class HttpWebhookSender(WebhookSender):
     async def send(self, url: str, headers: Mapping[str, str], body: bytes) -> Attempt:
         import httpx  # a command that sends nothing starts without it
 
+        from .fetch import AddressRefused
+
         try:
             client = await self._client(url)
             async with asyncio.timeout(ATTEMPT_SECONDS):
@@ -61,6 +68,8 @@ class HttpWebhookSender(WebhookSender):
                     status = answer.status_code
         except TimeoutError:
             return Attempt(None, f"no whole answer within {ATTEMPT_SECONDS:g} s")
+        except AddressRefused as exc:
+            return Attempt(None, f"{exc} ({_ADMITS})", refused=True)
         except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError) as exc:
             return Attempt(None, _said(exc, url))
         if 200 <= status < 300:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
-from .model.events import Event, LoggedEvent
+from .model.events import Event, LoggedEvent, LoggedHead
 from .model.heads import ProfileFields, StoryHead
 from .model.queries import StoryQuery
 from .model.records import (
@@ -436,6 +436,11 @@ class EventLog(Protocol):
         """
         ...
 
+    def heads_after(self, cursor: str | None, limit: int) -> list[LoggedHead]:
+        """What ``after`` hands out, each event's head only (id, type and time, not its data,
+        which may be large): what making deliveries reads."""
+        ...
+
     def end(self) -> str | None:
         """The cursor after the newest event a reader can be handed now (``after`` from it
         returns only later events), or None when there is none."""
@@ -486,12 +491,15 @@ class DeliveryRepository(Protocol):
         left as it is (two processes may make the same one). Returns how many were new."""
         ...
 
-    def claim(self, now: str, until: str, owner: str, limit: int) -> list[Delivery]:
+    def claim(
+        self, now: str, until: str, owner: str, limit: int, skip: Collection[str] = ()
+    ) -> list[Delivery]:
         """Lease to ``owner`` until ``until`` at most ``limit`` pending deliveries due at
         ``now`` (``next_attempt`` at or before it) that no process holds (no lease, or one that
         ended at or before ``now``), earliest ``next_attempt`` first (then by webhook and
         event id), and return them as leased. Atomic per delivery, across processes: a
-        delivery is leased to one owner at a time.
+        delivery is leased to one owner at a time. The deliveries of the webhooks in ``skip``
+        are passed over (a caller that holds enough of theirs leaves the others to the rest).
         """
         ...
 

@@ -11,7 +11,15 @@ from __future__ import annotations
 import functools
 import inspect
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import (
+    Callable,
+    Collection,
+    Iterable,
+    Iterator,
+    Mapping,
+    MutableMapping,
+    Sequence,
+)
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -20,7 +28,7 @@ from pydantic import BaseModel
 from storycore import ports
 from storycore.errors import DuplicateKey, Missing, StaleVersion
 from storycore.model import counters, records
-from storycore.model.events import Event, LoggedEvent
+from storycore.model.events import Event, EventHead, LoggedEvent, LoggedHead
 from storycore.model.heads import StoryHead
 from storycore.model.queries import StoryQuery
 from storycore.model.records import AppRecord, Element, StoryRecord, TokenRecord, UserRecord
@@ -451,6 +459,12 @@ class _Events(_Part, ports.EventLog):
         found = self._s.events[start : start + max(limit, 0)]
         return [LoggedEvent(str(start + n + 1), event) for n, event in enumerate(found)]
 
+    def heads_after(self, cursor: str | None, limit: int) -> list[LoggedHead]:
+        return [
+            LoggedHead(logged.cursor, EventHead(*logged.event[:3]))
+            for logged in self.after(cursor, limit)
+        ]
+
     def end(self) -> str | None:
         return str(len(self._s.events)) if self._s.events else None
 
@@ -514,11 +528,15 @@ class _Deliveries(_Part, ports.DeliveryRepository):
                 added += 1
         return added
 
-    def claim(self, now: str, until: str, owner: str, limit: int) -> list[Delivery]:
+    def claim(
+        self, now: str, until: str, owner: str, limit: int, skip: Collection[str] = ()
+    ) -> list[Delivery]:
+        passed_over = set(skip)
         due = [
             d
             for d in self._s.deliveries.values()
             if d.state == "pending"
+            and d.webhook_id not in passed_over
             and d.next_attempt is not None
             and d.next_attempt <= now
             and (d.leased_until is None or d.leased_until <= now)

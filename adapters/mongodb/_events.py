@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from pymongo import ASCENDING, DESCENDING
 
 from storycore.errors import Missing
-from storycore.model.events import Event, LoggedEvent
+from storycore.model.events import Event, EventHead, LoggedEvent, LoggedHead
 from storycore.ports import EventLog
 
 from ._documents import Document
@@ -24,6 +24,7 @@ from ._schema import Collections
 __all__ = ["MongoEvents"]
 
 _MAX_DIGITS = 18  # a seq fits a 64-bit int
+_HEAD = {"seq": 1, "type": 1, "timestamp": 1}  # and ``_id``, the event's id
 
 
 class MongoEvents(EventLog):
@@ -39,6 +40,21 @@ class MongoEvents(EventLog):
             return []
         found = self._events.find({"seq": {"$gt": start}}, sort=[("seq", ASCENDING)], limit=limit)
         return [LoggedEvent(str(logged["seq"]), _event(logged)) for logged in found]
+
+    def heads_after(self, cursor: str | None, limit: int) -> list[LoggedHead]:
+        """``after`` without reading the events' data (a projection)."""
+        start = 0 if cursor is None else _seq(cursor)
+        self._relay.run(wait=True)
+        if limit <= 0:
+            return []
+        found = self._events.find(
+            {"seq": {"$gt": start}}, _HEAD, sort=[("seq", ASCENDING)], limit=limit
+        )
+        return [
+            LoggedHead(str(logged["seq"]), EventHead(logged["_id"], logged["type"],
+                                                     logged["timestamp"]))
+            for logged in found
+        ]  # fmt: skip
 
     def end(self) -> str | None:
         self._relay.run(wait=True)

@@ -12,7 +12,7 @@ webhook find them (no caller asks about a webhook that is gone), ``claim`` may l
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from pymongo import ASCENDING, DESCENDING, ReturnDocument
@@ -96,11 +96,14 @@ class MongoDeliveries(DeliveryRepository):
                 raise
             return int(exc.details.get("nInserted", 0))
 
-    def claim(self, now: str, until: str, owner: str, limit: int) -> list[Delivery]:
+    def claim(
+        self, now: str, until: str, owner: str, limit: int, skip: Collection[str] = ()
+    ) -> list[Delivery]:
         """One ``find_one_and_update`` per delivery, each leasing the earliest free one."""
         free: Document = {
             "state": "pending",
             "next_attempt": {"$lte": now},
+            "webhook_id": {"$nin": list(skip)},
             "$or": [{"leased_until": None}, {"leased_until": {"$lte": now}}],
         }
         lease = {"$set": {"leased_until": until, "leased_by": owner}}

@@ -52,6 +52,7 @@ _REFERENCES = {
     "token.app": "app",
     "revision.story": "story",
 }
+_LAST_PORT = 65535
 _UNAVAILABLE = "the PostgreSQL server did not answer in time; try again in a moment"
 
 
@@ -65,8 +66,9 @@ def _parse(url: str) -> tuple[str, str, str]:
         rest = urlencode([(key, value) for key, value in query if key != "schema"])
         params = conninfo_to_dict(urlunsplit(parts._replace(query=rest)))
     except (ValueError, psycopg.Error) as exc:
-        reason = _without(str(exc), url)
-        raise ConfigurationError(f"malformed PostgreSQL URL (postgresql://...): {reason}") from None
+        raise _malformed(str(exc), url) from None
+    if fault := _numbers_fault(params):
+        raise _malformed(fault, url)
     schema = dict(query).get("schema", "public")
     if not _SCHEMA.fullmatch(schema):
         raise ConfigurationError(
@@ -79,6 +81,27 @@ def _parse(url: str) -> tuple[str, str, str]:
     params["options"] = f"{params.get('options') or ''} {settings}".strip()
     where = f"{params.get('host') or 'localhost'}:{params.get('port') or 5432}"
     return make_conninfo("", **params), schema, f"{where}/{params.get('dbname') or ''}"
+
+
+def _numbers_fault(params: Mapping[str, Any]) -> str | None:
+    """What is wrong with the numbers of a parsed URL, or None: each port (one a host,
+    comma-separated; an empty one is the default) a whole number from 1 to 65535, and
+    ``connect_timeout`` a whole number of seconds. libpq reads them only when it connects, and
+    takes a port it cannot read for a service name to look up ("Servname not supported")."""
+    for port in (params.get("port") or "").split(","):
+        if port and not (port.isascii() and port.isdigit() and 1 <= int(port) <= _LAST_PORT):
+            return f"the port {port!r} is not a whole number from 1 to {_LAST_PORT}"
+    timeout = params.get("connect_timeout")
+    if timeout is not None and not (timeout.isascii() and timeout.isdigit()):
+        return f"the connect_timeout {timeout!r} is not a whole number of seconds"
+    return None
+
+
+def _malformed(reason: str, url: str) -> ConfigurationError:
+    """The error of a URL that cannot be read, saying why without its password."""
+    return ConfigurationError(
+        f"malformed PostgreSQL URL (postgresql://...): {_without(reason, url)}"
+    )
 
 
 def _without(message: str, url: str) -> str:

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from storycore.errors import Missing
-from storycore.model.events import Event, LoggedEvent
+from storycore.model.events import Event, EventHead, LoggedEvent, LoggedHead
 from storycore.ports import EventLog
 
 from ._database import Connection, Part
@@ -39,10 +39,13 @@ _ENDED = "xid < pg_snapshot_xmin(pg_current_snapshot())"
 #: The events after a position (``xid``, ``n``), in order: one walk of ``events_order``. The
 #: ``xid`` is selected as text under another name, so that ``ORDER BY xid`` sorts by the
 #: column, a number, not by that text (where "10" comes before "9").
-AFTER = (
-    f"SELECT xid::text AS at, n, {_COLUMNS} FROM events"
+_AFTER = (
+    "SELECT xid::text AS at, n, {columns} FROM events"
     f" WHERE (xid, n) > (%s::xid8, %s) AND {_ENDED} ORDER BY xid, n LIMIT %s"
 )
+AFTER = _AFTER.format(columns=_COLUMNS)
+#: ``AFTER``, the events' heads only.
+_HEADS_AFTER = _AFTER.format(columns=", ".join(EventHead._fields))
 #: Whether events after a position are committed but held back by an older transaction still
 #: open (visible to the statement, not yet below the oldest running one).
 _HELD = f"SELECT EXISTS (SELECT 1 FROM events WHERE (xid, n) > (%s::xid8, %s) AND NOT ({_ENDED}))"
@@ -101,14 +104,26 @@ class PostgreSQLEvents(Part, EventLog):
     """The log, walked along ``events_order`` (``xid``, ``n``) from a cursor."""
 
     def after(self, cursor: str | None, limit: int) -> list[LoggedEvent]:
-        """``AFTER``; the start of the log is the position ``0-0``, before every event. A read
-        that hands out fewer than ``limit`` while committed events wait behind an older open
-        transaction reads again once it may have ended, for at most ``HOLD_SECONDS``."""
+        """``AFTER`` (``_after``)."""
+        return [_logged_event(row) for row in self._after(AFTER, cursor, limit)]
+
+    def heads_after(self, cursor: str | None, limit: int) -> list[LoggedHead]:
+        """``AFTER`` of the heads (``_after``)."""
+        return [
+            LoggedHead(f"{xid}-{n}", EventHead._make(head))
+            for xid, n, *head in self._after(_HEADS_AFTER, cursor, limit)
+        ]
+
+    def _after(self, query: str, cursor: str | None, limit: int) -> list[tuple[Any, ...]]:
+        """The rows of ``query`` (``AFTER``'s) from ``cursor``; the start of the log is the
+        position ``0-0``, before every event. A read that hands out fewer than ``limit`` while
+        committed events wait behind an older open transaction reads again once it may have
+        ended, for at most ``HOLD_SECONDS``."""
         start = ("0", 0) if cursor is None else _position(cursor)
         limit = max(limit, 0)
         ends, pause = time.monotonic() + HOLD_SECONDS, _FIRST_PAUSE
         while True:
-            rows = self._db.rows(AFTER, (*start, limit))
+            rows = self._db.rows(query, (*start, limit))
             if len(rows) >= limit or time.monotonic() >= ends:
                 break
             held = self._db.row(_HELD, start)
@@ -116,7 +131,7 @@ class PostgreSQLEvents(Part, EventLog):
                 break
             time.sleep(pause)  # for the older transactions to end
             pause = min(2 * pause, _LONGEST_PAUSE)
-        return [_logged_event(row) for row in rows]
+        return rows
 
     def end(self) -> str | None:
         row = self._db.row(

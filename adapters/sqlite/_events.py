@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from storycore.errors import Missing
-from storycore.model.events import Event, LoggedEvent
+from storycore.model.events import Event, EventHead, LoggedEvent, LoggedHead
 from storycore.ports import EventLog
 
 from ._connection import Repository, marks
@@ -22,6 +23,7 @@ __all__ = ["SQLiteEvents", "log"]
 #: 64-bit integers (so that no text of digits fails to bind).
 _CURSOR_DIGITS = 18
 _COLUMNS = "id, type, timestamp, subject, data"
+_HEAD = ", ".join(EventHead._fields)  # id, type, timestamp
 
 
 def log(conn: sqlite3.Connection, events: Sequence[Event]) -> None:
@@ -42,12 +44,20 @@ class SQLiteEvents(Repository, EventLog):
     """The log, read on a snapshot of its own: ``after`` is one walk of the primary key."""
 
     def after(self, cursor: str | None, limit: int) -> list[LoggedEvent]:
+        rows = self._after(_COLUMNS, cursor, limit)
+        return [LoggedEvent(str(row[0]), Event._make(row[1:])) for row in rows]
+
+    def heads_after(self, cursor: str | None, limit: int) -> list[LoggedHead]:
+        rows = self._after(_HEAD, cursor, limit)
+        return [LoggedHead(str(row[0]), EventHead._make(row[1:])) for row in rows]
+
+    def _after(self, columns: str, cursor: str | None, limit: int) -> list[tuple[Any, ...]]:
+        """``seq`` and ``columns`` of at most ``limit`` events after ``cursor``, in order."""
         start = 0 if cursor is None else _seq(cursor)
-        rows = self._db.rows(
-            f"SELECT seq, {_COLUMNS} FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+        return self._db.rows(
+            f"SELECT seq, {columns} FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
             (start, max(limit, 0)),
         )
-        return [LoggedEvent(str(row[0]), Event._make(row[1:])) for row in rows]
 
     def end(self) -> str | None:
         row = self._db.row("SELECT max(seq) FROM events")

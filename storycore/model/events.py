@@ -15,8 +15,10 @@ import orjson
 __all__ = [
     "EVENT_TYPES",
     "Event",
+    "EventHead",
     "EventType",
     "LoggedEvent",
+    "LoggedHead",
     "event_body",
 ]
 
@@ -56,6 +58,22 @@ class LoggedEvent(NamedTuple):
 
     cursor: str
     event: Event
+
+
+class EventHead(NamedTuple):
+    """What an event is, without its data: its ``id``, ``type`` and ``timestamp`` (the first
+    members of ``Event``). A webhook's deliveries are made from these alone."""
+
+    id: str
+    type: str
+    timestamp: str
+
+
+class LoggedHead(NamedTuple):
+    """An event's head as the log hands it out, with the ``cursor`` that reads on after it."""
+
+    cursor: str
+    head: EventHead
 
 
 def event_body(event: Event) -> bytes:

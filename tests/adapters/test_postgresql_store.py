@@ -95,11 +95,32 @@ def test_a_malformed_url_fails_at_open_with_a_configuration_error(bad: str) -> N
 @pytest.mark.parametrize(
     "bad",
     [
+        "postgresql://u@localhost:notaport/app",
+        "postgresql://localhost:0/app",
+        "postgresql://localhost:65536/app",
+        "postgresql://localhost:-1/app",
+        "postgresql://localhost:+5432/app",
+        "postgresql://one:5432,two:x/app",
+        "postgresql://localhost/app?port=x",
+        "postgresql://localhost/app?connect_timeout=soon",
+    ],
+)
+def test_a_port_or_timeout_that_is_no_number_is_refused_as_malformed(bad: str) -> None:
+    with pytest.raises(ConfigurationError, match=r"^malformed PostgreSQL URL .*: the") as caught:
+        open_store(bad)
+    assert "resolve" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
         f"postgresql://alice:{SECRET}@localhost:notaport/db",
         f"postgresql://alice:{SECRET}@localhost/db?noSuchOption=1",
         f"postgresql://alice:{SECRET}@localhost/db?schema=Bad",
         f"postgresql://alice:{SECRET}@[::1/db",
         f"postgresql://alice:{SECRET}@localhost/db?port=x{SECRET}",
+        f"postgresql://alice:{SECRET}@localhost:{SECRET}/db",
+        f"postgresql://alice:{SECRET}@localhost:5432/db?connect_timeout={SECRET}",
     ],
 )
 def test_a_malformed_url_never_shows_its_password(bad: str) -> None:

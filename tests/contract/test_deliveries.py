@@ -214,6 +214,21 @@ def test_claim_takes_at_most_limit_deliveries_the_earliest(
     assert all(_stored(store, d) == d for d in made[3:])
 
 
+def test_claim_passes_over_the_webhooks_it_is_told_to_skip(
+    store: Store, hooks: tuple[str, str]
+) -> None:
+    skipped = [make_delivery("wa", f"evt_{n}", due=n) for n in range(3)]
+    taken = make_delivery("wb", "evt_9", due=9)
+    store.deliveries.add_many([*skipped, taken])
+    assert _keys(store.deliveries.claim(NOW, UNTIL, "p1", 2, skip=["wa"])) == _keys([taken])
+    assert all(_stored(store, d) == d for d in skipped)
+
+
+def test_claim_skipping_every_webhook_takes_nothing(store: Store, hooks: tuple[str, str]) -> None:
+    store.deliveries.add_many([make_delivery("wa", due=1), make_delivery("wb", due=2)])
+    assert store.deliveries.claim(NOW, UNTIL, "p1", 10, skip=hooks) == []
+
+
 def test_claim_of_nothing_due_is_empty(store: Store, hooks: tuple[str, str]) -> None:
     assert store.deliveries.claim(NOW, UNTIL, "p1", 10) == []
 

@@ -13,7 +13,7 @@ import pytest
 
 from storycore.errors import DuplicateKey, Missing, StaleVersion
 from storycore.model.derived import story_words
-from storycore.model.events import Event, LoggedEvent
+from storycore.model.events import Event, EventHead, LoggedEvent, LoggedHead
 from storycore.model.records import StoryRecord, UserRecord
 from storycore.ports import Store
 from tests.contract._factories import (
@@ -390,6 +390,46 @@ def test_cursors_from_after_and_end_are_accepted(store: Store, author: UserRecor
     assert end is not None
     for cursor in [*cursors, end]:
         store.events.after(cursor, 10)  # no Missing
+
+
+# -- the heads of the events after a cursor --------------------------------------------------------
+
+
+def test_heads_after_are_the_events_after_without_their_data(
+    store: Store, author: UserRecord
+) -> None:
+    _logged_events(store, author, 4)
+    cursor = store.events.after(None, 1)[0].cursor
+    for start in (None, cursor):
+        logged = store.events.after(start, 2)
+        assert store.events.heads_after(start, 2) == [
+            LoggedHead(item.cursor, EventHead(*item.event[:3])) for item in logged
+        ]
+
+
+def test_heads_after_read_on_from_their_own_cursors(store: Store, author: UserRecord) -> None:
+    events = _logged_events(store, author, 3)
+    first = store.events.heads_after(None, 2)
+    then = store.events.heads_after(first[-1].cursor, 10)
+    assert [logged.head.id for logged in [*first, *then]] == [event.id for event in events]
+
+
+def test_heads_after_of_a_limit_of_zero_or_the_end_are_empty(
+    store: Store, author: UserRecord
+) -> None:
+    _logged_events(store, author, 2)
+    assert store.events.heads_after(None, 0) == []
+    assert store.events.heads_after(store.events.end(), 10) == []
+
+
+@pytest.mark.parametrize("cursor", ["nonsense", "", "9" * 40])
+def test_heads_after_a_cursor_the_log_did_not_make_is_missing(
+    store: Store, author: UserRecord, cursor: str
+) -> None:
+    _logged_events(store, author, 2)
+    with pytest.raises(Missing) as caught:
+        store.events.heads_after(cursor, 10)
+    assert caught.value.kind == "cursor"
 
 
 # -- events by id ------------------------------------------------------------------------------

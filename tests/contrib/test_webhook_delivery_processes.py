@@ -7,7 +7,8 @@ when none is killed, and a process killed mid-round loses no event: what it held
 once its lease ends (by the other process, or by ``storycore deliver`` run after), so the only
 events an endpoint sees twice are those the killed process held. ``storycore deliver`` sends
 what is due once and exits. An endpoint that answers 500, hangs, drops the connection or
-answers slowly shows in the deliveries list as it went, and never slows the API's answers.
+answers slowly shows in the deliveries list as it went, and never slows the API's answers, nor
+the deliveries to other endpoints.
 
 Each server is a real ``storycore --db URL serve --port 0`` on 127.0.0.1 with
 ``STORYCORE_WEBHOOK_KEY`` set and ``--resolve-allow-host 127.0.0.1``; the webhooks, the
@@ -745,6 +746,39 @@ def test_failed_attempts_show_in_the_deliveries_with_their_retries_and_never_slo
     assert failing == {hook_id: path != "/slow" for path, hook_id in hooks.ids.items()}
     assert receiver.forged == []
     assert_no_complaints([server])
+
+
+# -- one endpoint cannot hold up another ------------------------------------------------------
+
+#: Events each stuck endpoint has due when the healthy one is added: more than a process holds
+#: of one endpoint at once (a deliverer that took them in turn would take ``ATTEMPT_SECONDS``
+#: for each 8 of the hanging endpoint's before the healthy one's came).
+BACKLOG = 200
+#: Events for the healthy endpoint, written while the others are stuck.
+HEALTHY = 20
+
+
+def test_endpoints_that_hang_fail_or_drop_hold_up_no_other_endpoint(
+    url: str, receiver: Receiver, tmp_path: Path
+) -> None:
+    stuck = prepare(url, receiver, {"/hangs": "hang", "/refuses": "error", "/drops": "drop"})
+    burst(url, stuck, BACKLOG)
+    with serving(url, tmp_path, 1) as [server]:
+        assert receiver.hanging.wait(STARTUP_SECONDS), "the hanging endpoint was never called"
+        with Service(open_store(url), SETTINGS) as service:
+            made = service.webhooks.add(
+                receiver.add("/ok", "", "ok"), ["story.created"], viewer=OPERATOR
+            )
+            receiver.secrets["/ok"] = made.secret
+            healthy = Hooks({"/ok": made.id}, service.store.events.end())
+        event_ids = burst(url, healthy, HEALTHY)
+        receiver.wait_for(event_ids)  # a generous ceiling, not a measure
+        assert not receiver.release.is_set()  # the hanging endpoint still hangs
+        taken = Counter(seen.path for seen in receiver.seen)
+        assert taken["/hangs"] < BACKLOG  # it took a few: its own places, no more
+        assert server.process.poll() is None
+        receiver.release.set()
+    assert receiver.forged == []
 
 
 # -- the lease tests set -----------------------------------------------------------------------

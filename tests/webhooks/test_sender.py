@@ -25,7 +25,7 @@ from storycore.testing import ManualClock
 from storycore.usecases.delivery import ATTEMPT_SECONDS, MAX_ANSWER_BYTES, Attempt
 from tests.resolving.conftest import mapped
 from tests.webhooks._receiver import Receiver, self_signed_tls
-from tests.webhooks.conftest import only_delivery, register, write_story
+from tests.webhooks.conftest import manual, only_delivery, register, write_story
 
 # behaviour, tested once on the fastest store; storage is the contract suite's
 pytestmark = pytest.mark.storycore_store_urls("memory://")
@@ -78,8 +78,24 @@ def test_a_name_on_a_private_address_is_refused(
     assert service.deliver() == 1
     assert receiver.received == []
     delivery = only_delivery(service, hook)
-    assert (delivery.state, delivery.last_status) == ("pending", None)
+    assert delivery.last_status is None
     assert "refused" in (delivery.last_error or "")
+
+
+def test_a_delivery_the_address_rules_refuse_fails_at_once_naming_the_setting(
+    build: Callable[[HttpWebhookSender], Service], alice: Viewer, receiver: Receiver
+) -> None:
+    service = build(HttpWebhookSender(lookup=mapped({PUBLIC_NAME: ["127.0.0.1"]})))
+    hook = register(service, f"http://{PUBLIC_NAME}:{receiver.port}/hook", ["story.created"])
+    write_story(service, alice)
+    assert service.deliver() == 1
+    delivery = only_delivery(service, hook)
+    assert (delivery.state, delivery.attempts, delivery.next_attempt) == ("failed", 1, None)
+    assert "STORYCORE_RESOLVER_ALLOWED_HOSTS" in (delivery.last_error or "")
+    assert "--resolve-allow-host" in (delivery.last_error or "")
+    manual(service).advance(days=1)
+    assert service.deliver() == 0  # no retry
+    assert receiver.received == []
 
 
 def test_a_name_the_deployment_allowed_is_sent_to_on_a_private_address(
@@ -98,7 +114,7 @@ def test_a_name_the_deployment_allowed_is_sent_to_on_a_private_address(
 
 def test_a_private_address_is_refused_unless_allowed(receiver: Receiver) -> None:
     refused = _send(HttpWebhookSender(), receiver.url)
-    assert refused.status is None
+    assert (refused.status, refused.refused) == (None, True)
     assert "refused" in (refused.error or "")
     assert receiver.received == []
     assert _send(HttpWebhookSender(allowed_hosts=["127.0.0.1"]), receiver.url).delivered
