@@ -5,14 +5,16 @@ workers stop within about 2 s: they close their connections and write the views 
 as on SIGTERM. A new ``serve`` can then take the address, and it delivers the events the
 workers logged that no one had delivered (the dead process was their deliverer).
 
-One scenario (``killed``), run once for the module with real processes on 127.0.0.1: a
+The main scenario (``killed``), run once for the module with real processes on 127.0.0.1: a
 ``serve --workers 2`` on a SQLite file with a webhook for ``story.created`` at a receiver of
 this process. Its workers count some reads of a story; the supervisor is stopped (SIGSTOP, so
 that it delivers nothing more), a story is created through a worker, and the supervisor is
 SIGKILLed. The test waits (each worker's pidfd, a ceiling of ``GONE_SECONDS``) until no worker
 runs, prints how long that took, and starts a new ``serve`` on the same port. Each test reads
-one outcome. Processes are watched through ``/proc`` and pidfds, so the module runs on Linux
-only.
+one outcome. A worker that cannot stop as on SIGTERM in time, because a client holds a request
+half sent, ends at once (``held``: every worker holds such a request when ``serve`` is
+killed). Processes and their connections are watched through ``/proc`` and pidfds, so the
+module runs on Linux only.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import os
 import select
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -57,6 +60,13 @@ GONE_SECONDS = 30
 DELIVERY_SECONDS = 30
 #: Anonymous reads of one story, each on a connection of its own, so both workers count some.
 READS = 24
+#: A request whose body never comes: the worker that takes it waits for the rest.
+HALF_SENT = (
+    b"POST /v1/auth HTTP/1.1\r\nhost: 127.0.0.1\r\n"
+    b"content-type: application/x-www-form-urlencoded\r\ncontent-length: 100\r\n\r\napi_key="
+)
+#: At most this many half-sent requests are made for every worker to hold one.
+HALF_SENT_AT_MOST = 64
 
 
 def environment() -> dict[str, str]:
@@ -292,3 +302,86 @@ def test_the_workers_say_why_they_stop_without_a_traceback(killed: Killed) -> No
     assert "Traceback" not in killed.said, killed.said
     stopping = [line for line in killed.said.splitlines() if "serve is gone" in line]
     assert len(stopping) == 2, killed.said
+
+
+# -- a worker held up ----------------------------------------------------------------------
+
+
+def connections_held(pid: int, port: int) -> int:
+    """How many connections accepted on ``port`` the process ``pid`` holds: its sockets that
+    ``/proc/net/tcp`` shows established on that local port."""
+    accepted = set()
+    with open("/proc/net/tcp") as table:
+        next(table)  # the heading
+        for line in table:
+            local, _, state, *_, inode = line.split()[1:10]
+            if local.endswith(f":{port:04X}") and state == "01":
+                accepted.add(f"socket:[{inode}]")
+    held = 0
+    with suppress(OSError):  # a process that ended
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            with suppress(OSError):
+                held += os.readlink(f"/proc/{pid}/fd/{fd}") in accepted
+    return held
+
+
+def hold_every_worker(workers: list[int], port: int) -> list[socket.socket]:
+    """Half-sent requests to ``port``, made one at a time (each waited for until a worker has
+    accepted it) until every worker holds one; the client sockets."""
+    clients: list[socket.socket] = []
+    while any(connections_held(w, port) == 0 for w in workers):
+        assert len(clients) < HALF_SENT_AT_MOST, "a worker accepted none of the connections"
+        client = socket.create_connection((HOST, port), timeout=10)
+        client.sendall(HALF_SENT)
+        clients.append(client)
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while sum(connections_held(w, port) for w in workers) < len(clients):
+            assert time.monotonic() < deadline, "no worker accepted the connection"
+            time.sleep(0.01)  # waits for the accept, not for time to pass
+    return clients
+
+
+@dataclass
+class Held:
+    """What the scenario saw: the workers, each holding a half-sent request when ``serve`` was
+    killed; those left running ``GONE_SECONDS`` after the kill and how long the others took to
+    stop; what the workers wrote on standard error."""
+
+    workers: list[int] = field(default_factory=list)
+    left: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+    said: str = ""
+
+
+@pytest.fixture(scope="module")
+def held(tmp_path_factory: pytest.TempPathFactory) -> Held:
+    folder = tmp_path_factory.mktemp("serve-held")
+    seen, errors = Held(), folder / "serve.err"
+    with ExitStack() as stack:
+        served = start(
+            f"sqlite:///{folder / 'stories.db'}", errors, "--port", "0", "--workers", "2"
+        )
+        stack.callback(_stop_group, served)
+        port = int(listening(served, errors).rpartition(":")[2])
+        seen.workers = workers_of(served.pid)
+        for client in hold_every_worker(seen.workers, port):
+            stack.callback(client.close)
+        os.kill(served.pid, signal.SIGKILL)
+        killed_at = time.monotonic()
+        served.wait(timeout=STOP_SECONDS)
+        seen.left = wait_gone(seen.workers, GONE_SECONDS)
+        seen.seconds = time.monotonic() - killed_at
+        print(f"\nthe held-up workers of the killed serve stopped {seen.seconds:.3f} s after")
+    seen.said = errors.read_text()
+    return seen
+
+
+def test_workers_holding_a_request_half_sent_stop_too(held: Held) -> None:
+    assert len(held.workers) == 2
+    assert held.left == [], f"workers still running {GONE_SECONDS} s after the kill"
+
+
+def test_a_worker_that_did_not_stop_in_time_says_it_ended_at_once(held: Held) -> None:
+    assert "Traceback" not in held.said, held.said
+    ended = [line for line in held.said.splitlines() if "ended at once" in line]
+    assert len(ended) == 2, held.said
