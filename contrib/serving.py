@@ -1,16 +1,22 @@
 """How ``storycore serve`` serves (docs/decisions.md#serving, docs/decisions.md#command-line): on
 one socket bound here, in
 this process or in ``--workers`` processes of uvicorn's supervisor that share it, each worker
-composing its service from the environment this process hands it (``worker_app``).
+composing its service from the environment this process hands it (``worker_app``) and stopping
+when this process ends, however it ends.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import multiprocessing
 import os
+import signal
 import socket
 import sys
+import threading
+import time
+from multiprocessing.process import BaseProcess
 
 from storycore.adapters import in_memory
 from storycore.errors import (
@@ -30,6 +36,12 @@ __all__ = ["configure_logging", "serve", "worker_app"]
 
 #: How long each worker may take to start serving before the supervisor gives up saying so.
 _WORKER_START_SECONDS = 60
+#: How long a worker whose ``serve`` is gone may take to stop as it does on SIGTERM (answering
+#: the requests it holds, writing the views it counted) before it ends at once: its address is
+#: free for the next ``serve`` within 2 s (docs/decisions.md#serving).
+_ORPHAN_STOP_SECONDS = 1.5
+
+logger = logging.getLogger("storycore.serve")
 
 
 def _providers(args: argparse.Namespace) -> tuple[str, ...]:
@@ -212,6 +224,7 @@ def worker_app() -> StorycoreASGI:
         os.environ.get("STORYCORE_LOG_LEVEL", "warning"),
         os.environ.get("STORYCORE_LOG_FORMAT", "text"),
     )
+    _stop_with_serve()
     try:
         return from_environment(deliver=False)  # the supervisor delivers
     except (StorycoreError, ConfigurationError, MissingDependencyError) as exc:
@@ -220,3 +233,38 @@ def worker_app() -> StorycoreASGI:
         sys.stderr.write(f"storycore: worker {os.getpid()}: {exc}\n")
         sys.stderr.flush()
         sys.exit(STARTUP_FAILURE)
+
+
+def _stop_with_serve() -> None:
+    """Stop this worker once the ``serve`` that started it has ended, however it ended: a
+    SIGKILL runs none of its code, and a worker left behind would keep its address from the
+    next ``serve`` and log events that no process delivers (docs/decisions.md#serving).
+
+    multiprocessing hands each process it spawns, as uvicorn starts its workers, the read end
+    of a pipe whose write end only the parent holds (``parent_process().sentinel``): the
+    kernel closes it as the parent ends, so it reads end-of-file then, on every POSIX system,
+    with nothing to poll. A thread waits on it, then stops the worker as SIGTERM does."""
+    parent = multiprocessing.parent_process()
+    if parent is not None:  # none when the app is built outside ``serve --workers``
+        watch = threading.Thread(target=_stop_when_gone, args=(parent,), daemon=True)
+        watch.start()
+
+
+def _stop_when_gone(parent: BaseProcess) -> None:
+    """Wait for ``parent`` to end; then SIGTERM this process (uvicorn closes its connections
+    and the app's lifespan writes the views it counted), and end it at once if that takes
+    more than ``_ORPHAN_STOP_SECONDS`` (a request that runs on)."""
+    parent.join()
+    worker = os.getpid()
+    logger.warning("serve is gone (process %d): worker %d stops", parent.pid, worker)
+    os.kill(worker, signal.SIGTERM)
+    time.sleep(_ORPHAN_STOP_SECONDS)  # a deadline: the process normally ends before it
+    logger.warning(
+        "worker %d had not stopped %g s after serve was gone: ended at once, what it held"
+        " unanswered and the views it counted since it last wrote them unwritten",
+        worker,
+        _ORPHAN_STOP_SECONDS,
+    )
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+    os._exit(1)
