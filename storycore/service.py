@@ -29,7 +29,6 @@ from .usecases.identity import ProviderClient
 from .usecases.imports import Imports
 from .usecases.lifecycle import Stories
 from .usecases.ratelimit import RateLimiter
-from .usecases.reindex import bring_up_to_date
 from .usecases.revisions import Revisions
 from .usecases.scheduling import Scheduler
 from .usecases.viewcounts import ViewCounts
@@ -55,8 +54,10 @@ class Service:
     ``webhook_sender`` (``storycore.contrib.webhooks.HttpWebhookSender`` in the bindings:
     ``deliver`` once, ``deliverer.start()`` every second in the background).
 
-    Opening a store written by an older derivation version (or an unknown one) recomputes its
-    derived data first (``storycore.usecases.reindex``); a store that is current costs one read.
+    A store written by an older derivation version (or an unknown one) is brought up to date
+    once, before services open it, by ``storycore.usecases.reindex.bring_up_to_date``: a step of
+    its own, which ``storycore.contrib.compose`` runs once where the store is opened first, so
+    that the many services of one deployment (``serve --workers N``) do not each run it at once.
 
     ``at(web_url)`` is the same service answering with addresses under another web host: what
     an HTTP answer uses when ``Settings.web_url`` is not set (docs/api.md#credentials).
@@ -90,7 +91,6 @@ class Service:
                 " (storycore.resolving.online_resolver, storycore.contrib.fetch), as"
                 " storycore.contrib.compose does"
             )
-        bring_up_to_date(store)
         self.store = store
         self.resolver = resolver or OfflineResolver(self.settings)
         self._provider_client = provider_client

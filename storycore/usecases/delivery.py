@@ -20,11 +20,10 @@ and is sent again (at least once: a receiver that answered before the kill may s
 second time; it tells by the ``webhook-id``). Deliveries to one endpoint are not ordered.
 Time is the service's clock; sending is ``WebhookSender`` (``storycore.contrib.webhooks``).
 
-For tests only, ``STORYCORE_DELIVERY_LEASE`` (seconds, read by ``storycore.contrib.compose``)
-sets ``Deliverer.lease`` in the processes it composes: a test that kills a ``storycore serve``
-process mid-round sees what it held delivered again a few seconds later rather than after
-``LEASE`` (a ``ManualClock`` cannot cross processes). A lease shorter than a batch's attempts
-take lets another process send a delivery a second time: deployments leave it unset.
+``Deliverer.lease`` is ``LEASE`` and no setting: a test that kills a ``storycore serve`` process
+mid-round starts it with a shorter one through a hook of its own, to see what it held delivered
+again a few seconds later (a ``ManualClock`` cannot cross processes). A lease shorter than a
+batch's attempts take lets another process send a delivery a second time.
 """
 
 from __future__ import annotations
