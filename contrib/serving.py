@@ -50,7 +50,9 @@ def serve(args: argparse.Namespace) -> None:
     address = f"http://{host_and_port(args.host, sock.getsockname()[1])}"
     service = composed.service()  # the store brought up to date here, once
     if args.demo and not service.store.users.find(0, 1):
-        load_demo(service)
+        # under the web address, else the address listened on: the API's addresses load there,
+        # and pages show them from wherever the store is served later (rules.own_files)
+        load_demo(service, web_url=composed.web_url or address)
     if workers == 1:
         _serve_here(service, sock, address, args.log_level, args.log_format)
         return

@@ -1,5 +1,6 @@
 """Where a page shows a picture from (``storycore.rules.own_files``): storycore's own files
-on a loopback host from the web host serving the page, everything else as stored."""
+on a loopback or unspecified host from the web host serving the page, everything else as
+stored."""
 
 from __future__ import annotations
 
@@ -19,9 +20,10 @@ SITE = "https://stories.example.org/prefix"
         "http://[::1]:8000/static/demo/porto.webp",
         "http://localhost:8000/static/demo/porto.webp",
         "http://LOCALHOST/static/demo/porto.webp",
+        "http://0.0.0.0:8000/static/demo/porto.webp",  # serve --host 0.0.0.0 --demo
     ],
 )
-def test_an_own_file_on_a_loopback_host_shows_from_the_site(stored: str) -> None:
+def test_an_own_file_on_the_readers_own_machine_shows_from_the_site(stored: str) -> None:
     assert shown_at(stored, SITE) == f"{SITE}/static/demo/porto.webp"
 
 

@@ -5,8 +5,9 @@ the same markup, with the class names of docs/api.md#the-web-host (``s-elements`
 
 An element becomes a view here (``ElementView``): what its partial shows, worked out once in
 Python (a quote's author, an image's description, a video's player, a link's host, where each
-picture is shown from: ``Site.picture``), so the partials only place text. Every string reaches the markup escaped; the one exception is the
-text element's HTML, sanitized again here and given its hashtag links (``text``).
+picture is shown from: ``Site.picture``), so the partials only place text. Every string
+reaches the markup escaped; the one exception is the text element's HTML, sanitized again here
+and given its hashtag links (``text``).
 """
 
 from __future__ import annotations
