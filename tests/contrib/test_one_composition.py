@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from storycore.model.events import Event
 from storycore.rules.webhook_secrets import new_key
 from storycore.testing import ManualClock
 from tests._receivers import receiving
+from tests._serve import STARTUP_SECONDS, launched
 from tests.conftest import TEST_SETTINGS
 
 WEB_URL = "https://stories.example.org"
@@ -90,6 +92,33 @@ def test_publish_due_reports_the_permalink_the_story_was_created_with(tmp_path: 
     created, published = events["story.created"], events["story.published"]
     assert created["permalink"] == f"{WEB_URL}/alice/later"
     assert published["permalink"] == created["permalink"]
+
+
+def _published(db: str, story: str) -> None:
+    """Watch the store until ``story`` is published (or the ceiling passes)."""
+    deadline = time.monotonic() + STARTUP_SECONDS
+    store = open_store(db)
+    try:
+        while time.monotonic() < deadline:
+            found = store.stories.get(story)
+            if found is not None and found.status == "published":
+                return
+            time.sleep(0.05)  # waits for the server, not for time to pass
+    finally:
+        store.close()
+    raise AssertionError("the scheduler did not publish the story")
+
+
+def test_the_scheduler_of_a_serve_worker_reports_the_permalink_serve_was_given(
+    tmp_path: Path,
+) -> None:
+    db = f"sqlite:///{tmp_path / 'stories.db'}"
+    story = _scheduled(db, "Later")
+    command = [*CLI, "--db", db, "serve", "--port=0", "--workers", "2", "--web-url", WEB_URL]
+    with launched(command, tmp_path):
+        _published(db, story)
+    events = _events(db, story)
+    assert events["story.published"]["permalink"] == f"{WEB_URL}/alice/later"
 
 
 # -- what publish-due says -------------------------------------------------------------------
