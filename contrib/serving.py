@@ -48,7 +48,11 @@ def serve(args: argparse.Namespace) -> None:
     composed = composition(args)
     sock = listening_socket(args.host, args.port)
     address = f"http://{host_and_port(args.host, sock.getsockname()[1])}"
-    service = composed.service()  # the store brought up to date here, once
+    try:
+        service = composed.service()  # the store brought up to date here, once
+    except BaseException:
+        sock.close()
+        raise
     if args.demo and not service.store.users.find(0, 1):
         # under the web address, else the address listened on: the API's addresses load there,
         # and pages show them from wherever the store is served later (rules.own_files)

@@ -17,14 +17,16 @@ import sys
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import orjson
 import pytest
 
 from storycore import Service
 from storycore.adapters import open_store
+from storycore.contrib._commands import COMMANDS
 from storycore.contrib.cli import main
+from storycore.contrib.compose import Composition
 from storycore.model.events import Event
 from storycore.rules.webhook_secrets import new_key
 from storycore.testing import ManualClock
@@ -176,3 +178,49 @@ def test_deliver_reaches_the_hosts_the_environment_allows(
         sent = len(receiver.received)  # the user made, the story made and scheduled
     assert sent > 0
     assert capsys.readouterr().out == f"made {sent} delivery attempts\n"
+
+
+# -- every command, one composition ------------------------------------------------------------
+
+#: A command line of each command that builds a service (every one but these).
+WITHOUT_SERVICE = {"reindex", "webhooks key"}
+ARGUMENTS = {
+    "serve": ["--port", "0"],
+    "users create": ["bob", "--password", "bob-password"],
+    "users set-password": ["bob", "--password", "bob-password"],
+    "apps create": ["app"],
+    "apps grant": ["app"],
+    "apps revoke": ["app"],
+    "apps rotate-key": ["app"],
+    "import": ["-"],
+    "webhooks add": ["https://hooks.example/in"],
+    "webhooks remove": ["wh_1"],
+    "webhooks deliveries": ["wh_1"],
+    "webhooks redeliver": ["wh_1", "evt_1"],
+}
+
+
+class Composed(Exception):
+    """What a command composed its service from, raised instead of composing it."""
+
+    def __init__(self, composition: Composition) -> None:
+        self.composition = composition
+
+
+@pytest.mark.parametrize("words", [c.words for c in COMMANDS if c.words not in WITHOUT_SERVICE])
+def test_every_command_composes_its_service_from_the_same_settings(
+    words: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found: list[Composition] = []
+
+    def composed(self: Composition, **kwargs: object) -> NoReturn:
+        found.append(self)
+        raise Composed(self)
+
+    monkeypatch.setattr(Composition, "service", composed)
+    monkeypatch.setenv("STORYCORE_WEB_URL", WEB_URL)
+    monkeypatch.setenv("STORYCORE_RESOLVER_ALLOWED_HOSTS", f"intranet.example,{PRIVATE}")
+    main(["--db", "memory://", *words.split(), *ARGUMENTS.get(words, [])])
+    assert [(c.web_url, c.resolver_allowed_hosts) for c in found] == [
+        (WEB_URL, ("intranet.example", PRIVATE))
+    ]
