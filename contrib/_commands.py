@@ -343,6 +343,7 @@ def parser() -> argparse.ArgumentParser:
     groups: dict[str, argparse._SubParsersAction[argparse.ArgumentParser]] = {}
     for row in COMMANDS:
         name, _, action = row.words.partition(" ")
+        command: argparse.ArgumentParser
         if not action:
             command = commands.add_parser(name, help=row.help)
         else:

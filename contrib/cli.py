@@ -24,10 +24,13 @@
 
 ``--db`` may also come from ``STORYCORE_DB``; the default is ``sqlite:///storycore.db``. It may
 be given after the command too (``storycore serve --db URL``), where it wins (docs/decisions.md).
-``--web-url`` and ``--site-name`` may also come from ``STORYCORE_WEB_URL`` and
-``STORYCORE_SITE_NAME``; the webhook key from ``STORYCORE_WEBHOOK_KEY`` (a SQLite file keeps
-its own beside it, ``docs/webhooks.md``). A password comes from ``--password``, ``--password-file``,
-``STORYCORE_PASSWORD``, or is asked for on a terminal.
+Every command that builds a service builds it one way (``storycore.contrib.compose``), from
+the same settings: the ``STORYCORE_*`` variables (``STORYCORE_WEB_URL``,
+``STORYCORE_SITE_NAME``, ``STORYCORE_RESOLVER_ALLOWED_HOSTS``, ``STORYCORE_WEBHOOK_KEY``, ...;
+a SQLite file keeps its webhook key beside it, ``docs/webhooks.md``), each replaced by its
+option where the command takes one. The commands are one table (``_commands.COMMANDS``).
+A password comes from ``--password``, ``--password-file``, ``STORYCORE_PASSWORD``, or is asked
+for on a terminal.
 Wrong arguments (a wrong ``--web-url`` too) print one line and exit 2; refused operations, an
 address that cannot be listened on and even a bug print one line on standard error and exit
 1, never a traceback (docs/decisions.md#command-line). An output pipe closed by its reader
