@@ -23,7 +23,7 @@ from storycore.adapters import in_memory, open_store
 from storycore.errors import ConfigurationError
 from storycore.rules.webhook_secrets import new_key
 from storycore.service import Service
-from storycore.settings import Settings
+from storycore.settings import DEFAULT_WEB_URL, Settings
 from storycore.usecases.reindex import bring_up_to_date
 
 from .identity import HttpProviderClient
@@ -57,6 +57,9 @@ class Composition:
     resolver: str | None = None
     resolver_allowed_hosts: tuple[str, ...] = ()
     webhook_key: str | None = None
+    #: the address of answers made outside a request without a ``web_url``: where ``serve``
+    #: listens (it hands it to its workers), else ``DEFAULT_WEB_URL``
+    listening_url: str | None = None
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] = os.environ) -> Composition:
@@ -91,6 +94,7 @@ class Composition:
             resolver=self.resolver or "offline",
             resolver_allowed_hosts=self.resolver_allowed_hosts,
             webhook_key=self.webhook_key,
+            default_web_url=self.listening_url,
             up_to_date=up_to_date,
         )
 
@@ -105,6 +109,7 @@ VARIABLES = {
     "resolver": "STORYCORE_RESOLVER",
     "resolver_allowed_hosts": "STORYCORE_RESOLVER_ALLOWED_HOSTS",
     "webhook_key": "STORYCORE_WEBHOOK_KEY",
+    "listening_url": "STORYCORE_LISTENING_URL",
 }
 
 
@@ -118,6 +123,7 @@ def compose(
     resolver: str = "offline",
     resolver_allowed_hosts: Sequence[str] = (),
     webhook_key: str | None = None,
+    default_web_url: str | None = None,
     up_to_date: bool = True,
 ) -> Service:
     """The service on the store ``db`` names, reaching delegation ``providers`` over HTTP.
@@ -130,9 +136,10 @@ def compose(
     fetcher and the webhook sender may reach on private addresses. ``webhook_key`` seals
     webhook secrets (docs/webhooks.md); without it, a SQLite file's key is kept in a file beside
     it (``webhook_key_file``), an in-memory store's lives with the process, and any other store
-    has none (webhooks are refused until one is set). ``up_to_date``: the store is brought up to
-    date first (``storycore.usecases.reindex.bring_up_to_date``); a process whose store was
-    brought up to date by the one that started it turns it off.
+    has none (webhooks are refused until one is set). ``default_web_url``: the address of
+    answers made outside a request when no ``web_url`` is set (``Service``). ``up_to_date``:
+    the store is brought up to date first (``storycore.usecases.reindex.bring_up_to_date``); a
+    process whose store was brought up to date by the one that started it turns it off.
     """
     try:
         settings = Settings(
@@ -169,6 +176,7 @@ def compose(
         provider_client=HttpProviderClient(),
         resolver=resolver_used,
         webhook_sender=HttpWebhookSender(allowed_hosts=settings.resolver_allowed_hosts),
+        default_web_url=default_web_url or DEFAULT_WEB_URL,
     )
 
 

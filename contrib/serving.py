@@ -11,6 +11,7 @@ import logging
 import os
 import socket
 import sys
+from dataclasses import replace
 
 from storycore.adapters import in_memory
 from storycore.errors import (
@@ -45,9 +46,11 @@ def serve(args: argparse.Namespace) -> None:
             f"--workers {workers}: {args.db} lives in one process's memory; serve it with"
             " --workers 1, or use a SQLite file or a database server"
         )
-    composed = composition(args)
+    given = composition(args)
     sock = listening_socket(args.host, args.port)
     address = f"http://{host_and_port(args.host, sock.getsockname()[1])}"
+    # without a web address, the scheduler's events name where it listens, as requests do
+    composed = replace(given, listening_url=address)
     try:
         service = composed.service()  # the store brought up to date here, once
     except BaseException:

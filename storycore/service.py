@@ -60,7 +60,9 @@ class Service:
     that the many services of one deployment (``serve --workers N``) do not each run it at once.
 
     ``at(web_url)`` is the same service answering with addresses under another web host: what
-    an HTTP answer uses when ``Settings.web_url`` is not set (docs/api.md#credentials).
+    an HTTP answer uses when ``Settings.web_url`` is not set (docs/api.md#credentials). Answers
+    made outside a request then (the scheduler's events, a Python call) use ``default_web_url``:
+    ``storycore serve`` gives the address it listens on; the default is ``DEFAULT_WEB_URL``.
 
     ``clock`` says what time it is (``storycore.clocks``): every timestamp the service writes,
     token expiry, the delegation rate limit, the view-count writer and the scheduler read it.
@@ -81,6 +83,7 @@ class Service:
         provider_client: ProviderClient | None = None,
         clock: Clock | None = None,
         webhook_sender: WebhookSender | None = None,
+        default_web_url: str = DEFAULT_WEB_URL,
     ) -> None:
         self.settings = settings or Settings()
         self.clock: Clock = clock if clock is not None else SystemClock()
@@ -99,7 +102,7 @@ class Service:
         )
         self._limiter = RateLimiter(self.settings.delegation_rate_limit, self.clock)
         self._elsewhere: dict[str, Service] = {}
-        self._build(self.settings.web_url or DEFAULT_WEB_URL)
+        self._build(self.settings.web_url or default_web_url.rstrip("/"))
         self.scheduler = Scheduler(self.stories, self.clock)
         self.deliverer = Deliverer(self._context, webhook_sender)
 

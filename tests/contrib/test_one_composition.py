@@ -123,6 +123,19 @@ def test_the_scheduler_of_a_serve_worker_reports_the_permalink_serve_was_given(
     assert events["story.published"]["permalink"] == f"{WEB_URL}/alice/later"
 
 
+def test_without_a_web_url_serve_reports_the_address_it_listens_on_outside_a_request(
+    tmp_path: Path,
+) -> None:
+    db = f"sqlite:///{tmp_path / 'stories.db'}"
+    command = [*CLI, "--db", db, "serve", "--port=0", "--workers", "2"]
+    with launched(command, tmp_path) as (address, _):
+        story = _scheduled(db, "Later", web_url=address)  # as a request to it would make it
+        _published(db, story)
+    events = _events(db, story)
+    assert events["story.created"]["permalink"] == f"{address}/alice/later"
+    assert events["story.published"]["permalink"] == f"{address}/alice/later"
+
+
 # -- what publish-due says -------------------------------------------------------------------
 
 
