@@ -17,6 +17,7 @@ from .errors import ConfigurationError
 from .model.resolvers import ElementResolver, OfflineResolver
 from .ports import Store
 from .presentation.presenters import Presenter
+from .rules.sites import checked_web_url
 from .settings import DEFAULT_WEB_URL, Settings
 from .usecases._context import Context
 from .usecases.accounts import Accounts
@@ -62,7 +63,8 @@ class Service:
     ``at(web_url)`` is the same service answering with addresses under another web host: what
     an HTTP answer uses when ``Settings.web_url`` is not set (docs/api.md#credentials). Answers
     made outside a request then (the scheduler's events, a Python call) use ``default_web_url``:
-    ``storycore serve`` gives the address it listens on; the default is ``DEFAULT_WEB_URL``.
+    ``storycore serve`` gives the address it listens on; the default is ``DEFAULT_WEB_URL``
+    (one that breaks the web address's rule is ``InvalidParameter``, as in ``Settings``).
 
     ``clock`` says what time it is (``storycore.clocks``): every timestamp the service writes,
     token expiry, the delegation rate limit, the view-count writer and the scheduler read it.
@@ -102,7 +104,7 @@ class Service:
         )
         self._limiter = RateLimiter(self.settings.delegation_rate_limit, self.clock)
         self._elsewhere: dict[str, Service] = {}
-        self._build(self.settings.web_url or default_web_url.rstrip("/"))
+        self._build(self.settings.web_url or checked_web_url(default_web_url))
         self.scheduler = Scheduler(self.stories, self.clock)
         self.deliverer = Deliverer(self._context, webhook_sender)
 
