@@ -173,7 +173,7 @@ class StorycoreASGI:
         await send({"type": "http.response.body", "body": response.body})
 
 
-def from_environment(*, deliver: bool = True) -> StorycoreASGI:
+def from_environment(*, deliver: bool = True, up_to_date: bool = True) -> StorycoreASGI:
     """The app for any ASGI server, on the service the environment describes
     (``STORYCORE_DB`` and the other ``STORYCORE_*`` of ``storycore.contrib.compose``), which the
     app closes when its lifespan shuts down. It serves on its own, so it compresses, as
@@ -182,11 +182,18 @@ def from_environment(*, deliver: bool = True) -> StorycoreASGI:
 
         STORYCORE_DB=sqlite:///stories.db \\
             uvicorn --factory storycore.contrib.asgi:from_environment --workers 2
+
+    Each process brings the store up to date as it composes its service (one read when it is
+    current); ``storycore serve`` does it once before its workers start and turns
+    ``up_to_date`` off in them (``storycore.contrib.compose``).
     """
     from ._logs import redact_uvicorn_logs
     from .compose import from_environment as service_from_environment
 
     redact_uvicorn_logs()
     return StorycoreASGI(
-        service_from_environment(), owns_service=True, compress=True, deliver=deliver
+        service_from_environment(up_to_date=up_to_date),
+        owns_service=True,
+        compress=True,
+        deliver=deliver,
     )

@@ -219,8 +219,10 @@ def load_demo(
     loading the demo again changes nothing (docs/decisions.md#command-line).
 
     Pictures and avatars are stored as addresses on the web host at ``web_url``, by default the
-    service's own (``Settings.web_url``, else ``DEFAULT_WEB_URL``): ``serve --demo`` passes the
-    address it listens on when no ``--web-url`` is set.
+    service's own (``Settings.web_url``, else ``DEFAULT_WEB_URL``; ``serve --demo`` passes the
+    address it listens on when no web address is set). Addresses on a loopback host the pages
+    show from whatever address serves them (``storycore.rules.own_files``): the demo's
+    pictures load wherever the store is served.
     """
     pictures = _Pictures(web_url or service.web_url)
     rng = random.Random(seed)  # noqa: S311 - reproducible demo data, not secrets

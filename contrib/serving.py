@@ -16,6 +16,7 @@ import socket
 import sys
 import threading
 import time
+from dataclasses import replace
 from multiprocessing.process import BaseProcess
 
 from storycore.adapters import in_memory
@@ -27,8 +28,8 @@ from storycore.errors import (
 )
 from storycore.service import Service
 
+from ._options import composition
 from .asgi import StorycoreASGI, from_environment
-from .compose import compose, listed
 from .demo import load_demo
 from .listen import host_and_port, listening_socket
 
@@ -44,64 +45,40 @@ _ORPHAN_STOP_SECONDS = 1.5
 logger = logging.getLogger("storycore.serve")
 
 
-def _providers(args: argparse.Namespace) -> tuple[str, ...]:
-    given = args.delegation_provider
-    if given is None:
-        return tuple(listed(os.environ.get("STORYCORE_DELEGATION_PROVIDERS", "")))
-    providers = tuple(p.strip() for p in given)
-    if any("," in provider for provider in providers):  # the workers read them comma-separated
-        raise ConfigurationError(
-            "--delegation-provider: a provider URL may not hold ',', which separates them in"
-            " STORYCORE_DELEGATION_PROVIDERS"
-        )
-    return providers
-
-
 def serve(args: argparse.Namespace) -> None:
     """Serve on one socket, bound here: in this process (one worker), or in ``--workers``
-    processes that share it (docs/decisions.md#serving). The store is opened here first either way,
-    so that it is migrated, reindexed and given the demo data once, and a wrong URL is one
-    line here rather than a traceback in every worker."""
+    processes that share it (docs/decisions.md#serving). The service is composed here first
+    either way, from the settings every command reads (``_options.composition``), so that the
+    store is migrated, brought up to date and given the demo data once, and a wrong URL is one
+    line here rather than a traceback in every worker; the workers compose theirs from the same
+    settings, handed over in their environment."""
     workers = args.workers or (1 if in_memory(args.db) else os.cpu_count() or 1)
     if workers > 1 and in_memory(args.db):
         raise ConfigurationError(
             f"--workers {workers}: {args.db} lives in one process's memory; serve it with"
             " --workers 1, or use a SQLite file or a database server"
         )
+    given = composition(args)
     sock = listening_socket(args.host, args.port)
     address = f"http://{host_and_port(args.host, sock.getsockname()[1])}"
-    providers = _providers(args)
-    origins = args.cors_origin or listed(os.environ.get("STORYCORE_CORS_ORIGINS", "")) or ["*"]
-    resolver = args.resolve or os.environ.get("STORYCORE_RESOLVER") or "offline"
-    allowed = args.resolve_allow_host or listed(
-        os.environ.get("STORYCORE_RESOLVER_ALLOWED_HOSTS", "")
-    )
-    service = compose(
-        args.db,
-        web_url=args.web_url,
-        site_name=args.site_name,
-        providers=providers,
-        cors_origins=origins,
-        resolver=resolver,
-        resolver_allowed_hosts=allowed,
-        webhook_key=os.environ.get("STORYCORE_WEBHOOK_KEY") or None,
-    )
+    # without a web address, the scheduler's events name where it listens, as requests do
+    composed = replace(given, listening_url=address)
+    try:
+        service = composed.service()  # the store brought up to date here, once
+    except BaseException:
+        sock.close()
+        raise
     if args.demo and not service.store.users.find(0, 1):
-        # its pictures are served here: without --web-url, at the address listened on
-        load_demo(service, web_url=args.web_url or address)
+        # under the web address, else the address listened on: the API's addresses load there,
+        # and pages show them from wherever the store is served later (rules.own_files)
+        load_demo(service, web_url=composed.web_url or address)
     if workers == 1:
         _serve_here(service, sock, address, args.log_level, args.log_format)
         return
     os.environ.update(
         STORYCORE_LOG_LEVEL=args.log_level,
         STORYCORE_LOG_FORMAT=args.log_format,
-        STORYCORE_DB=args.db,
-        STORYCORE_WEB_URL=args.web_url or "",
-        STORYCORE_SITE_NAME=args.site_name or "",
-        STORYCORE_DELEGATION_PROVIDERS=",".join(providers),
-        STORYCORE_CORS_ORIGINS=",".join(origins),
-        STORYCORE_RESOLVER=resolver,
-        STORYCORE_RESOLVER_ALLOWED_HOSTS=",".join(allowed),
+        **composed.environment(),
     )
     try:
         _serve_in_workers(workers, sock, address, args.log_level, args.log_format, service)
@@ -226,7 +203,8 @@ def worker_app() -> StorycoreASGI:
     )
     _stop_with_serve()
     try:
-        return from_environment(deliver=False)  # the supervisor delivers
+        # the supervisor delivers, and brought the store up to date before it started them
+        return from_environment(deliver=False, up_to_date=False)
     except (StorycoreError, ConfigurationError, MissingDependencyError) as exc:
         # one write of the whole line: workers failing together share stderr, and ``print``
         # writes the text and its newline apart, which interleaves their lines

@@ -17,6 +17,7 @@ from .errors import ConfigurationError
 from .model.resolvers import ElementResolver, OfflineResolver
 from .ports import Store
 from .presentation.presenters import Presenter
+from .rules.sites import checked_web_url
 from .settings import DEFAULT_WEB_URL, Settings
 from .usecases._context import Context
 from .usecases.accounts import Accounts
@@ -29,7 +30,6 @@ from .usecases.identity import ProviderClient
 from .usecases.imports import Imports
 from .usecases.lifecycle import Stories
 from .usecases.ratelimit import RateLimiter
-from .usecases.reindex import bring_up_to_date
 from .usecases.revisions import Revisions
 from .usecases.scheduling import Scheduler
 from .usecases.viewcounts import ViewCounts
@@ -55,11 +55,16 @@ class Service:
     ``webhook_sender`` (``storycore.contrib.webhooks.HttpWebhookSender`` in the bindings:
     ``deliver`` once, ``deliverer.start()`` every second in the background).
 
-    Opening a store written by an older derivation version (or an unknown one) recomputes its
-    derived data first (``storycore.usecases.reindex``); a store that is current costs one read.
+    A store written by an older derivation version (or an unknown one) is brought up to date
+    once, before services open it, by ``storycore.usecases.reindex.bring_up_to_date``: a step of
+    its own, which ``storycore.contrib.compose`` runs once where the store is opened first, so
+    that the many services of one deployment (``serve --workers N``) do not each run it at once.
 
     ``at(web_url)`` is the same service answering with addresses under another web host: what
-    an HTTP answer uses when ``Settings.web_url`` is not set (docs/api.md#credentials).
+    an HTTP answer uses when ``Settings.web_url`` is not set (docs/api.md#credentials). Answers
+    made outside a request then (the scheduler's events, a Python call) use ``default_web_url``:
+    ``storycore serve`` gives the address it listens on; the default is ``DEFAULT_WEB_URL``
+    (one that breaks the web address's rule is ``InvalidParameter``, as in ``Settings``).
 
     ``clock`` says what time it is (``storycore.clocks``): every timestamp the service writes,
     token expiry, the delegation rate limit, the view-count writer and the scheduler read it.
@@ -80,6 +85,7 @@ class Service:
         provider_client: ProviderClient | None = None,
         clock: Clock | None = None,
         webhook_sender: WebhookSender | None = None,
+        default_web_url: str = DEFAULT_WEB_URL,
     ) -> None:
         self.settings = settings or Settings()
         self.clock: Clock = clock if clock is not None else SystemClock()
@@ -90,7 +96,6 @@ class Service:
                 " (storycore.resolving.online_resolver, storycore.contrib.fetch), as"
                 " storycore.contrib.compose does"
             )
-        bring_up_to_date(store)
         self.store = store
         self.resolver = resolver or OfflineResolver(self.settings)
         self._provider_client = provider_client
@@ -99,7 +104,7 @@ class Service:
         )
         self._limiter = RateLimiter(self.settings.delegation_rate_limit, self.clock)
         self._elsewhere: dict[str, Service] = {}
-        self._build(self.settings.web_url or DEFAULT_WEB_URL)
+        self._build(self.settings.web_url or checked_web_url(default_web_url))
         self.scheduler = Scheduler(self.stories, self.clock)
         self.deliverer = Deliverer(self._context, webhook_sender)
 

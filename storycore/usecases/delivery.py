@@ -35,12 +35,11 @@ end and are stored, and the deliveries still waiting for a place are handed back
 once, for any process). Deliveries to one endpoint are not ordered. Time is the service's
 clock; sending is ``WebhookSender`` (``storycore.contrib.webhooks``).
 
-For tests only, ``STORYCORE_DELIVERY_LEASE`` (seconds, read by ``storycore.contrib.compose``)
-sets ``Deliverer.lease`` in the processes it composes: a test that kills a ``storycore serve``
-process mid-round sees what it held delivered again a few seconds later rather than after
-``LEASE`` (a ``ManualClock`` cannot cross processes). A lease shorter than the attempts of
-an endpoint's held deliveries take lets another process send a delivery a second time:
-deployments leave it unset.
+``Deliverer.lease`` is ``LEASE`` and no setting: a test that kills a ``storycore serve`` process
+mid-round starts it with a shorter one through a hook of its own, to see what it held delivered
+again a few seconds later (a ``ManualClock`` cannot cross processes). A lease shorter than the
+attempts of an endpoint's held deliveries take lets another process send a delivery a second
+time.
 """
 
 from __future__ import annotations

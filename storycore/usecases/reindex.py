@@ -5,14 +5,16 @@ keys, title key, cover, counts and search words) is stored with the record, so t
 recompute it. When those rules change, ``DERIVATION_VERSION`` goes up, and what a store holds
 from before is stale. ``reindex`` reads every user and story back through the ports and stores
 what the current rules derive, with the writes the service itself makes, on every backend; then
-it records the version in the store (``Store.set_derivation``). ``Service`` calls
-``bring_up_to_date`` when it opens a store; the command line calls ``reindex`` on demand.
+it records the version in the store (``Store.set_derivation``). ``bring_up_to_date`` is the step
+that does it when needed, once, before services open the store (``storycore.contrib.compose``
+runs it where a deployment opens the store first; a host that builds ``Service`` itself calls
+it at start-up); the command line calls ``reindex`` on demand.
 
 A reindex is not an edit: a story keeps its version and its ``updated`` time, its elements and
 its counters. A story changed while it runs (``StaleVersion``) was derived by its writer, and
 one removed meanwhile (``Missing``) needs nothing: both are skipped. A reindex that stops half
-way (a crash, an unavailable store) records nothing, so the next open does it again; doing it
-twice changes nothing.
+way (a crash, an unavailable store) records nothing, so the next ``bring_up_to_date`` does it
+again; doing it twice changes nothing.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ..model.derived import (
     with_derived_members,
 )
 from ..ports import Store, StoryRepository, UserRepository
+from ..rules.counts import counted
 
 __all__ = ["Reindexed", "bring_up_to_date", "reindex"]
 
@@ -49,14 +52,9 @@ class Reindexed:
         """One line, as ``storycore reindex`` prints it."""
         skipped = f", skipped {self.skipped} changed meanwhile" if self.skipped else ""
         return (
-            f"reindexed {_count(self.users, 'user')} and {_count(self.stories, 'story')}"
+            f"reindexed {counted(self.users, 'user')} and {counted(self.stories, 'story')}"
             f"{skipped} (derivation version {self.version})"
         )
-
-
-def _count(number: int, noun: str) -> str:
-    plural = noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
-    return f"{number} {noun if number == 1 else plural}"
 
 
 def reindex(store: Store) -> Reindexed:
@@ -70,10 +68,11 @@ def reindex(store: Store) -> Reindexed:
 
 
 def bring_up_to_date(store: Store) -> Reindexed | None:
-    """What opening ``store`` does: nothing when its derivation is current (one read); mark an
-    empty store current; reindex one written by an older version, or by an unknown one while it
-    holds any user or story. A store written by a newer version is left alone: its rules are
-    newer than these, and processes of both versions may share it during an upgrade.
+    """Bring ``store`` up to date, once, before services open it: nothing when its derivation
+    is current (one read); mark an empty store current; reindex one written by an older
+    version, or by an unknown one while it holds any user or story. A store written by a newer
+    version is left alone: its rules are newer than these, and processes of both versions may
+    share it during an upgrade.
     Returns the reindex's report, or None when none ran.
     """
     recorded = store.derivation()

@@ -32,6 +32,7 @@ from storycore.model.events import Event
 from storycore.model.revisions import RevisionMark
 from storycore.model.webhooks import Delivery, WebhookRecord
 from storycore.testing.stores import fresh_store
+from storycore.usecases.reindex import bring_up_to_date
 from tests import _postgresql
 from tests._missing_driver import opening_without
 from tests.conftest import TEST_SETTINGS
@@ -426,7 +427,9 @@ def _filled(url: str) -> None:
     """A store with a row in every table: users, an app, a token, an identity, a story with
     elements, an alias, embed counts, author stats, a revision, the derivation version, an
     event, a webhook and a delivery."""
-    with Service(open_store(url), TEST_SETTINGS) as service:
+    store = open_store(url)
+    bring_up_to_date(store)  # the derivation version, as a command opening it records it
+    with Service(store, TEST_SETTINGS) as service:
         service.accounts.create_user("alice", "a-password")
         key = service.accounts.create_app("reader").api_key
         service.accounts.authenticate(key, "alice", "a-password")

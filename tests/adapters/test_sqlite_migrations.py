@@ -1,6 +1,7 @@
 """The SQLite schema moves forward from every earlier version, keeping the data. What the core
-derives is recomputed by the core, when a service opens the migrated database (a migration
-leaves the derivation unknown): the tests of earlier rules open one.
+derives is recomputed by the core, when the migrated database is brought up to date (a
+migration leaves the derivation unknown), as every command does before it opens a service: the
+tests of earlier rules open one so (``_opened``).
 """
 
 from __future__ import annotations
@@ -14,8 +15,17 @@ from storycore.adapters.sqlite._schema import MIGRATIONS
 from storycore.model.events import Event
 from storycore.model.revisions import RevisionMark
 from storycore.rules.ids import new_event_id
+from storycore.usecases.reindex import bring_up_to_date
 from tests.conftest import TEST_SETTINGS
 from tests.contract._factories import add_story, add_user, at, changed, make_element
+
+
+def _opened(url: str) -> Service:
+    """A service on the store at ``url``, brought up to date first, as every command and
+    ``serve`` open one (``storycore.contrib.compose``)."""
+    store = open_store(url)
+    bring_up_to_date(store)
+    return Service(store, TEST_SETTINGS)
 
 
 def _database_at(path: Path, version: int) -> None:
@@ -37,12 +47,12 @@ def test_opening_an_older_database_migrates_it_and_search_still_finds_its_storie
 ) -> None:
     path = tmp_path / "old.db"
     _database_at(path, 1)
-    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+    with _opened(f"sqlite:///{path}") as service:
         service.accounts.create_user("alice", name="Alice Old")
         alice = service.accounts.as_user("alice")
         service.stories.create("alice", {"title": "Harbour tales"}, viewer=alice, publish=True)
     _rewind(path, to=2)
-    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+    with _opened(f"sqlite:///{path}") as service:
         assert [s.title for s in service.catalog.search("harbour old").items] == ["Harbour tales"]
     version = sqlite3.connect(path).execute("SELECT MAX(version) FROM schema_version").fetchone()
     assert version == (len(MIGRATIONS),)
@@ -84,7 +94,7 @@ def test_migrating_twice_changes_nothing(tmp_path: Path) -> None:
 
 def test_migrating_recomputes_the_search_tokens_and_tags_of_earlier_rules(tmp_path: Path) -> None:
     path = tmp_path / "rules.db"
-    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+    with _opened(f"sqlite:///{path}") as service:
         service.accounts.create_user("alice")
         alice = service.accounts.as_user("alice")
         story = {"title": "हिन्दी", "hashtags": ["foo"]}
@@ -95,7 +105,7 @@ def test_migrating_recomputes_the_search_tokens_and_tags_of_earlier_rules(tmp_pa
     connection.commit()
     connection.close()
     _rewind(path, to=4)
-    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+    with _opened(f"sqlite:///{path}") as service:
         assert [s.title for s in service.catalog.search("हिन्दी").items] == ["हिन्दी"]
         assert service.catalog.search("नद").items == []
         assert [s.title for s in service.catalog.stories(tag="foo").items] == ["हिन्दी"]
@@ -103,7 +113,7 @@ def test_migrating_recomputes_the_search_tokens_and_tags_of_earlier_rules(tmp_pa
 
 def test_migrating_gives_hash_words_the_tags_of_the_word_rule(tmp_path: Path) -> None:
     path = tmp_path / "tags.db"
-    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+    with _opened(f"sqlite:///{path}") as service:
         service.accounts.create_user("alice")
         alice = service.accounts.as_user("alice")
         service.stories.create("alice", {"title": "Notes #हिन्दी"}, viewer=alice, publish=True)
@@ -112,14 +122,14 @@ def test_migrating_gives_hash_words_the_tags_of_the_word_rule(tmp_path: Path) ->
     connection.commit()
     connection.close()
     _rewind(path, to=6)
-    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+    with _opened(f"sqlite:///{path}") as service:
         assert [s.title for s in service.catalog.stories(tag="हिन्दी").items] == ["Notes #हिन्दी"]
         assert service.catalog.stories(tag="ह").items == []
 
 
 def test_migrating_keeps_the_100_most_viewed_embed_pages_of_a_story(tmp_path: Path) -> None:
     path = tmp_path / "embeds.db"
-    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+    with _opened(f"sqlite:///{path}") as service:
         service.accounts.create_user("alice")
         alice = service.accounts.as_user("alice")
         story = service.stories.create("alice", {"title": "Seen"}, viewer=alice, publish=True)
@@ -132,7 +142,7 @@ def test_migrating_keeps_the_100_most_viewed_embed_pages_of_a_story(tmp_path: Pa
     connection.commit()
     connection.close()
     _rewind(path, to=6)
-    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+    with _opened(f"sqlite:///{path}") as service:
         embeds = service.catalog.search("seen").items[0].stats.embeds
     assert [e.views for e in embeds] == list(range(149, 49, -1))
 
@@ -141,7 +151,7 @@ def test_a_database_migrated_from_an_earlier_version_leaves_its_derivation_unkno
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "unknown.db"
-    with Service(open_store(f"sqlite:///{path}"), TEST_SETTINGS) as service:
+    with _opened(f"sqlite:///{path}") as service:
         service.accounts.create_user("alice")
     _rewind(path, to=8)  # migration 9 is the last to change what the core derives
     store = open_store(f"sqlite:///{path}")
@@ -181,14 +191,14 @@ def test_a_database_of_version_8_searches_newest_first_and_keeps_unpublished_wor
     tmp_path: Path,
 ) -> None:
     url = f"sqlite:///{tmp_path / 'v8.db'}"
-    with Service(open_store(url), TEST_SETTINGS) as service:
+    with _opened(url) as service:
         service.accounts.create_user("alice")
         alice = service.accounts.as_user("alice")
         for title in ("Harbour one", "Harbour two", "Harbour three"):
             service.stories.create("alice", {"title": title}, viewer=alice, publish=True)
         service.stories.create("alice", {"title": "Harbour draft"}, viewer=alice)
     _as_version_8(tmp_path / "v8.db")
-    with Service(open_store(url), TEST_SETTINGS) as service:
+    with _opened(url) as service:
         found = [s.title for s in service.catalog.search("harbour").items]
         newest_first = [s.title for s in service.catalog.latest().items]  # publication, id
         assert found == newest_first

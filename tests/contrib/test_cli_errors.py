@@ -187,7 +187,7 @@ def test_bad_input_from_the_command_line_is_one_line(tmp_path: Path, args: list[
 def test_a_bug_is_one_line_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def broken(args: object) -> None:
+    def broken(*args: object) -> None:
         raise RuntimeError("a bug\nwith a second line")
 
     monkeypatch.setattr(cli, "_run", broken)

@@ -15,7 +15,7 @@ import pytest
 
 from storycore import Service
 from storycore.adapters import open_store
-from storycore.contrib import cli
+from storycore.contrib._commands import parser as command_parser
 from storycore.contrib.cli import main
 
 
@@ -62,7 +62,7 @@ def test_db_before_the_command_or_the_default_holds_when_none_follows_it(
 ) -> None:
     monkeypatch.setenv("STORYCORE_DB", "sqlite:///from-environment.db")
     expected = "sqlite:///given.db" if "--db" in argv else "sqlite:///from-environment.db"
-    assert cli._parser().parse_args(argv).db == expected
+    assert command_parser().parse_args(argv).db == expected
 
 
 def test_serve_takes_db_after_the_command(tmp_path: Path) -> None:
@@ -96,6 +96,8 @@ def _helpless(parser: argparse.ArgumentParser) -> Iterator[str]:
 
 def test_every_option_argument_and_command_of_every_command_has_help() -> None:
     missing = [
-        f"{name}: {what}" for name, parser in _parsers(cli._parser()) for what in _helpless(parser)
+        f"{name}: {what}"
+        for name, parser in _parsers(command_parser())
+        for what in _helpless(parser)
     ]
     assert missing == []

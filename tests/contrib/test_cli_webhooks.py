@@ -22,7 +22,7 @@ import standardwebhooks
 
 from storycore import Service, Settings
 from storycore.adapters import open_store
-from storycore.contrib import cli
+from storycore.contrib._commands import parser as command_parser
 from storycore.contrib.cli import main
 from storycore.contrib.compose import webhook_key_file
 from storycore.rules.webhook_secrets import new_key, parse_key, unseal
@@ -110,7 +110,7 @@ def _one_line_on_stderr(err: str) -> None:
     ],
 )
 def test_db_is_taken_after_a_webhooks_action_as_after_every_command(argv: list[str]) -> None:
-    assert cli._parser().parse_args([*argv, "--db", "sqlite:///given.db"]).db == (
+    assert command_parser().parse_args([*argv, "--db", "sqlite:///given.db"]).db == (
         "sqlite:///given.db"
     )
 

@@ -133,3 +133,42 @@ def test_the_demo_uses_the_services_web_url_by_default() -> None:
     with Service(open_store("memory://"), Settings(password_cost=2**4)) as service:
         load_demo(service, stories=1)
         assert all(a.startswith(f"{service.web_url}/static/demo/") for a in _addresses(service))
+
+
+# -- pictures wherever the demo is served ---------------------------------------------------
+
+#: The address the demo is served at in the tests below: not the one it was loaded at.
+SERVED_AT = "http://127.0.0.1:9000"
+_IMG = re.compile(r'<img\b[^>]*\bsrc="([^"]*)"')
+
+
+def _pictures_of_pages(app: HttpApp, headers: list[tuple[str, str]]) -> list[str]:
+    """The ``<img src>`` of alice's story pages, her author page and the front page."""
+    service = app.service
+    alice = service.accounts.as_user("alice")
+    slugs = [story.slug for story in service.catalog.user("alice", viewer=alice).items]
+    pages = ["/", "/alice", *(f"/alice/{slug}" for slug in slugs)]
+    found = []
+    for path in pages:
+        answer = app.handle(HttpRequest("GET", path, headers=headers))
+        assert answer.status == 200, path
+        found += _IMG.findall(answer.body.decode())
+    return found
+
+
+def test_the_pages_show_the_demo_pictures_from_the_address_they_are_served_at() -> None:
+    with Service(open_store("memory://"), TEST_SETTINGS) as service:
+        load_demo(service, stories=6)  # as `storycore demo` loads it, with no web url set
+        pictures = _pictures_of_pages(HttpApp(service), [("host", "127.0.0.1:9000")])
+    assert pictures
+    assert [p for p in pictures if not p.startswith(f"{SERVED_AT}/static/demo/")] == []
+
+
+def test_the_pages_show_the_demo_pictures_from_the_web_url_they_are_served_at() -> None:
+    store = open_store("memory://")
+    with Service(store, TEST_SETTINGS) as service:
+        load_demo(service, stories=6, web_url="http://127.0.0.1:8123")  # serve --demo --port
+        served = Service(store, TEST_SETTINGS.model_copy(update={"web_url": WEB_URL}))
+        pictures = _pictures_of_pages(HttpApp(served), [])
+    assert pictures
+    assert [p for p in pictures if not p.startswith(f"{WEB_URL}/static/demo/")] == []

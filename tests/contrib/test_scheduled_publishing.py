@@ -37,6 +37,7 @@ import pytest
 from storycore import Service
 from storycore.adapters import open_store
 from storycore.ports import Store
+from storycore.rules.counts import counted
 from storycore.rules.timestamps import format_timestamp
 from tests import _postgresql
 from tests._serve import stop
@@ -339,7 +340,8 @@ def test_publish_due_after_every_process_was_killed_publishes_the_rest_each_stor
         left = kill_once_publishing(url, scheduled, servers)
     assert 0 < left < STORIES, "the kill came after the publishing, not in it"
     done = publish_due(url)
-    assert (done.returncode, done.stdout, done.stderr) == (0, f"published {left} due stories\n", "")
+    said = f"published {counted(left, 'due story')}\n"
+    assert (done.returncode, done.stdout, done.stderr) == (0, said, "")
     print(f"\nkilled with {left} of {STORIES} left to publish; publish-due published them")
     published_once(url, scheduled, "2 processes killed, then publish-due, SQLite")
 

@@ -18,10 +18,9 @@ The endpoint (``Receiver``) is a threaded HTTP server in this process that verif
 delivery with ``standardwebhooks`` and records its ``webhook-id`` and which process sent it
 (the process holding the connection's client socket, read from ``/proc``).
 
-Leases last 60 s; the tests that kill processes set ``STORYCORE_DELIVERY_LEASE`` (seconds,
-tests only: ``storycore.usecases.delivery``) to ``SHORT_LEASE``, and the test whose every
-process was killed waits for the leases the store shows to end before it runs ``storycore
-deliver``.
+Leases last 60 s; the tests that kill processes start theirs with a lease of ``SHORT_LEASE``
+(``leased``: a test's hook, no setting of the product), and the test whose every process was
+killed waits for the leases the store shows to end before it runs ``storycore deliver``.
 """
 
 from __future__ import annotations
@@ -51,7 +50,6 @@ from standardwebhooks import Webhook, WebhookVerificationError
 from storycore import Service
 from storycore.adapters import open_store
 from storycore.contrib.compose import compose
-from storycore.errors import ConfigurationError
 from storycore.model.visibility import OPERATOR
 from storycore.model.webhooks import Delivery
 from storycore.rules.webhook_secrets import new_key
@@ -74,7 +72,7 @@ USERNAME, PASSWORD = "ed", "a long passphrase"
 BURST = 1000
 #: Deliveries the endpoint has taken when the kill comes: some, not all.
 KILL_AFTER = 100
-#: ``STORYCORE_DELIVERY_LEASE`` of the tests that kill: more than a batch to 127.0.0.1 takes
+#: The lease of the processes the tests kill (``leased``): more than a batch to 127.0.0.1 takes
 #: on a busy machine (3 s once fell short: a batch of 200 took longer, and another process may
 #: then take a delivery before it is answered), far less than ``LEASE``.
 SHORT_LEASE = 5.0
@@ -89,14 +87,27 @@ FINISH_SECONDS = 30.0
 POLL_SECONDS = 0.05
 
 
-def _environment(lease: float | None = None) -> dict[str, str]:
-    """This environment without any ``STORYCORE_*`` of the developer's, with the webhook key
-    (and the lease, when given)."""
+def _environment() -> dict[str, str]:
+    """This environment without any ``STORYCORE_*`` of the developer's, with the webhook key."""
     kept = {k: v for k, v in os.environ.items() if not k.startswith("STORYCORE_")}
     kept["STORYCORE_WEBHOOK_KEY"] = KEY
-    if lease is not None:
-        kept["STORYCORE_DELIVERY_LEASE"] = str(lease)
     return kept
+
+
+#: ``storycore ARGS`` whose deliverers lease for the seconds of its first argument: the module's
+#: ``LEASE`` replaced before the command runs, so that a test that kills a process sees what it
+#: held delivered again a few seconds later (a ``ManualClock`` cannot cross processes).
+_LEASED = (
+    "import sys; from datetime import timedelta; import storycore.usecases.delivery as delivery;"
+    " delivery.LEASE = timedelta(seconds=float(sys.argv.pop(1)));"
+    " from storycore.contrib.cli import main; sys.exit(main())"
+)
+
+
+def leased(lease: float | None) -> list[str]:
+    """The command that runs ``storycore``, with its deliverers' lease ``lease`` seconds when
+    given (``_LEASED``)."""
+    return CLI if lease is None else [sys.executable, "-c", _LEASED, str(lease)]
 
 
 # -- the endpoint ----------------------------------------------------------------------------
@@ -306,11 +317,11 @@ class Server:
     def __init__(self, url: str, errors: Path, *, workers: int, lease: float | None) -> None:
         self.errors = errors
         self.address = ""
-        command = [*CLI, "--db", url, "serve", "--port", "0", "--workers", str(workers),
+        command = [*leased(lease), "--db", url, "serve", "--port", "0", "--workers", str(workers),
                    "--log-level", "warning", "--resolve-allow-host", HOST]  # fmt: skip
         with errors.open("wb") as stderr:
             self.process = subprocess.Popen(
-                command, stdout=subprocess.PIPE, stderr=stderr, env=_environment(lease)
+                command, stdout=subprocess.PIPE, stderr=stderr, env=_environment()
             )
 
     def wait_listening(self) -> None:
@@ -781,24 +792,26 @@ def test_endpoints_that_hang_fail_or_drop_hold_up_no_other_endpoint(
     assert receiver.forged == []
 
 
-# -- the lease tests set -----------------------------------------------------------------------
+# -- the lease the tests set -------------------------------------------------------------------
 
 
-def test_storycore_delivery_lease_sets_the_lease_of_the_composed_deliverer(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv("STORYCORE_DELIVERY_LEASE", "2.5")
-    with compose("memory://") as service:
-        assert service.deliverer.lease == timedelta(seconds=2.5)
-    monkeypatch.delenv("STORYCORE_DELIVERY_LEASE")
+def test_the_lease_is_no_setting_of_the_product(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STORYCORE_DELIVERY_LEASE", "2.5")  # a variable it once read
     with compose("memory://") as service:
         assert service.deliverer.lease == LEASE
 
 
-@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "soon"])
-def test_a_storycore_delivery_lease_that_is_no_positive_number_is_refused(
-    value: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("STORYCORE_DELIVERY_LEASE", value)
-    with pytest.raises(ConfigurationError, match="STORYCORE_DELIVERY_LEASE"):
-        compose("memory://")
+def test_a_leased_command_leases_for_the_seconds_it_was_given() -> None:
+    """The hook the killing tests start their processes with (``leased``)."""
+    said = (
+        "from storycore.contrib.compose import compose; print(compose('memory://').deliverer.lease)"
+    )
+    hooked = _LEASED.replace("from storycore.contrib.cli import main; sys.exit(main())", said)
+    done = subprocess.run(
+        [sys.executable, "-c", hooked, "2.5"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout == f"{timedelta(seconds=2.5)}\n"

@@ -6,14 +6,14 @@ import argparse
 import re
 from pathlib import Path
 
-from storycore.contrib import cli
+from storycore.contrib._commands import parser as command_parser
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _commands() -> list[str]:
     """The names of the ``storycore`` commands, as its parser knows them."""
-    parser = cli._parser()
+    parser = command_parser()
     found = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     return sorted(found[0].choices)
 

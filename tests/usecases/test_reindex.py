@@ -1,6 +1,8 @@
 """Derived data is versioned by the core: a store written by an older derivation
-version, or an unknown one, is recomputed through the core when a service opens it, and by
-``storycore reindex``; a reindex is not an edit. Run on the stores that keep their data.
+version, or an unknown one, is recomputed through the core by the step that brings a store up
+to date (``bring_up_to_date``, which composing a service runs once: tests/contrib/
+test_reindex_once.py), and by ``storycore reindex``; opening a ``Service`` leaves it to that
+step; a reindex is not an edit. Run on the stores that keep their data.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from storycore.model.derived import DERIVATION_VERSION, with_derived_members
 from storycore.model.records import Element, StoryRecord, UserRecord
 from storycore.ports import Store, StoryRepository
 from storycore.rules.searchtext import tokens
-from storycore.usecases.reindex import Reindexed, reindex
+from storycore.usecases.reindex import Reindexed, bring_up_to_date, reindex
 from tests.conftest import TEST_SETTINGS
 from tests.contract._factories import at, make_element, make_story, make_user, read_elements
 
@@ -71,26 +73,39 @@ def _recomputed(store: Store, story: StoryRecord) -> StoryRecord:
     return with_derived_members(story, read_elements(store, story.id))
 
 
-def test_opening_a_service_recomputes_the_stories_of_an_older_derivation(store: Store) -> None:
+def test_bringing_a_store_up_to_date_recomputes_the_stories_of_an_older_derivation(
+    store: Store,
+) -> None:
+    _, story = _write_stale(store)
+    bring_up_to_date(store)
+    assert store.stories.get(story.id) == _recomputed(store, story)
+    assert _found(store, "harbour gull") == [story.id]
+    assert _found(store, "stale") == []
+
+
+def test_bringing_a_store_up_to_date_recomputes_the_users_of_an_older_derivation(
+    store: Store,
+) -> None:
+    user, story = _write_stale(store)
+    bring_up_to_date(store)
+    assert store.users.get(user.id).search_tokens == tokens("alice", "Alice Liddell")  # type: ignore[union-attr]
+    assert _found(store, "liddell harbour") == [story.id]
+
+
+def test_bringing_a_store_of_unknown_derivation_up_to_date_recomputes_it(store: Store) -> None:
+    _, story = _write_stale(store, derivation=None)
+    assert bring_up_to_date(store) == Reindexed(users=1, stories=1, skipped=0)
+    assert store.stories.get(story.id) == _recomputed(store, story)
+    assert store.derivation() == DERIVATION_VERSION
+
+
+def test_opening_a_service_leaves_a_stale_store_to_the_step_that_brings_it_up_to_date(
+    store: Store,
+) -> None:
     _, story = _write_stale(store)
     with Service(store, TEST_SETTINGS):
-        assert store.stories.get(story.id) == _recomputed(store, story)
-        assert _found(store, "harbour gull") == [story.id]
-        assert _found(store, "stale") == []
-
-
-def test_opening_a_service_recomputes_the_users_of_an_older_derivation(store: Store) -> None:
-    user, story = _write_stale(store)
-    with Service(store, TEST_SETTINGS):
-        assert store.users.get(user.id).search_tokens == tokens("alice", "Alice Liddell")  # type: ignore[union-attr]
-        assert _found(store, "liddell harbour") == [story.id]
-
-
-def test_opening_a_service_recomputes_a_store_of_unknown_derivation(store: Store) -> None:
-    _, story = _write_stale(store, derivation=None)
-    with Service(store, TEST_SETTINGS):
-        assert store.stories.get(story.id) == _recomputed(store, story)
-        assert store.derivation() == DERIVATION_VERSION
+        assert store.stories.get(story.id) == story
+        assert store.derivation() == _OLDER
 
 
 def test_a_reindex_keeps_the_version_and_update_time_of_a_story(store: Store) -> None:
@@ -116,23 +131,23 @@ def test_a_reindex_records_the_current_derivation(store: Store) -> None:
     assert store.derivation() == DERIVATION_VERSION
 
 
-def test_opening_a_service_marks_an_empty_store_current(store: Store) -> None:
-    with Service(store, TEST_SETTINGS):
-        assert store.derivation() == DERIVATION_VERSION
+def test_bringing_an_empty_store_up_to_date_marks_it_current(store: Store) -> None:
+    assert bring_up_to_date(store) is None
+    assert store.derivation() == DERIVATION_VERSION
 
 
-def test_opening_a_store_of_the_current_derivation_recomputes_nothing(store: Store) -> None:
+def test_a_store_of_the_current_derivation_is_up_to_date_already(store: Store) -> None:
     _, story = _write_stale(store, derivation=DERIVATION_VERSION)
-    with Service(store, TEST_SETTINGS):
-        assert store.stories.get(story.id) == story
-        assert _found(store, "stale") == [story.id]
+    assert bring_up_to_date(store) is None
+    assert store.stories.get(story.id) == story
+    assert _found(store, "stale") == [story.id]
 
 
 def test_a_store_of_a_newer_derivation_is_left_as_it_is(store: Store) -> None:
     _, story = _write_stale(store, derivation=DERIVATION_VERSION + 1)
-    with Service(store, TEST_SETTINGS):
-        assert store.stories.get(story.id) == story
-        assert store.derivation() == DERIVATION_VERSION + 1
+    assert bring_up_to_date(store) is None
+    assert store.stories.get(story.id) == story
+    assert store.derivation() == DERIVATION_VERSION + 1
 
 
 # -- the command and reopening, by URL ----------------------------------------------------------

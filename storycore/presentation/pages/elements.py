@@ -4,9 +4,10 @@ the same markup, with the class names of docs/api.md#the-web-host (``s-elements`
 ``s-element s-element-{type}``).
 
 An element becomes a view here (``ElementView``): what its partial shows, worked out once in
-Python (a quote's author, an image's description, a video's player, a link's host), so the
-partials only place text. Every string reaches the markup escaped; the one exception is the
-text element's HTML, sanitized again here and given its hashtag links (``text``).
+Python (a quote's author, an image's description, a video's player, a link's host, where each
+picture is shown from: ``Site.picture``), so the partials only place text. Every string
+reaches the markup escaped; the one exception is the text element's HTML, sanitized again here
+and given its hashtag links (``text``).
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ def element_view(element: Element, site: Site) -> ElementView:
             author_name=_text(attribution, "name"),
             author_username=_text(attribution, "username") or _text(source, "username"),
             author_href=_text(attribution, "href"),
-            avatar=_text(attribution, "thumbnail"),
+            avatar=site.picture(_text(attribution, "thumbnail")),
             network=_text(source, "name") or host,
             posted_at=element.posted_at or "",
             host=host,
@@ -111,7 +112,7 @@ def element_view(element: Element, site: Site) -> ElementView:
             "image",
             element.id,
             permalink=permalink,
-            src=src,
+            src=site.picture(src),
             width=_size(image, "width"),
             height=_size(image, "height"),
             caption=caption,
@@ -128,7 +129,7 @@ def element_view(element: Element, site: Site) -> ElementView:
             permalink=permalink,
             src=src,
             title=_text(video, "title"),
-            image=_text(video, "thumbnail"),
+            image=site.picture(_text(video, "thumbnail")),
             player=player_for(site.players, src) or "",
             host=host,
             path=path,
@@ -142,7 +143,7 @@ def element_view(element: Element, site: Site) -> ElementView:
             permalink=permalink,
             title=_text(link, "title"),
             description=_text(link, "description"),
-            image=_text(link, "thumbnail"),
+            image=site.picture(_text(link, "thumbnail")),
             network=_text(source, "name"),
             host=host,
             path=path,

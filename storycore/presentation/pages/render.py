@@ -161,7 +161,7 @@ def story_page(
         "dateModified": story.updated,
     }
     if image:
-        json_ld["image"] = [image]
+        json_ld["image"] = [site.picture(image)]
     return _render(
         "story.html",
         site,

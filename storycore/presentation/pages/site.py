@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
+from ...rules.own_files import shown_at
 from ...rules.permalinks import Permalinks
 from ...rules.video_players import VideoPlayer
 from ...settings import Limits
@@ -22,6 +23,11 @@ class Site:
     name: str
     players: tuple[VideoPlayer, ...] = ()
     query_limit: int = Limits().query
+
+    def picture(self, address: str) -> str:
+        """Where a page of this site shows the picture stored at ``address``: a file storycore
+        serves itself from this site (``storycore.rules.own_files``), any other as stored."""
+        return shown_at(address, self.web_url)
 
     @property
     def home(self) -> str:
