@@ -501,7 +501,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 
-@settings(max_examples=20)
+@settings(max_examples=20, deadline=None)
 @given(st.integers())
 def test_each_example(fresh_service, number):
     with fresh_service() as service:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -73,6 +74,9 @@ from storycore.usecases.catalog import Catalog
 from storycore.usecases.events import MAX_EVENTS
 from tests._log import at_least
 from tests.conftest import TEST_SETTINGS
+
+# every store keeps the model's invariants
+pytestmark = pytest.mark.every_backend
 
 AUTHORS = ("alice", "bob")
 #: what a restore takes from a revision: title, description, thumbnail, element documents
