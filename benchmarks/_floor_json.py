@@ -76,6 +76,7 @@ def full(
         "version": story["version"],
         "permalink": f"{web_url}/{username}/{story['slug']}",
         "shortlink": f"{web_url}/s/{story['id']}",
+        "publish_at": story["publish_at"],
         "description": story["description"],
         "thumbnail": story["thumbnail"] or story["cover"],
         "date": {"created": story["created"], "modified": story["updated"],

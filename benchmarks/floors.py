@@ -91,6 +91,7 @@ class SQLiteFloor:
             version=story["version"],
             permalink=f"{self.web_url}/{author['username']}/{story['slug']}",
             shortlink=f"{self.web_url}/s/{story['id']}",
+            publish_at=story["publish_at"],
             page=1,
             per_page=20,
             elements=[Fragment(e[0]) for e in elements[:20]],
@@ -196,7 +197,16 @@ class SQLiteFloor:
         }  # fmt: skip
 
     def insert_story(self, rows: dict[str, Any], story_id: str, slug: str) -> None:
-        story = (story_id, rows["story"][1], slug, *rows["story"][3:])
+        # the record names the row's id and slug, as storycore's would: storycore reads the
+        # stories the floor wrote (its pages are measured after the writes)
+        record = {**orjson.loads(rows["story"][-1]), "id": story_id, "slug": slug}
+        story = (
+            story_id,
+            rows["story"][1],
+            slug,
+            *rows["story"][3:-1],
+            orjson.dumps(record).decode(),
+        )
         self.db.execute("BEGIN IMMEDIATE")
         cursor = self.db.execute(
             "INSERT INTO stories (id, author_id, slug, status, private, public, version, created,"

@@ -95,7 +95,7 @@ class PostgreSQLFloor:
     def read_story(self, username: str, slug: str) -> bytes:
         row = self.db.execute(
             f"SELECT {_SUMMARY}, s.public, u.record, array(SELECT document FROM elements"
-            " WHERE story_id = s.id ORDER BY position LIMIT 21)"
+            " WHERE story_id = s.id ORDER BY position LIMIT 21), s.version, s.publish_at"
             " FROM users u JOIN stories s ON s.author_id = u.id"
             " WHERE u.username_key = %s AND s.slug = %s",
             (username.lower(), slug),
@@ -103,8 +103,17 @@ class PostgreSQLFloor:
         assert row is not None
         assert row[10]  # public
         self._count_view(row[0])
-        content = summary(dict(zip(_NAMES, row, strict=False)), orjson.loads(row[11]))
-        content.update(page=1, per_page=20, elements=[Fragment(e) for e in row[12][:20]])
+        author = orjson.loads(row[11])
+        content = summary(dict(zip(_NAMES, row, strict=False)), author)
+        content.update(
+            version=row[13],
+            permalink=f"{self.web_url}/{author['username']}/{row[2]}",
+            shortlink=f"{self.web_url}/s/{row[0]}",
+            publish_at=row[14],
+            page=1,
+            per_page=20,
+            elements=[Fragment(e) for e in row[12][:20]],
+        )
         return answer(content)
 
     def _count_view(self, story_id: str) -> None:
@@ -214,8 +223,11 @@ class PostgreSQLFloor:
         }
 
     def insert_story(self, rows: dict[str, Any], story_id: str, slug: str) -> None:
-        """The story's row and its elements in one statement (one transaction)."""
-        self.db.execute(_INSERT, {**rows, "id": story_id, "slug": slug})
+        """The story's row and its elements in one statement (one transaction). The record names
+        the row's id and slug, as storycore's would: storycore reads the stories the floor wrote
+        (its pages are measured after the writes)."""
+        record = orjson.dumps({**orjson.loads(rows["record"]), "id": story_id, "slug": slug})
+        self.db.execute(_INSERT, {**rows, "id": story_id, "slug": slug, "record": record.decode()})
 
     def update_story(self, story: StoryRecord, changed: StoryRecord) -> None:
         """The record and the columns that changed, at the version read, in one statement. The

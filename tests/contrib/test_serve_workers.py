@@ -21,7 +21,6 @@ import os
 import select
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import time
@@ -48,8 +47,9 @@ STOP_SECONDS = 10
 #: A server's child processes reach their number within this, once it serves.
 SETTLE_SECONDS = 10
 SEQUENTIAL_GETS = 50
-#: The p50 of sequential keep-alive requests stays under this; the delayed-ACK stall is ~44 ms.
-NO_STALL_SECONDS = 0.015
+#: What the delayed acknowledgement holds each answer for, at least (Linux's TCP_DELACK_MIN):
+#: a stalled connection answers no request sooner, however fast the machine.
+DELAYED_ACK_SECONDS = 0.040
 #: Anonymous reads of one story, each on a connection of its own, so both workers serve some.
 READS = 24
 PASSWORD = "workers-password"
@@ -372,8 +372,10 @@ def test_sequential_keep_alive_requests_are_not_stalled_by_delayed_acks(
             answer = client.get(LIST)
             times.append(time.perf_counter() - start)
             assert answer.status_code == 200
-    p50 = statistics.median(times)
-    assert p50 < NO_STALL_SECONDS, f"p50 {p50 * 1000:.1f} ms"
+    # the fastest answer shows whether every one waited for the acknowledgement: a busy machine
+    # slows some answers, never all of them by the stall's length
+    fastest = min(times)
+    assert fastest < DELAYED_ACK_SECONDS, f"the fastest answer took {fastest * 1000:.1f} ms"
 
 
 # -- views ---------------------------------------------------------------------------------

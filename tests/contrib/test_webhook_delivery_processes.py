@@ -73,17 +73,16 @@ BURST = 1000
 #: Deliveries the endpoint has taken when the kill comes: some, not all.
 KILL_AFTER = 100
 #: The lease of the processes the tests kill (``leased``): more than a batch to 127.0.0.1 takes
-#: on a busy machine (3 s once fell short: a batch of 200 took longer, and another process may
-#: then take a delivery before it is answered), far less than ``LEASE``.
-SHORT_LEASE = 5.0
+#: on a busy machine (3 s and then 5 s fell short: a batch of 200 took longer, and another
+#: process may then take a delivery before it is answered), less than ``LEASE``.
+SHORT_LEASE = 20.0
 #: How long the slow endpoint takes to answer: within ``ATTEMPT_SECONDS``.
 SLOW_SECONDS = 1.5
-#: A story read answers within this while an endpoint hangs (docs/decisions.md#serving: deliveries
-#: never occupy the workers that answer requests).
-QUICK_SECONDS = 0.5
 STARTUP_SECONDS = 30
 STOP_SECONDS = 10
-FINISH_SECONDS = 30.0
+#: The ceiling of a wait for what the processes deliver: each wait ends as soon as they have
+#: (a thousand deliveries after a kill took more than 30 s on a busy machine).
+FINISH_SECONDS = 300.0
 POLL_SECONDS = 0.05
 
 
@@ -715,17 +714,14 @@ def test_failed_attempts_show_in_the_deliveries_with_their_retries_and_never_slo
         api_key = service.accounts.create_app("webhook-watch").api_key
     with serving(url, tmp_path, 1) as [server]:
         assert receiver.hanging.wait(STARTUP_SECONDS), "the hanging endpoint was never called"
-        hang_began = time.monotonic()
         read = f"{server.address}/v1/stories/{USERNAME}/{story.slug}"
-        took = []
         with httpx.Client(timeout=10) as client:
             for _ in range(5):
-                began = time.monotonic()
                 assert client.get(read).status_code == 200
-                took.append(time.monotonic() - began)
-        assert time.monotonic() - hang_began < ATTEMPT_SECONDS, "the reads came after the hang"
-        print(f"\nstory reads while an endpoint hangs: {max(took) * 1000:.1f} ms at most")
-        assert max(took) < QUICK_SECONDS
+        # deliveries never occupy the workers that answer requests (docs/decisions.md#serving):
+        # the reads were answered while the attempt to the hanging endpoint was still open
+        [hanging] = deliveries(url, hooks.ids["/hangs"])
+        assert hanging.attempts == 0, "the reads were answered only once the hang ended"
         signed_in = httpx.post(
             f"{server.address}/v1/auth",
             data={"api_key": api_key, "username": USERNAME, "password": PASSWORD},

@@ -386,7 +386,7 @@ def test_a_request_waiting_on_another_host_holds_up_no_storage_request(world: Wo
 
     world.provider.get = slow_provider  # type: ignore[method-assign]
 
-    async def both() -> tuple[httpx.Response, float, bool, httpx.Response]:
+    async def both() -> tuple[httpx.Response, bool, httpx.Response]:
         transport = httpx.ASGITransport(app=StorycoreASGI(world.service))
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
             body = {"api_key": world.partner_key, "story": {"title": "Slow provider"}}
@@ -394,16 +394,13 @@ def test_a_request_waiting_on_another_host_holds_up_no_storage_request(world: Wo
                 client.post("/v1/delegated/create", json=body, headers=DELEGATION)
             )
             assert await asyncio.to_thread(asked.wait, 5)  # the creation waits on the provider
-            start = time.perf_counter()
             read = await client.get("/v1/stories/browse/latest")
-            took = time.perf_counter() - start
             waiting = not create.done()
             released.set()
-            return read, took, waiting, await create
+            return read, waiting, await create
 
-    read, took, waiting, created = asyncio.run(both())
-    assert (read.status_code, waiting) == (200, True)
-    assert took < 1.0
+    read, waiting, created = asyncio.run(both())
+    assert (read.status_code, waiting) == (200, True)  # answered while the creation waits
     assert created.status_code == 200
 
 
@@ -466,21 +463,18 @@ def test_a_read_of_a_sqlite_file_is_answered_while_a_write_waits_for_the_lock(
     other_writer = sqlite3.connect(path, isolation_level=None)
     other_writer.execute("BEGIN IMMEDIATE")  # holds SQLite's write lock
 
-    async def both() -> tuple[httpx.Response, float, bool, httpx.Response]:
+    async def both() -> tuple[httpx.Response, bool, httpx.Response]:
         transport = httpx.ASGITransport(app=StorycoreASGI(service, threads=1))
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
             body = {**credentials, "story": {"title": "Waiting"}}
             create = asyncio.ensure_future(client.post(CREATE, json=body))
             await asyncio.sleep(0.2)  # the creation now waits for the lock, in the one thread
-            start = time.perf_counter()
             read = await client.get("/v1/stories/browse/latest")
-            took = time.perf_counter() - start
             waiting = not create.done()
             other_writer.execute("ROLLBACK")
-            return read, took, waiting, await create
+            return read, waiting, await create
 
-    read, took, waiting, created = asyncio.run(both())
+    read, waiting, created = asyncio.run(both())
     other_writer.close()
-    assert (read.status_code, waiting) == (200, True)
-    assert took < 1.0
+    assert (read.status_code, waiting) == (200, True)  # answered while the creation waits
     assert created.status_code == 200

@@ -7,7 +7,6 @@ Each case is sent to the server too, which must agree with the document's verdic
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import jsonschema_rs
@@ -16,10 +15,10 @@ import pytest
 
 from storycore import Service, StorycoreError
 from storycore.adapters import open_store
+from tests._traffic import INTERACTIONS
 from tests.conftest import TEST_SETTINGS
 from tests.http._clients import AppClient
 
-TRAFFIC = Path(__file__).parents[2] / ".." / "shared" / "storify-v1-traffic" / "interactions"
 POST = "https://sociala.example/alice/status/1"
 PAGE = "https://news.example/article"
 LONG = "//h.example/" + "a" * (2048 - len("https://h.example/"))  # at the limit once taken
@@ -117,10 +116,8 @@ def test_a_story_sent_back_with_its_read_members_and_hash_hashtags_is_taken(
 
 
 def _recorded_stories() -> list[Any]:
-    if not TRAFFIC.is_dir():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{TRAFFIC} is absent"))]
     found = []
-    for path in sorted(TRAFFIC.glob("*.request.json")):
+    for path in sorted(INTERACTIONS.glob("*.request.json")):
         story = orjson.loads(path.read_bytes())["request"].get("form_story_parsed")
         if story is not None:
             found.append(pytest.param(story, id=path.name.removesuffix(".request.json")))

@@ -1,9 +1,8 @@
 """Replaying what a real v1 client sent to the real Storify v1 service
 (docs/api.md#calls-and-answers).
 
-``../shared/storify-v1-traffic/`` holds 164 exchanges recorded in December 2013 by the test
-suite of a Ruby client library against the live service. It is reference data beside the
-project, never copied into it: every test here skips when it is absent.
+``tests/data/storify-v1-traffic/`` holds 164 exchanges recorded in December 2013 by the test
+suite of a Ruby client library against the live service (its README says what is kept).
 
 Each recorded request is sent to ``HttpApp`` as it was recorded (its path, raw query, headers and
 raw body), with the recorder's stand-ins mapped to a real world: ``mock_username`` (and the real
@@ -25,7 +24,6 @@ import functools
 import gzip
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -34,11 +32,10 @@ import pytest
 
 from storycore import Service
 from storycore.adapters import open_store
+from tests._traffic import INTERACTIONS
 from tests.conftest import TEST_SETTINGS
 from tests.http._clients import AppClient
 
-TRAFFIC = Path(__file__).parents[2] / ".." / "shared" / "storify-v1-traffic"
-INTERACTIONS = TRAFFIC / "interactions"
 EXCHANGES = sorted(
     p.name.removesuffix(".request.json") for p in INTERACTIONS.glob("*.request.json")
 )
@@ -87,13 +84,6 @@ DIFFERENCES: dict[str, tuple[int, str]] = {
         )
     },
 }
-
-
-def _exchanges() -> list[Any]:
-    """The recorded exchanges, or one skipped case saying the reference data is absent."""
-    if not EXCHANGES:
-        return [pytest.param("", marks=pytest.mark.skip(reason=f"{TRAFFIC} is absent"))]
-    return list(EXCHANGES)
 
 
 def _read(name: str, part: str) -> Any:
@@ -168,7 +158,7 @@ def _body(answer_body: bytes, headers: dict[str, str]) -> Any:
     return orjson.loads(answer_body)
 
 
-@pytest.mark.parametrize("name", _exchanges())
+@pytest.mark.parametrize("name", EXCHANGES)
 def test_a_recorded_exchange_answers_as_recorded(name: str) -> None:
     recorded = int(name.rsplit("-", 1)[1])
     expected = DIFFERENCES.get(name, (recorded, ""))[0]
@@ -196,6 +186,4 @@ def test_a_recorded_exchange_answers_as_recorded(name: str) -> None:
 
 
 def test_every_difference_names_a_recorded_exchange() -> None:
-    if not EXCHANGES:
-        pytest.skip(f"{TRAFFIC} is absent")
     assert set(DIFFERENCES) <= set(EXCHANGES)

@@ -44,7 +44,8 @@ class Reply:
     content_type: str = "text/html; charset=utf-8"
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
-    hang: bool = False  # never answers, until the site stops
+    hang: bool = False  # never answers, until the site stops or is released
+    gather: int = 0  # held until this many requests were in flight at once (then answered)
     endless: bool = False  # a body that never ends
 
 
@@ -55,12 +56,17 @@ class _Server(ThreadingHTTPServer):
 
 class FakeSite:
     """One site: ``replies`` by path; ``requests`` holds the path (and query) of every request
-    it got, in order."""
+    it got, in order; ``in_flight`` counts those not answered yet, and ``most_at_once`` the most
+    that were in flight at one moment."""
 
     def __init__(self, host: str = "127.0.0.1") -> None:
         self.replies: dict[str, Reply] = {}
         self.requests: list[str] = []
         self.hosts: list[str] = []  # the Host header of each request
+        self.in_flight = 0
+        self.most_at_once = 0
+        self._counting = threading.Lock()
+        self._gathered = threading.Event()
         self._stopping = threading.Event()
         site = self
 
@@ -71,11 +77,17 @@ class FakeSite:
                 site.requests.append(self.path)
                 site.hosts.append(self.headers.get("Host", ""))
                 reply = site.replies.get(urlsplit(self.path).path, Reply(b"", status=404))
-                if reply.hang:
-                    site._stopping.wait(HANG_SECONDS)
-                    return
-                if reply.delay and site._stopping.wait(reply.delay):
-                    return
+                try:
+                    site._arrived(reply.gather)
+                    if reply.hang:
+                        site._stopping.wait(HANG_SECONDS)
+                        return
+                    if reply.gather:
+                        site._gathered.wait(HANG_SECONDS)
+                    if reply.delay and site._stopping.wait(reply.delay):
+                        return
+                finally:  # before the answer: a client that has it never sees this one in flight
+                    site._left()
                 self.send_response(reply.status)
                 self.send_header("Content-Type", reply.content_type)
                 for name, value in reply.headers.items():
@@ -111,6 +123,17 @@ class FakeSite:
         self._thread.daemon = True
         self._thread.start()
 
+    def _arrived(self, gather: int) -> None:
+        with self._counting:
+            self.in_flight += 1
+            self.most_at_once = max(self.most_at_once, self.in_flight)
+            if gather and self.in_flight >= gather:
+                self._gathered.set()
+
+    def _left(self) -> None:
+        with self._counting:
+            self.in_flight -= 1
+
     def url(self, path: str) -> str:
         return f"{self.base}{path}"
 
@@ -126,6 +149,10 @@ class FakeSite:
     def redirect(self, path: str, to: str, status: int = 302) -> str:
         self.replies[path] = Reply(status=status, headers={"Location": to})
         return self.url(path)
+
+    def release(self) -> None:
+        """End every hang now: each hanging request is closed, unanswered."""
+        self._stopping.set()
 
     def stop(self) -> None:
         self._stopping.set()

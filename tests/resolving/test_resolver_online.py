@@ -4,8 +4,6 @@ and Twitter-card metadata; within the budget; what is found kept for an hour."""
 
 from __future__ import annotations
 
-import time
-
 from storycore.model.element_kinds import Element
 from storycore.model.resolvers import ContentResolver
 from storycore.resolving.fetching import JSON_CAP
@@ -176,9 +174,8 @@ def test_a_site_that_never_answers_leaves_the_element_as_it_was_within_the_budge
     site.page("/slow", "", hang=True)
     resolver = _resolver(site, resolver_timeout=0.3, resolver_budget=0.6)
     base = resolver.resolve(site.url("/slow"), element_id="e1", added_at=NOW)
-    started = time.monotonic()
     assert resolver.fill([base]) == [base]
-    assert time.monotonic() - started < 1.0
+    assert site.in_flight == 1  # answered while the site still hangs
 
 
 def test_what_is_found_is_kept_and_not_fetched_again(site: FakeSite) -> None:

@@ -170,7 +170,8 @@ def test_on_the_service(service, title):
     pass
 """
 
-# The documented way: fresh_service, hypothesis's defaults (deadline and health checks).
+# The documented way: fresh_service, hypothesis's health checks on and its deadline off, as
+# wherever a store is involved (docs/testing.md).
 WITH_FRESH_SERVICE = """
 from hypothesis import given, settings
 from storycore.testing.plugin import FreshService
@@ -180,7 +181,7 @@ EXAMPLES = 50
 ran = []
 
 
-@settings(max_examples=EXAMPLES)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(titles())
 def test_every_example_starts_on_an_empty_store(fresh_service: FreshService, title):
     with fresh_service() as service:

@@ -6,13 +6,12 @@ with their status, dates, elements (docs/api.md#calls-and-answers applies) and t
 through the
 checks of a write. A bad document imports nothing and names the item; a story's ``sid`` is its
 id, so importing it again is refused unless replacing. The recorded answers of the real
-service (``../shared/storify-v1-traffic/``) import too, skipped when that folder is absent.
+service (``tests/data/storify-v1-traffic/``) import too.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -29,8 +28,8 @@ from storycore import (
 )
 from storycore.ports import Store
 from storycore.testing import ManualClock
+from tests._traffic import INTERACTIONS
 
-TRAFFIC = Path(__file__).parents[2] / ".." / "shared" / "storify-v1-traffic" / "interactions"
 SID = "52a5534ab169adf57700b312"
 CREATED, PUBLISHED, MODIFIED = (
     "2013-12-09T05:21:14.521Z",
@@ -382,9 +381,7 @@ def test_importing_a_story_again_is_refused_unless_replacing(service: Service) -
 
 
 def _recorded(*names: str) -> list[tuple[str, bytes]]:
-    if not TRAFFIC.is_dir():
-        pytest.skip(f"{TRAFFIC} is absent")
-    return [(name, (TRAFFIC / name).read_bytes()) for name in names]
+    return [(name, (INTERACTIONS / name).read_bytes()) for name in names]
 
 
 #: The recorded reads of three stories: two of them a page at a time.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 
 import orjson
@@ -17,7 +16,6 @@ from storycore.testing import ManualClock
 from storycore.usecases.delegation import username_from_screen_name
 from tests.conftest import TEST_SETTINGS
 from tests.usecases.delegation.conftest import (
-    PATIENT_TIMEOUT,
     SECRET,
     Delegating,
     FakeProvider,
@@ -148,11 +146,9 @@ def test_the_provider_timeout_is_one_deadline_for_the_whole_answer(
     patient: Delegating, provider: FakeProvider, trickle: Trickle
 ) -> None:
     provider.trickle = trickle
-    started = time.monotonic()
     answer = patient.create(provider.verify_url)
-    elapsed = time.monotonic() - started
+    # a deadline per read would have let the whole answer in (each byte comes within it)
     assert (answer.status, _json(answer)["error"]["type"]) == (502, "provider_unavailable")
-    assert elapsed < PATIENT_TIMEOUT + 1.5
     assert patient.service.accounts.list().items == []
 
 
