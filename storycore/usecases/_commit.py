@@ -70,7 +70,7 @@ class Commits:
         other row sets the featured mark. A taken slug is ``SlugTaken`` naming ``slug_field``.
         """
         if before is None:
-            new = (after, elements or (), words or ())
+            new = (after, [] if elements is None else elements, [] if words is None else words)
             with wording(name=after.slug, field=slug_field):
                 self._stories.add_many(
                     [new], events=self.events(transition, None, after, author, after.updated)
