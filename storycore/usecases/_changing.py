@@ -66,7 +66,8 @@ class Changing(StoryCommands):
         return self._change(PUBLISH, username, slug, viewer, version, story)
 
     def unpublish(self, username: str, slug: str, *, viewer: Viewer) -> StoryDetail:
-        """Take a published story back to working; a working story is left as it is."""
+        """Take a published story back to working; a working story keeps its status, and its
+        schedule, if any, is cancelled (docs/api.md#scheduled-publishing)."""
         return self._change(UNPUBLISH, username, slug, viewer, None, None)
 
     def publish_due(self, limit: int = 100) -> int:

@@ -136,9 +136,10 @@ PUBLISH: Final = Transition(
     "publish", ANY, to="published", modifies=False, schedule="cancels",
     reports=("story.published",), keeps_revision=True,
 )
-#: Unpublish: a published story goes back to working; a working story is left as it is.
+#: Unpublish: a published story goes back to working; a working story keeps its status, and
+#: its schedule is cancelled, as a save with ``publish_at`` None would.
 UNPUBLISH: Final = Transition(
-    "unpublish", frozenset({"published"}), to="working", modifies=False, schedule="keeps",
+    "unpublish", frozenset({"published"}), to="working", modifies=False, schedule="cancels",
     reports=("story.unpublished",), keeps_revision=True,
 )
 #: Restore of a revision's content: slug, status and schedule stay.
