@@ -8,8 +8,8 @@ them.
 
 - **A create with its events against a create without** (docs/webhooks.md). One store is
   loaded with the data set (``load.py``) and served by two services. The second's
-  ``stories._created`` and ``stories._events`` (what the lifecycle hands the store as a write's
-  ``events``) are patched on the instance to return ``[]``, so the two differ only by building
+  ``stories._commits.events`` (what the one commit path hands the store as a write's
+  ``events``) is patched on the instance to return ``[]``, so the two differ only by building
   and storing the events. Both create stories with the elements of the data set's first 64
   stories (published, so each create reports ``story.created`` and ``story.published``; or
   working: ``story.created`` alone), and save published stories (``story.saved``: the 20
@@ -100,9 +100,8 @@ def _settings() -> Settings:
 
 def _silenced(service: Service) -> Service:
     """``service``, its story writes handing the store no events."""
-    stories: Any = service.stories  # patched on the instance: the lifecycle's own hand-off
-    stories._created = lambda record, author: []
-    stories._events = lambda reports, story, author: []
+    commits: Any = service.stories._commits  # patched on the instance: the commit path's hand-off
+    commits.events = lambda transition, before, after, author, at: []
     return service
 
 

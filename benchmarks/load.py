@@ -22,6 +22,7 @@ from storycore.ports import NewStory
 from storycore.rules.slugs import derive_slug, next_free_slug
 from storycore.rules.timestamps import format_timestamp
 from storycore.usecases.lifecycle import new_story_record
+from storycore.usecases.transitions import CREATE, CREATE_PUBLISHED
 
 __all__ = ["load"]
 
@@ -86,7 +87,9 @@ def load(
         users = [service.store.users.get_by_username(name) for name in data.author_names()]
         authors = {user.id: user for user in users if user is not None}
         for record, _, _ in records:
-            logged += service.stories._created(record, authors[record.author_id])
+            row = CREATE_PUBLISHED if record.status == "published" else CREATE
+            author = authors[record.author_id]
+            logged += service.stories._commits.events(row, None, record, author, record.created)
     start = time.perf_counter()
     service.store.stories.add_many(records, events=logged)
     return time.perf_counter() - start

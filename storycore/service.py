@@ -123,7 +123,7 @@ class Service:
         self._context = context
         self.accounts = Accounts(context)
         self.stories = Stories(context)
-        self.revisions = Revisions(context, self.stories)
+        self.revisions = Revisions(context)
         self.catalog = Catalog(context)
         self.embeds = Embeds(context)
         self.delegation = Delegation(

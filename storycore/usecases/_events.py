@@ -16,21 +16,19 @@ from ..model.records import StoryRecord, UserRecord
 from ..presentation.presenters import Presenter
 from ..rules.ids import new_event_id
 
-__all__ = ["deleted_event", "profile_events", "story_event", "user_event"]
+__all__ = ["profile_events", "story_event", "user_event"]
 
 
 def story_event(
     presenter: Presenter, type: EventType, story: StoryRecord, author: UserRecord, at: str
 ) -> Event:
-    """``type`` of ``story`` as stored by the write: its full shape as its author sees it."""
+    """``type`` of ``story`` as stored by the write: its full shape as its author sees it; for
+    ``story.deleted``, what names the story that is gone (its sid, author and slug)."""
+    if type == "story.deleted":
+        named = {"sid": story.id, "username": author.username, "slug": story.slug}
+        return Event(new_event_id(), type, at, story.id, orjson.dumps(named).decode())
     data = presenter.full(story, author.username).model_dump_json(by_alias=True)
     return Event(new_event_id(), type, at, story.id, data)
-
-
-def deleted_event(story: StoryRecord, author: UserRecord, at: str) -> Event:
-    """``story.deleted``: what names the story that is gone."""
-    data = orjson.dumps({"sid": story.id, "username": author.username, "slug": story.slug})
-    return Event(new_event_id(), "story.deleted", at, story.id, data.decode())
 
 
 def user_event(presenter: Presenter, type: EventType, user: UserRecord, at: str) -> Event:

@@ -1,8 +1,10 @@
 """A story's revisions (docs/api.md#revisions): listed, read, restored.
 
 Storage takes a revision in the write of every save, publish, unpublish, slug change and
-restore (``StoryRepository.replace``); this reads them. Only the author and editors may see a
-story's revisions; for anyone else they do not exist (``Context.revisable_story``).
+restore (``StoryRepository.replace``); this reads them, and restores one: a change of the
+story like a save (its row in ``transitions``), stored by the one commit path. Only the author
+and editors may see a story's revisions; for anyone else they do not exist
+(``Context.revisable_story``).
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 import builtins
 from collections.abc import Sequence
 
-from ..errors import NotFound
+from ..errors import InvalidParameter, NotFound
+from ..model.derived import story_words, with_derived_members
 from ..model.pagination import page_of
 from ..model.records import element_of
 from ..model.revisions import RevisionHead
@@ -18,19 +21,24 @@ from ..model.shapes import Page, RevisionItem, StoryDetail
 from ..model.visibility import Viewer
 from ..ports import KEPT_BY_REPLACE
 from ..rules.numbers import whole_number
+from ._commit import Commits, expect_version
 from ._context import Context
+from ._story_commands import detail
 from .catalog import PageParam
-from .lifecycle import Stories
+from .transitions import RESTORE
 
 __all__ = ["Revisions"]
+
+#: What a restore takes from a revision; the derived members follow.
+_RESTORED = ("title", "description", "thumbnail")
 
 
 class Revisions:
     """The three operations on a story's revisions."""
 
-    def __init__(self, context: Context, stories: Stories) -> None:
+    def __init__(self, context: Context) -> None:
         self._ctx = context
-        self._stories = stories
+        self._commits = Commits(context)
 
     def list(
         self,
@@ -89,8 +97,36 @@ class Revisions:
         viewer: Viewer,
         version: int | str | None,
     ) -> StoryDetail:
-        """The story with the content of its revision at ``revision`` (``Stories.restore``)."""
-        return self._stories.restore(username, slug, revision, viewer=viewer, version=version)
+        """Give the story the title, description, thumbnail and elements of its revision at
+        ``revision``; its slug, status and schedule stay, and a published story becomes
+        ``modified``. ``version`` is the story's current one (required: a restore never starts
+        again from a newer story). Who may not change the story finds no revision
+        (``NotFound``).
+        """
+        if version is None:
+            raise InvalidParameter("version is required", field="version")
+        version = whole_number(version, "version", text=False)
+        wanted = whole_number(revision, "revision")
+        author, current = self._ctx.revisable_story(viewer, username, slug)
+        expect_version(current, version)
+        found = self._ctx.store.revisions.get(current.id, wanted)
+        if found is None:
+            raise NotFound(f"{author.username}/{slug} has no revision {wanted}")
+        elements = [element_of(document) for document in found.elements]
+        at = self._ctx.now()
+        content = {name: getattr(found.record, name) for name in _RESTORED}
+        changes = {**content, **(RESTORE.changes(current, at) or {}), "updated": at}
+        changed = with_derived_members(current.model_copy(update=changes), elements)
+        stored = self._commits.commit(
+            RESTORE,
+            current,
+            changed,
+            author=author,
+            by=viewer,
+            elements=elements,
+            words=story_words(changed, elements),
+        )
+        return detail(self._ctx, stored, author, self._ctx.page(None, None), elements)
 
     def _items(self, heads: Sequence[RevisionHead]) -> builtins.list[RevisionItem]:
         users = self._ctx.store.users.get_many({head.by for head in heads})

@@ -337,6 +337,19 @@ def test_an_unpublish_reports_story_unpublished(service: Service, alice: Viewer,
     assert (shown["status"], shown["version"]) == ("working", 2)
 
 
+def test_an_unpublish_of_a_scheduled_story_reports_story_scheduled_without_a_time(
+    service: Service, alice: Viewer, log: Log
+) -> None:
+    """It cancels the schedule as a save with ``publish_at`` None would; the story was not
+    published, so it reports no ``story.unpublished``."""
+    story_id = _create(service, alice, publish_at=AN_HOUR)
+    log.new()
+    at = _later(service)
+    service.stories.unpublish("alice", "tale", viewer=alice)
+    assert _reported(log, service, alice, story_id, at) == ["story.scheduled"]
+    assert _full(service, alice)["publish_at"] is None
+
+
 def test_a_slug_change_reports_story_slug_changed_with_the_new_slug(
     service: Service, alice: Viewer, log: Log
 ) -> None:

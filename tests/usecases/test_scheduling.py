@@ -201,6 +201,16 @@ def test_a_publish_without_publish_at_publishes_now_and_cancels_the_schedule(
     assert (service.publish_due(), _read(service, alice).version) == (0, 2)
 
 
+def test_an_unpublish_of_a_scheduled_story_cancels_the_schedule(
+    service: Service, alice: Viewer
+) -> None:
+    _create(service, alice, publish_at=AN_HOUR)
+    unpublished = service.stories.unpublish("alice", "tale", viewer=alice)
+    assert (unpublished.status, unpublished.publish_at, unpublished.version) == ("working", None, 2)
+    _clock(service).advance(hours=2)
+    assert service.publish_due() == 0
+
+
 @pytest.mark.parametrize("operation", ["save", "publish"])
 def test_a_published_story_cannot_be_scheduled(
     service: Service, alice: Viewer, operation: str
