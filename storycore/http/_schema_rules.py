@@ -23,8 +23,8 @@ import re
 from ..rules.addresses import MAX_HOST_LENGTH
 from ..rules.numbers import STORE_INT_MAX
 from ..rules.slugs import ROUTE_WORDS, SLUG_PATTERN
-from ..rules.text import _CONTROL  # the control characters no text may hold
-from ..rules.timestamps import _SHAPE  # the timestamp shape the service parses
+from ..rules.text import CONTROL_CHARACTERS
+from ..rules.timestamps import TIMESTAMP_SHAPE
 from ..rules.usernames import USERNAME_PATTERN
 from .routing import Schema
 
@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 #: The class of control characters (without its brackets) that no text the service takes holds.
-CONTROL = _CONTROL.pattern[1:-1]
+CONTROL = CONTROL_CHARACTERS.pattern[1:-1]
 
 
 # white space that is not a control character (``str.strip`` takes both)
@@ -231,7 +231,7 @@ def timestamp(*, nullable: bool = False) -> Schema:
     return {
         "type": ["string", "null"] if nullable else "string",
         "format": "date-time",
-        "pattern": f"^{_IN_RANGE}{_SHAPE.pattern}$",
+        "pattern": f"^{_IN_RANGE}{TIMESTAMP_SHAPE.pattern}$",
     }
 
 

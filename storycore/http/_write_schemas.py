@@ -3,7 +3,7 @@ element objects, and the ``user`` of a profile update (docs/api.md#stories, docs
 docs/api.md#limits, docs/api.md).
 
 The element schemas are read from the classes that validate an element (``element_kinds``):
-each member's type (``_member_types``) has its schema here, and which members must be sent
+each member's type (``member_types``) has its schema here, and which members must be sent
 follows from the classes, so a new kind or member shows in the document (or fails to build
 it, when its type has no schema yet). An element object without ``type``
 (docs/api.md#calls-and-answers)
@@ -22,8 +22,8 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from ..input import _member_types as members
-from ..model.drafts import _MAX_LABEL_LENGTH, _MAX_LABELS, STORY_MEMBERS, STORY_WRITE_MEMBERS
+from ..input import member_types as members
+from ..model.drafts import MAX_LABEL_LENGTH, MAX_LABELS, STORY_MEMBERS, STORY_WRITE_MEMBERS
 from ..model.element_kinds import DATA_TYPES, ELEMENT_CLASSES
 from ..model.members import (
     ELEMENT_MEMBERS,
@@ -235,8 +235,8 @@ def _component_name(reference: Schema) -> str:
 
 
 def _labels() -> Schema:
-    item = rules.words(max_length=_MAX_LABEL_LENGTH)
-    return {"type": "array", "maxItems": _MAX_LABELS, "items": item}
+    item = rules.words(max_length=MAX_LABEL_LENGTH)
+    return {"type": "array", "maxItems": MAX_LABELS, "items": item}
 
 
 def _story(limits: Limits) -> Schema:

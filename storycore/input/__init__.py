@@ -1,5 +1,5 @@
 """Reading what a client sends, member by member: typed readers that name the field of every
-fault (``fields``) and the member types of element objects (``_member_types``).
+fault (``fields``) and the member types of element objects (``member_types``).
 
 Above the rules and the settings (limits), below the model (``docs/architecture.md``).
 """

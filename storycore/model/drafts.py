@@ -19,10 +19,18 @@ from ..rules.slugs import validate_slug
 from ..settings import Limits
 from .members import ELEMENT_MEMBERS, STORY_READ_BACK, refuse_unknown
 
-__all__ = ["STORY_MEMBERS", "STORY_WRITE_MEMBERS", "StoryDraft", "parse_story"]
+__all__ = [
+    "MAX_LABELS",
+    "MAX_LABEL_LENGTH",
+    "STORY_MEMBERS",
+    "STORY_WRITE_MEMBERS",
+    "StoryDraft",
+    "parse_story",
+]
 
-_MAX_LABELS = 50
-_MAX_LABEL_LENGTH = 100
+#: How many topics, and hashtags, a story holds, and how long each may be.
+MAX_LABELS: Final = 50
+MAX_LABEL_LENGTH: Final = 100
 _CLEARABLE = ("description", "thumbnail")
 
 
@@ -84,7 +92,7 @@ def parse_story(raw: object, limits: Limits, field: str = "story") -> StoryDraft
         thumbnail=members.url("thumbnail", max_length=limits.address) or None,
         elements=elements,
         private=members.boolean("private"),
-        topics=members.strings("topics", max_items=_MAX_LABELS, max_length=_MAX_LABEL_LENGTH),
-        hashtags=members.strings("hashtags", max_items=_MAX_LABELS, max_length=_MAX_LABEL_LENGTH),
+        topics=members.strings("topics", max_items=MAX_LABELS, max_length=MAX_LABEL_LENGTH),
+        hashtags=members.strings("hashtags", max_items=MAX_LABELS, max_length=MAX_LABEL_LENGTH),
         clear=clear,
     )

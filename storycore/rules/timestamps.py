@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-__all__ = ["format_timestamp", "parse_timestamp"]
+__all__ = ["TIMESTAMP_SHAPE", "format_timestamp", "parse_timestamp"]
 
-# ASCII digits only, matched whole (``$`` would also take a final newline)
-_SHAPE = re.compile(
+#: The shape of a timestamp the service reads: ASCII digits only, matched whole (``$`` would
+#: also take a final newline); the OpenAPI document's timestamp pattern is made of it.
+TIMESTAMP_SHAPE = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})"
 )
 
@@ -31,7 +32,7 @@ def format_timestamp(moment: datetime) -> str:
 
 def parse_timestamp(text: str) -> str | None:
     """The normalized form of an ISO 8601 timestamp with a zone, or None when it is not one."""
-    if not _SHAPE.fullmatch(text):
+    if not TIMESTAMP_SHAPE.fullmatch(text):
         return None
     try:
         return format_timestamp(datetime.fromisoformat(text.replace("Z", "+00:00")))
