@@ -27,8 +27,8 @@ from ..input.declared import (
     MAX_LABEL_LENGTH,
     MAX_LABELS,
     Address,
+    Elements,
     Flag,
-    Items,
     Kind,
     Labels,
     Slug,
@@ -253,7 +253,7 @@ def _declared(kind: Kind, limits: Limits) -> Schema:
         item = rules.words(max_length=MAX_LABEL_LENGTH)
         labels: Schema = {"type": "array", "maxItems": MAX_LABELS, "items": item}
         return {**labels, "description": kind.description} if kind.description else labels
-    if isinstance(kind, Items):  # a story's elements
+    if isinstance(kind, Elements):
         element_or_permalink = {
             "oneOf": [rules.address(limits.address), _component(ELEMENT), _component(UNTYPED)]
         }

@@ -25,8 +25,8 @@ __all__ = [
     "MAX_LABEL_LENGTH",
     "Address",
     "Declaration",
+    "Elements",
     "Flag",
-    "Items",
     "Kind",
     "Labels",
     "Slug",
@@ -112,9 +112,10 @@ class Labels:
 
 
 @dataclass(frozen=True, slots=True)
-class Items:
-    """A JSON array of up to ``limit`` items, which the write reads further; ``description``
-    says what they are."""
+class Elements:
+    """A story's elements: a JSON array of up to ``limit`` permalinks and element objects,
+    which the write normalizes further (``storycore.model.elements``); ``description`` says
+    what they are."""
 
     limit: Callable[[Limits], int]
     description: str = ""

@@ -15,7 +15,7 @@ from operator import attrgetter
 from typing import Any, Final
 
 from ..errors import InvalidParameter
-from ..input.declared import Address, Declaration, Flag, Items, Labels, Slug, Text, read_declared
+from ..input.declared import Address, Declaration, Elements, Flag, Labels, Slug, Text, read_declared
 from ..input.fields import Members, decode_object
 from ..settings import Limits
 from .members import ELEMENT_MEMBERS, STORY_READ_BACK, refuse_unknown
@@ -30,7 +30,7 @@ STORY_WRITE: Final[Declaration] = {
     "slug": Slug(),
     "description": Text(attrgetter("description"), nullable=True),
     "thumbnail": Address(empty_is_unsent=True),
-    "elements": Items(
+    "elements": Elements(
         attrgetter("elements"),
         "permalinks of external items (strings, protocol-relative ones taken as https) or "
         "element objects, with or without `type`",

@@ -15,7 +15,7 @@ import pytest
 
 from storycore.errors import InvalidParameter
 from storycore.http._write_schemas import STORY, USER, write_schemas
-from storycore.input.declared import Items, read_declared
+from storycore.input.declared import Elements, read_declared
 from storycore.input.fields import Members
 from storycore.model.drafts import STORY_WRITE, StoryDraft
 from storycore.model.members import PROFILE_WRITE
@@ -72,7 +72,7 @@ def _declared(declaration: Any, component: str) -> list[tuple[str, Any]]:
     return [
         (name, properties[name])
         for name, kind in declaration.items()
-        if not isinstance(kind, Items)  # elements: the element schemas' own tests
+        if not isinstance(kind, Elements)  # elements: the element schemas' own tests
     ]
 
 
