@@ -4,12 +4,9 @@ service refuses (docs/decisions.md#the-api-reference).
 
 Each rule is read from the module that applies it where that module states it as a pattern or
 a limit (control characters from ``storycore.rules.text``, slugs and usernames from their modules,
-timestamps from ``storycore.rules.timestamps``, lengths from ``Limits``); the address rule, which
-``storycore.rules.addresses`` applies through ``urllib.parse``, is written here as the pattern of
-the addresses ``urlsplit`` reads as http(s) with a host and a valid port, and of the
-protocol-relative ones (``//host/path``) it takes as https (docs/api.md#calls-and-answers), whose
-limit
-counts the ``https:`` it adds.
+timestamps from ``storycore.rules.timestamps``, addresses from ``storycore.rules.addresses``,
+lengths from ``Limits``). An address may be protocol-relative (``//host/path``), taken as https
+(docs/api.md#calls-and-answers): its limit counts the ``https:`` it is given.
 
 A form field or a query parameter is text: where a JSON body may carry a JSON value or its
 text (``publish`` as ``true`` or ``"yes"``), the schema is a ``oneOf`` whose string branches
@@ -20,11 +17,11 @@ from __future__ import annotations
 
 import re
 
-from ..rules.addresses import MAX_HOST_LENGTH
+from ..rules.addresses import HTTP_SCHEME, http_address_pattern
 from ..rules.numbers import STORE_INT_MAX
 from ..rules.slugs import ROUTE_WORDS, SLUG_PATTERN
-from ..rules.text import _CONTROL  # the control characters no text may hold
-from ..rules.timestamps import _SHAPE  # the timestamp shape the service parses
+from ..rules.text import CONTROL_CHARACTERS
+from ..rules.timestamps import TIMESTAMP_SHAPE
 from ..rules.usernames import USERNAME_PATTERN
 from .routing import Schema
 
@@ -53,7 +50,7 @@ __all__ = [
 ]
 
 #: The class of control characters (without its brackets) that no text the service takes holds.
-CONTROL = _CONTROL.pattern[1:-1]
+CONTROL = CONTROL_CHARACTERS.pattern[1:-1]
 
 
 # white space that is not a control character (``str.strip`` takes both)
@@ -128,18 +125,9 @@ def tag() -> Schema:
     return {"type": "string", "pattern": f"^[^{CONTROL}]*{inner}[^{CONTROL}]*$"}
 
 
-# userinfo and host in the ASCII characters urlsplit takes there (no ``[`` ``]``: IPv6 literals
-# are left out), a port from 1 to 65535 or none, then anything without space or control
-_USERINFO = "(?:[A-Za-z0-9._~!$&'()*+,;=%:-]*@)?"
-_HOST = f"[A-Za-z0-9._~!$&'()*+,;=%-]{{1,{MAX_HOST_LENGTH}}}"
-_PORT = (
-    "(?::(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]"
-    "|6553[0-5])?)?"
-)
-_REST = f"(?:[/?#][^\\s{CONTROL}]*)?"
-_AFTER_SCHEME = f"//{_USERINFO}{_HOST}{_PORT}{_REST}"
-_ADDRESS = f"[Hh][Tt][Tt][Pp][Ss]?:{_AFTER_SCHEME}"
-_TAKEN_AS = len("https:")  # what a protocol-relative address gains
+_ADDRESS = http_address_pattern()
+_AFTER_SCHEME = http_address_pattern(scheme=False)
+_TAKEN_AS = len(HTTP_SCHEME)  # what a protocol-relative address gains
 
 
 def _addresses(max_length: int, absolute: str) -> list[Schema]:
@@ -172,7 +160,7 @@ def webhook_address(max_length: int, allowed_hosts: tuple[str, ...] = ()) -> Sch
     as ``address`` takes it, without user information (credentials) and, unless the
     deployment allowed the host, not ``localhost`` or a name under it. That an IP address must
     be a public one, the operation's description says: JSON Schema does not tell them."""
-    after_scheme = f"//{_HOST}{_PORT}{_REST}"
+    after_scheme = http_address_pattern(scheme=False, userinfo=False)
     end_of_host = "(?:[:/?#]|$)"
     allowed = "".join(
         f"(?!{_spelled(host, either_case=True)}{end_of_host})" for host in allowed_hosts
@@ -182,7 +170,7 @@ def webhook_address(max_length: int, allowed_hosts: tuple[str, ...] = ()) -> Sch
         "type": "string",
         "maxLength": max_length,
         "anyOf": [
-            {"pattern": f"^[Hh][Tt][Tt][Pp][Ss]?:{after_scheme}$"},
+            {"pattern": f"^{http_address_pattern(userinfo=False)}$"},
             {"maxLength": max_length - _TAKEN_AS, "pattern": f"^{after_scheme}$"},
         ],
         "not": {"pattern": local + end_of_host},
@@ -231,7 +219,7 @@ def timestamp(*, nullable: bool = False) -> Schema:
     return {
         "type": ["string", "null"] if nullable else "string",
         "format": "date-time",
-        "pattern": f"^{_IN_RANGE}{_SHAPE.pattern}$",
+        "pattern": f"^{_IN_RANGE}{TIMESTAMP_SHAPE.pattern}$",
     }
 
 

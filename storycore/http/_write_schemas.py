@@ -3,14 +3,14 @@ element objects, and the ``user`` of a profile update (docs/api.md#stories, docs
 docs/api.md#limits, docs/api.md).
 
 The element schemas are read from the classes that validate an element (``element_kinds``):
-each member's type (``_member_types``) has its schema here, and which members must be sent
+each member's type (``member_types``) has its schema here, and which members must be sent
 follows from the classes, so a new kind or member shows in the document (or fails to build
 it, when its type has no schema yet). An element object without ``type``
 (docs/api.md#calls-and-answers)
 is one of ``UNTYPED``'s branches, made from the same components: told by its data (the first
-of ``DATA_TYPES`` its ``data`` holds), or by its permalink. Story and user members are read by
-hand-written code (``drafts``, ``accounts``); their schemas follow the same member types and
-the ``Limits``.
+of ``DATA_TYPES`` its ``data`` holds), or by its permalink. Story and user members are declared
+by kind (``drafts.STORY_WRITE``, ``members.PROFILE_WRITE``), which their readers read by: each
+kind has its schema here, under the ``Limits``.
 """
 
 from __future__ import annotations
@@ -22,16 +22,21 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from ..input import _member_types as members
-from ..model.drafts import _MAX_LABEL_LENGTH, _MAX_LABELS, STORY_MEMBERS, STORY_WRITE_MEMBERS
-from ..model.element_kinds import DATA_TYPES, ELEMENT_CLASSES
-from ..model.members import (
-    ELEMENT_MEMBERS,
-    PROFILE_ADDRESSES,
-    PROFILE_TEXTS,
-    USER_MEMBERS,
-    USER_WRITE_MEMBERS,
+from ..input import member_types as members
+from ..input.declared import (
+    MAX_LABEL_LENGTH,
+    MAX_LABELS,
+    Address,
+    Elements,
+    Flag,
+    Kind,
+    Labels,
+    Slug,
+    Text,
 )
+from ..model.drafts import STORY_MEMBERS, STORY_WRITE, STORY_WRITE_MEMBERS
+from ..model.element_kinds import DATA_TYPES, ELEMENT_CLASSES
+from ..model.members import ELEMENT_MEMBERS, PROFILE_WRITE, USER_MEMBERS, USER_WRITE_MEMBERS
 from ..settings import Limits
 from . import _schema_rules as rules
 from .routing import Schema
@@ -234,35 +239,34 @@ def _component_name(reference: Schema) -> str:
     return str(reference["$ref"]).rsplit("/", 1)[1]
 
 
-def _labels() -> Schema:
-    item = rules.words(max_length=_MAX_LABEL_LENGTH)
-    return {"type": "array", "maxItems": _MAX_LABELS, "items": item}
+def _declared(kind: Kind, limits: Limits) -> Schema:
+    """The schema of a member of kind ``kind`` (``storycore.input.declared``) under ``limits``."""
+    if isinstance(kind, Text):
+        return rules.text(max_length=kind.limit(limits), nullable=kind.nullable)
+    if isinstance(kind, Address):
+        return rules.optional_address(limits.address, nullable=kind.nullable)
+    if isinstance(kind, Slug):
+        return {"anyOf": [rules.slug(limits.slug), {"const": ""}]}
+    if isinstance(kind, Flag):
+        return {"type": "boolean"}
+    if isinstance(kind, Labels):
+        item = rules.words(max_length=MAX_LABEL_LENGTH)
+        labels: Schema = {"type": "array", "maxItems": MAX_LABELS, "items": item}
+        return {**labels, "description": kind.description} if kind.description else labels
+    if isinstance(kind, Elements):
+        element_or_permalink = {
+            "oneOf": [rules.address(limits.address), _component(ELEMENT), _component(UNTYPED)]
+        }
+        items: Schema = {
+            "type": "array",
+            "maxItems": kind.limit(limits),
+            "items": element_or_permalink,
+        }
+        return {**items, "description": kind.description} if kind.description else items
+    raise TypeError(f"no schema for the member kind {kind!r}")
 
 
 def _story(limits: Limits) -> Schema:
-    element_or_permalink = {
-        "oneOf": [rules.address(limits.address), _component(ELEMENT), _component(UNTYPED)]
-    }
-    written: dict[str, Schema] = {  # the schema of each member a write takes
-        "title": rules.text(max_length=limits.title),
-        "slug": {"anyOf": [rules.slug(limits.slug), {"const": ""}]},
-        "description": rules.text(max_length=limits.description, nullable=True),
-        "thumbnail": rules.optional_address(limits.address),
-        "elements": {
-            "type": "array",
-            "maxItems": limits.elements,
-            "items": element_or_permalink,
-            "description": "permalinks of external items (strings, protocol-relative ones "
-            "taken as https) or element objects, with or without `type`",
-        },
-        "private": {"type": "boolean"},
-        "topics": _labels(),
-        "hashtags": {
-            **_labels(),
-            "description": "hashtags, with or without `#` (`meta.hashtags` shows them "
-            "lowercase, without it)",
-        },
-    }
     return {
         "type": "object",
         "description": (
@@ -274,7 +278,7 @@ def _story(limits: Limits) -> Schema:
             "in a story."
         ),
         "properties": {
-            **{name: written[name] for name in STORY_WRITE_MEMBERS},
+            **{name: _declared(kind, limits) for name, kind in STORY_WRITE.items()},
             **_read_back(STORY_MEMBERS - set(STORY_WRITE_MEMBERS)),
         },
         "additionalProperties": False,
@@ -282,8 +286,6 @@ def _story(limits: Limits) -> Schema:
 
 
 def _user(limits: Limits) -> Schema:
-    text = rules.text(max_length=limits.profile_field, nullable=True)
-    address = rules.optional_address(limits.address)
     return {
         "type": "object",
         "description": (
@@ -293,8 +295,7 @@ def _user(limits: Limits) -> Schema:
             "other member is a 400 naming it (docs/decisions.md)."
         ),
         "properties": {
-            **{name: dict(text) for name in PROFILE_TEXTS},
-            **{name: dict(address) for name in PROFILE_ADDRESSES},
+            **{name: _declared(kind, limits) for name, kind in PROFILE_WRITE.items()},
             **_read_back(USER_MEMBERS - USER_WRITE_MEMBERS - {"username"}),
         },
         "additionalProperties": False,

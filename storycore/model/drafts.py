@@ -3,35 +3,58 @@ docs/api.md).
 
 A draft holds the members that were sent; a member left out is None and keeps its stored value
 at save. A member that no story object has is refused (``members``), as is a known member of
-the wrong type. ``StoryDraft``'s members are the one list of what a story write takes
-(``STORY_WRITE_MEMBERS``): imports, Storify's reader and the OpenAPI schema read it.
+the wrong type. ``STORY_WRITE`` declares what a story write takes, member by member: the draft
+reads it, and so do imports, Storify's reader and the OpenAPI schema (``STORY_WRITE_MEMBERS``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, Final
 
 from ..errors import InvalidParameter
+from ..input.declared import Address, Declaration, Elements, Flag, Labels, Slug, Text, read_declared
 from ..input.fields import Members, decode_object
-from ..rules.slugs import validate_slug
 from ..settings import Limits
 from .members import ELEMENT_MEMBERS, STORY_READ_BACK, refuse_unknown
 
-__all__ = ["STORY_MEMBERS", "STORY_WRITE_MEMBERS", "StoryDraft", "parse_story"]
+__all__ = ["STORY_MEMBERS", "STORY_WRITE", "STORY_WRITE_MEMBERS", "StoryDraft", "parse_story"]
 
-_MAX_LABELS = 50
-_MAX_LABEL_LENGTH = 100
-_CLEARABLE = ("description", "thumbnail")
+#: The members a story write takes (docs/api.md#stories, docs/api.md#scheduled-publishing), in
+#: order. Those sent as null go back to their defaults (no description, a thumbnail derived from
+#: the first image): the nullable ones; any other sent as null is refused.
+STORY_WRITE: Final[Declaration] = {
+    "title": Text(attrgetter("title")),
+    "slug": Slug(),
+    "description": Text(attrgetter("description"), nullable=True),
+    "thumbnail": Address(empty_is_unsent=True),
+    "elements": Elements(
+        attrgetter("elements"),
+        "permalinks of external items (strings, protocol-relative ones taken as https) or "
+        "element objects, with or without `type`",
+    ),
+    "private": Flag(),
+    "topics": Labels(),
+    "hashtags": Labels(
+        "hashtags, with or without `#` (`meta.hashtags` shows them lowercase, without it)"
+    ),
+}
+#: The names of ``STORY_WRITE``, in order.
+STORY_WRITE_MEMBERS: Final = tuple(STORY_WRITE)
+#: Every member a ``story`` object may carry: what a write takes, and what a read answered,
+#: which a client may send back and a write ignores (``members``).
+STORY_MEMBERS: Final = frozenset(STORY_WRITE_MEMBERS) | STORY_READ_BACK
+_CLEARABLE: Final = tuple(name for name, kind in STORY_WRITE.items() if kind.nullable)
 
 
 @dataclass(frozen=True, slots=True)
 class StoryDraft:
-    """The members of one ``story`` parameter, checked. None means "not sent".
+    """The members of one ``story`` parameter, checked: those of ``STORY_WRITE``. None means
+    "not sent".
 
-    ``clear`` names members sent as null, which go back to their defaults (no description,
-    a thumbnail derived from the first image).
+    ``clear`` names members sent as null, which go back to their defaults.
     """
 
     title: str | None = None
@@ -54,14 +77,6 @@ class StoryDraft:
         }
 
 
-#: The members a story write takes (docs/api.md#stories, docs/api.md#scheduled-publishing), in
-#: order: the draft's.
-STORY_WRITE_MEMBERS: Final = tuple(f.name for f in fields(StoryDraft) if f.name != "clear")
-#: Every member a ``story`` object may carry: what a write takes, and what a read answered,
-#: which a client may send back and a write ignores (``members``).
-STORY_MEMBERS: Final = frozenset(STORY_WRITE_MEMBERS) | STORY_READ_BACK
-
-
 def parse_story(raw: object, limits: Limits, field: str = "story") -> StoryDraft:
     """The draft in ``raw`` (an object, or a string of serialized JSON)."""
     data = decode_object(raw, field)
@@ -71,20 +86,10 @@ def parse_story(raw: object, limits: Limits, field: str = "story") -> StoryDraft
             raise InvalidParameter(f"{field}.{key} must not be null", field=f"{field}.{key}")
     clear = frozenset(key for key in _CLEARABLE if key in data and data[key] is None)
     members = Members(data, field)
-    slug = members.string("slug")
-    elements = members.array("elements", max_items=limits.elements)
-    for index, item in enumerate(elements or ()):
-        if isinstance(item, Mapping):
+    read = read_declared(STORY_WRITE, members, limits)
+    for index, item in enumerate(read["elements"] or ()):
+        # the common case first: a JSON object whose members are all known
+        if (type(item) is dict or isinstance(item, Mapping)) and not item.keys() <= ELEMENT_MEMBERS:
             where = members.field(f"elements.{index}")
             refuse_unknown(item, ELEMENT_MEMBERS, where, what="an element", hints=ELEMENT_MEMBERS)
-    return StoryDraft(
-        title=members.string("title", max_length=limits.title),
-        slug=validate_slug(slug, members.field("slug"), limits.slug) if slug else None,
-        description=members.string("description", max_length=limits.description),
-        thumbnail=members.url("thumbnail", max_length=limits.address) or None,
-        elements=elements,
-        private=members.boolean("private"),
-        topics=members.strings("topics", max_items=_MAX_LABELS, max_length=_MAX_LABEL_LENGTH),
-        hashtags=members.strings("hashtags", max_items=_MAX_LABELS, max_length=_MAX_LABEL_LENGTH),
-        clear=clear,
-    )
+    return StoryDraft(**read, clear=clear)

@@ -3,7 +3,7 @@
 
 ``Element`` is a pydantic discriminated union of one class per kind, told apart by ``type``.
 Validating a client's element object as ``Element`` is normalizing it
-(``storycore.model.elements``): every member is read by the rules of ``_member_types``
+(``storycore.model.elements``): every member is read by the rules of ``member_types``
 (``null`` is not sent, addresses are http(s), text HTML is sanitized) and members outside the
 kind's shape are dropped. ``data`` is a plain dict typed per kind (a ``TypedDict``), so an
 element rebuilt from storage holds its data as stored, and its JSON (``model_dump_json``) is
@@ -18,7 +18,7 @@ from typing import Annotated, Any, Final, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 from typing_extensions import TypedDict  # pydantic reads TypedDicts from it before Python 3.12
 
-from ..input._member_types import (
+from ..input.member_types import (
     Address,
     ElementId,
     Html,

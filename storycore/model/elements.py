@@ -20,8 +20,8 @@ from typing import Any, Final
 from pydantic import TypeAdapter, ValidationError
 
 from ..errors import InvalidParameter
-from ..input._member_types import client_context, fault
 from ..input.fields import Members
+from ..input.member_types import client_context, fault
 from ..rules.addresses import validate_url
 from ..rules.ids import new_element_id
 from ..settings import Limits

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Collection, Iterable, Mapping
+from operator import attrgetter
 from typing import Any, Final
 
 from pydantic import BaseModel
 
 from ..errors import InvalidParameter
+from ..input.declared import Address, Declaration, Text
 from .element_kinds import ELEMENT_CLASSES
 from .shapes import AuthorFull, SearchItem, SlugChanged, StoryDetail, UserProfile
 
@@ -25,6 +27,7 @@ __all__ = [
     "ELEMENT_MEMBERS",
     "PROFILE_ADDRESSES",
     "PROFILE_TEXTS",
+    "PROFILE_WRITE",
     "STORY_READ_BACK",
     "USER_MEMBERS",
     "USER_WRITE_MEMBERS",
@@ -50,12 +53,22 @@ STORY_READ_BACK: Final = _names(StoryDetail, SearchItem, SlugChanged) | _V1_STOR
 #: (docs/api.md#calls-and-answers).
 ELEMENT_MEMBERS: Final = _names(*ELEMENT_CLASSES.values()) | {"eid", "comments", "stats", "meta"}
 
-#: The profile members a user write sets (docs/api.md), in order: the one list, which
+#: The profile members a user write sets (docs/api.md), in order: the one declaration, which
 #: ``Accounts`` (create_user, a profile update, every import's authors through it), Storify's
-#: reader and the OpenAPI schema read. Each is a short text or an address.
-PROFILE_TEXTS: Final = ("name", "bio", "location")
-PROFILE_ADDRESSES: Final = ("website", "avatar")
-USER_WRITE_MEMBERS: Final = frozenset((*PROFILE_TEXTS, *PROFILE_ADDRESSES))
+#: reader and the OpenAPI schema read. Each is a short text or an address (``""``: none); null
+#: counts as not sent.
+PROFILE_WRITE: Final[Declaration] = {
+    "name": Text(attrgetter("profile_field"), nullable=True),
+    "bio": Text(attrgetter("profile_field"), nullable=True),
+    "location": Text(attrgetter("profile_field"), nullable=True),
+    "website": Address(),
+    "avatar": Address(),
+}
+PROFILE_TEXTS: Final = tuple(name for name, kind in PROFILE_WRITE.items() if isinstance(kind, Text))
+PROFILE_ADDRESSES: Final = tuple(
+    name for name, kind in PROFILE_WRITE.items() if isinstance(kind, Address)
+)
+USER_WRITE_MEMBERS: Final = frozenset(PROFILE_WRITE)
 #: What a ``user`` object may carry besides: the interface's sample body holds ``username``,
 #: ``email`` and ``password``; v1's profile answers held the rest.
 _V1_USER_EXTRAS: Final = frozenset(

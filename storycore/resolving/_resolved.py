@@ -18,14 +18,14 @@ element stays as it was. An oEmbed ``html`` never reaches an element.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Final
 
 from pydantic import TypeAdapter, ValidationError
 
-from ..input._member_types import MAX_SIZE, SHORT_TEXT, client_context
+from ..input.member_types import MAX_SIZE, SHORT_TEXT, client_context
 from ..model.element_kinds import AnyElement, Element, VideoElement
 from ..rules.addresses import is_http_url
+from ..rules.text import CONTROL_CHARACTERS
 from ..rules.timestamps import parse_timestamp
 from ..settings import Limits
 from ._found import Found
@@ -37,7 +37,6 @@ __all__ = ["RESOLVED_TYPES", "filled"]
 RESOLVED_TYPES: Final = frozenset({"quote", "link", "video"})
 
 _ELEMENT: Final = TypeAdapter[Element](Element)
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def filled(base: AnyElement, found: Found, limits: Limits) -> AnyElement:
@@ -95,12 +94,15 @@ def _merge(document: dict[str, Any], key: str, found: dict[str, Any]) -> None:
 
 def _short(value: str) -> str:
     """Provider text on one line, within a short member's limit."""
-    return " ".join(_CONTROL.sub("", plain_text(value)).split())[:SHORT_TEXT]
+    return " ".join(CONTROL_CHARACTERS.sub("", plain_text(value)).split())[:SHORT_TEXT]
 
 
 def _long(value: str, limits: Limits) -> str:
     """Provider text with its line breaks, within a post's limit."""
-    lines = (" ".join(line.split()) for line in _CONTROL.sub("", plain_text(value)).splitlines())
+    lines = (
+        " ".join(line.split())
+        for line in CONTROL_CHARACTERS.sub("", plain_text(value)).splitlines()
+    )
     return "\n".join(line for line in lines if line)[: limits.text_element]
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-__all__ = ["format_timestamp", "parse_timestamp"]
+__all__ = ["TIMESTAMP_SHAPE", "format_timestamp", "parse_timestamp"]
 
-# ASCII digits only, matched whole (``$`` would also take a final newline); an offset of at
-# most 23:59 with minutes up to 59, as ISO 8601 writes one (``datetime.fromisoformat`` would
-# carry ``+14:60`` over into an hour)
-_SHAPE = re.compile(
+#: The shape of a timestamp the service reads: ASCII digits only, matched whole (``$`` would
+#: also take a final newline); an offset of at most 23:59 with minutes up to 59, as ISO 8601
+#: writes one (``datetime.fromisoformat`` would carry ``+14:60`` over into an hour). The
+#: OpenAPI document's timestamp pattern is made of it.
+TIMESTAMP_SHAPE = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?"
     r"(Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
 )
@@ -34,7 +35,7 @@ def format_timestamp(moment: datetime) -> str:
 
 def parse_timestamp(text: str) -> str | None:
     """The normalized form of an ISO 8601 timestamp with a zone, or None when it is not one."""
-    if not _SHAPE.fullmatch(text):
+    if not TIMESTAMP_SHAPE.fullmatch(text):
         return None
     try:
         return format_timestamp(datetime.fromisoformat(text.replace("Z", "+00:00")))

@@ -53,14 +53,22 @@ from ..rules.numbers import STORE_INT_MAX
 from ..rules.usernames import validate_username
 from ..settings import Limits
 
-__all__ = ["ProfileCheck", "checked_app", "checked_revisions", "checked_story", "checked_user"]
+__all__ = [
+    "IMPORTED_ID",
+    "ProfileCheck",
+    "checked_app",
+    "checked_revisions",
+    "checked_story",
+    "checked_user",
+]
 
 #: ``Accounts``' check of the profile members (name, bio, location, website, avatar) of a
 #: mapping, given the path of their field names; answers the members present.
 ProfileCheck = Callable[[Mapping[str, Any], str], dict[str, str]]
 
-# ids are made by the service (12 hex digits); an import accepts any URL-safe id of that kind
-_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: The rule of every imported id: ids are made by the service (12 hex digits); an import
+#: accepts any URL-safe id of that kind.
+IMPORTED_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _KEY_DIGEST = re.compile(r"[0-9a-f]{64}")  # SHA-256, hex
 # ``scrypt$n$r$p$salt$key`` (``credentials.hash_password``), at a cost a login can afford
 _SHORT_TEXT = 100
@@ -222,7 +230,7 @@ def _text(members: Members, key: str, *, required: bool = False) -> str:
 
 def _id(members: Members, key: str) -> str:
     value = _text(members, key, required=True)
-    if not _ID.fullmatch(value):
+    if not IMPORTED_ID.fullmatch(value):
         raise InvalidParameter(
             f"{members.field(key)} must be 1 to 64 letters, digits, - or _",
             field=members.field(key),

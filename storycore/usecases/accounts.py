@@ -12,15 +12,10 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from ..errors import Forbidden, InvalidParameter, NotFound, Unauthorized
+from ..input.declared import read_declared
 from ..input.fields import Members, decode_object
 from ..model.derived import user_changes, with_search_tokens
-from ..model.members import (
-    PROFILE_ADDRESSES,
-    PROFILE_TEXTS,
-    USER_MEMBERS,
-    USER_WRITE_MEMBERS,
-    refuse_unknown,
-)
+from ..model.members import PROFILE_WRITE, USER_MEMBERS, USER_WRITE_MEMBERS, refuse_unknown
 from ..model.pagination import page_of
 from ..model.records import AppRecord, Plan, TokenRecord, UserRecord
 from ..model.shapes import Page, Revoked, TokenGrant, UserProfile
@@ -322,18 +317,8 @@ class Accounts:
 
     def _profile_members(self, data: Mapping[str, Any], *, path: str) -> dict[str, str]:
         """The profile members sent in ``data``, checked; ``path`` prefixes their field names."""
-        limits = self._ctx.settings.limits
-        members = Members(data, path)
-        changes: dict[str, str | None] = {
-            key: members.string(key, max_length=limits.profile_field) for key in PROFILE_TEXTS
-        }
-        for key in PROFILE_ADDRESSES:
-            value = data.get(key)
-            if value is not None:
-                changes[key] = validate_url(
-                    value, members.field(key), limits.address, allow_empty=True
-                )
-        return {key: value for key, value in changes.items() if value is not None}
+        read = read_declared(PROFILE_WRITE, Members(data, path), self._ctx.settings.limits)
+        return {key: value for key, value in read.items() if value is not None}
 
     def _refuse_expired(self, token: TokenRecord) -> None:
         """``Unauthorized`` for a token whose ``expires`` has come, on the service's clock."""

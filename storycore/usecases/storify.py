@@ -52,8 +52,7 @@ from ..rules.ids import new_id
 from ..rules.numbers import STORE_INT_MAX
 from ..rules.usernames import username_key, validate_username
 from ..settings import Limits
-from ._import_records import _ID as IMPORTED_ID  # the rule of every imported id
-from ._import_records import ProfileCheck
+from ._import_records import IMPORTED_ID, ProfileCheck
 
 __all__ = ["CheckedRecord", "StorifyReader"]
 
