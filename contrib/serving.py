@@ -19,6 +19,7 @@ from storycore.errors import (
     StorycoreError,
     Unavailable,
 )
+from storycore.extras import require
 from storycore.service import Service
 
 from .asgi import StorycoreASGI, from_environment
@@ -49,7 +50,9 @@ def serve(args: argparse.Namespace) -> None:
     """Serve on one socket, bound here: in this process (one worker), or in ``--workers``
     processes that share it (docs/decisions.md#serving). The store is opened here first either way,
     so that it is migrated, reindexed and given the demo data once, and a wrong URL is one
-    line here rather than a traceback in every worker."""
+    line here rather than a traceback in every worker. Without the ``serve`` extra it is one
+    line naming it, before anything is opened."""
+    require("serve")
     workers = args.workers or (1 if in_memory(args.db) else os.cpu_count() or 1)
     if workers > 1 and in_memory(args.db):
         raise ConfigurationError(
