@@ -38,6 +38,9 @@ EXTRAS_ONLY = (
     "swagger_ui",
 )
 REGISTRY = ("pypi.org", 443)
+#: How long a command in the environment may run before it is stopped: a ceiling for one that
+#: would otherwise never end (a ``serve`` that starts), not a measure of time.
+CEILING = 300
 
 pytestmark = pytest.mark.xdist_group("core_alone")
 
@@ -68,7 +71,13 @@ def _clean_environment() -> dict[str, str]:
 
 def _run(args: Sequence[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        list(args), cwd=cwd, env=_clean_environment(), capture_output=True, text=True, check=False
+        list(args),
+        cwd=cwd,
+        env=_clean_environment(),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=CEILING,
     )
 
 
@@ -152,7 +161,8 @@ def test_the_python_api_runs_on_sqlite_with_the_core_alone(core_alone: Environme
 
 
 def test_serve_without_its_extra_names_it_in_one_line(core_alone: Environment) -> None:
-    done = core_alone.run(["storycore", "--db", "sqlite:///stories.db", "serve", "--demo"])
+    serve = ["serve", "--demo", "--port", "0", "--workers", "1"]  # one process, were it to start
+    done = core_alone.run(["storycore", "--db", "sqlite:///stories.db", *serve])
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr == (
         "storycore: uvicorn is not installed: pip install 'storycore[serve]'"

@@ -73,8 +73,8 @@ def _third_party_imports(path: Path) -> Iterator[tuple[str, str | None]]:
 
     def walk(node: ast.AST, extra: str | None) -> Iterator[tuple[str, str | None]]:
         if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING"):
-            for child in node.orelse:
-                yield from walk(child, extra)
+            for statement in node.orelse:
+                yield from walk(statement, extra)
             return
         if isinstance(node, ast.With):
             for item in node.items:
@@ -163,7 +163,7 @@ def test_importing_the_core_and_its_bindings_loads_no_package_of_an_extra() -> N
 @pytest.fixture
 def uninstalled(monkeypatch: pytest.MonkeyPatch) -> str:
     """An extra whose one module is not installed."""
-    monkeypatch.setitem(extras.MODULES, "elsewhere", ("storycore_no_such_module",))  # type: ignore[index]
+    monkeypatch.setitem(extras.MODULES, "elsewhere", ("storycore_no_such_module",))
     return "elsewhere"
 
 
