@@ -40,7 +40,7 @@ EXTRAS_ONLY = (
 REGISTRY = ("pypi.org", 443)
 #: How long a command in the environment may run before it is stopped: a ceiling for one that
 #: would otherwise never end (a ``serve`` that starts), not a measure of time.
-CEILING = 300
+CEILING = 600
 
 pytestmark = pytest.mark.xdist_group("core_alone")
 
@@ -63,8 +63,8 @@ class Environment:
 
 
 def _clean_environment() -> dict[str, str]:
-    """This process's environment variables without those that would show the new one this
-    checkout or this process's packages."""
+    """This process's environment variables, less those that would lead the new environment's
+    Python to this checkout or to this process's packages."""
     dropped = {"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "VIRTUAL_ENV", "PYTHONSAFEPATH"}
     return {name: value for name, value in os.environ.items() if name not in dropped}
 

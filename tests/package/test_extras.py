@@ -153,7 +153,7 @@ def test_importing_the_core_and_its_bindings_loads_no_package_of_an_extra() -> N
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     every = {module for modules in extras.MODULES.values() for module in modules}
-    loaded = set(eval(out.stdout))  # a list of names printed by repr
+    loaded = set(ast.literal_eval(out.stdout))
     assert loaded & (every | {"uvloop", "httptools", "tqdm"}) == set()
 
 
