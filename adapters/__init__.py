@@ -28,7 +28,8 @@ does not answer) raises ``ConfigurationError`` with one line that names it.
 
 from __future__ import annotations
 
-from storycore.errors import ConfigurationError, MissingDependencyError
+from storycore.errors import ConfigurationError
+from storycore.extras import imported_from
 from storycore.ports import Store
 
 __all__ = ["in_memory", "open_store"]
@@ -87,21 +88,13 @@ def _sqlite_store(url: str) -> Store:
 
 def _mongo_store(url: str) -> Store:
     """A MongoDB store; a missing pymongo names the extra that brings it."""
-    try:
+    with imported_from("mongodb"):
         from .mongodb import MongoStore
-    except ModuleNotFoundError as exc:
-        if exc.name not in ("pymongo", "bson"):
-            raise
-        raise MissingDependencyError("pymongo", "mongodb") from exc
     return MongoStore(url)
 
 
 def _postgresql_store(url: str) -> Store:
     """A PostgreSQL store; a missing psycopg names the extra that brings it."""
-    try:
+    with imported_from("postgresql"):
         from .postgresql import PostgreSQLStore
-    except ModuleNotFoundError as exc:
-        if exc.name not in ("psycopg", "psycopg_pool"):
-            raise
-        raise MissingDependencyError("psycopg", "postgresql") from exc
     return PostgreSQLStore(url)

@@ -1,5 +1,6 @@
 """How ``storycore serve`` writes its log (docs/decisions.md#command-line): as uvicorn writes it
-(``text``), or one JSON object a line (``json``), drawn by python-json-logger, for collectors.
+(``text``), or one JSON object a line (``json``), drawn by python-json-logger (``_json_logs``),
+for collectors.
 
 uvicorn's loggers take their handlers from the ``log_config`` uvicorn is handed, which it applies
 in the serving process and again in each worker. storycore's own loggers (``storycore.*``), and
@@ -21,14 +22,9 @@ import logging
 import sys
 from typing import Any
 
-from pythonjsonlogger.core import RESERVED_ATTRS
-from pythonjsonlogger.json import JsonFormatter
-
 from storycore.rules.redaction import RedactSecrets
 
 __all__ = [
-    "AccessJsonFormatter",
-    "JsonLines",
     "redact_uvicorn_logs",
     "root_handler",
     "uvicorn_log_config",
@@ -36,32 +32,6 @@ __all__ = [
 
 #: storycore's own lines in text, beside uvicorn's ``INFO:     ...``
 _TEXT = "%(levelname)s:     %(name)s: %(message)s"
-_FIELDS = "%(levelname)s %(name)s %(message)s"
-_RENAMED = {"levelname": "level", "name": "logger"}
-#: never written: uvicorn's coloured copy of a message, and the asyncio task (Python 3.12)
-_UNWRITTEN = (*RESERVED_ATTRS, "color_message", "taskName")
-#: the arguments of uvicorn's access record, in their order
-_ACCESS_ARGS = ("client", "method", "path", "http_version", "status")
-
-
-class JsonLines(JsonFormatter):
-    """A record as one JSON object: time, level, logger, message, and any extra fields."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            _FIELDS, rename_fields=_RENAMED, timestamp=True, reserved_attrs=list(_UNWRITTEN)
-        )
-
-
-class AccessJsonFormatter(JsonLines):
-    """uvicorn's access record as one JSON object, the parts of the request as fields."""
-
-    def add_fields(
-        self, log_data: dict[str, Any], record: logging.LogRecord, message_dict: dict[str, Any]
-    ) -> None:
-        super().add_fields(log_data, record, message_dict)
-        if isinstance(record.args, tuple) and len(record.args) == len(_ACCESS_ARGS):
-            log_data.update(zip(_ACCESS_ARGS, record.args, strict=True))
 
 
 def uvicorn_log_config(log_format: str) -> dict[str, Any]:
@@ -71,6 +41,8 @@ def uvicorn_log_config(log_format: str) -> dict[str, Any]:
 
     config: dict[str, Any] = copy.deepcopy(LOGGING_CONFIG)
     if log_format == "json":
+        from ._json_logs import AccessJsonFormatter, JsonLines
+
         config["formatters"] = {
             "default": {"()": JsonLines},
             "access": {"()": AccessJsonFormatter},
@@ -85,7 +57,12 @@ def root_handler(log_format: str) -> logging.Handler:
     """Standard error in ``log_format``: the root logger's handler, where storycore's loggers
     write, secrets written as ``***``."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonLines() if log_format == "json" else logging.Formatter(_TEXT))
+    if log_format == "json":
+        from ._json_logs import JsonLines
+
+        handler.setFormatter(JsonLines())
+    else:
+        handler.setFormatter(logging.Formatter(_TEXT))
     handler.addFilter(RedactSecrets())
     return handler
 

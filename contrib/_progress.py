@@ -1,16 +1,19 @@
 """Progress of a long command on a terminal: how far, of how much, and the time left.
 
 Drawn by tqdm on one line of standard error, at most five times a second, and only when
-standard error is a terminal: piped or logged output gets the command's final line alone.
+standard error is a terminal and tqdm is installed (the ``serve`` extra brings it): piped or
+logged output, or a core-only install, gets the command's final line alone.
 """
 
 from __future__ import annotations
 
-from typing import IO, Never
-
-from tqdm import tqdm
+import importlib.util
+from typing import IO, TYPE_CHECKING, Never
 
 from storycore.usecases.imports import ImportProgress
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 __all__ = ["Meter", "import_progress"]
 
@@ -24,7 +27,7 @@ class Meter:
 
     def __init__(self, stream: IO[str]) -> None:
         self._stream = stream
-        self._shown = stream.isatty()
+        self._shown = stream.isatty() and importlib.util.find_spec("tqdm") is not None
         self._bar: tqdm[Never] | None = None
 
     def show(
@@ -38,6 +41,8 @@ class Meter:
         """Show ``done`` of ``total`` (when known) ``unit``, and the time left at this pace."""
         if not self._shown:
             return
+        from tqdm import tqdm
+
         bar = self._bar
         if bar is None or bar.desc != label:
             self.end()

@@ -30,11 +30,13 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Final
 
-import httpx
-
+from storycore.extras import imported_from
 from storycore.resolving.fetching import Fetched, PageFetcher
 from storycore.rules.hosts import canonical_host, canonical_hosts
 from storycore.rules.public_addresses import is_ip_address, is_public_address
+
+with imported_from("online"):
+    import httpx
 
 __all__ = [
     "MAX_REDIRECTS",

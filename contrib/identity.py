@@ -18,6 +18,7 @@ import asyncio
 import socket
 import ssl
 
+from storycore.extras import imported_from
 from storycore.resolving.coroutines import run_to_end
 from storycore.usecases.identity import NoAnswer, ProviderAnswer, ProviderClient
 
@@ -40,7 +41,8 @@ class HttpProviderClient(ProviderClient):
     async def _fetch(
         self, url: str, authorization: str, timeout: float, max_bytes: int
     ) -> ProviderAnswer | NoAnswer:
-        import httpx  # only delegated creation asks a provider: the command starts without it
+        with imported_from("serve"):  # only delegated creation asks a provider
+            import httpx
 
         try:
             async with (

@@ -26,6 +26,7 @@ from storycore.errors import (
     StorycoreError,
     Unavailable,
 )
+from storycore.extras import require
 from storycore.service import Service
 
 from ._options import composition
@@ -51,7 +52,9 @@ def serve(args: argparse.Namespace) -> None:
     either way, from the settings every command reads (``_options.composition``), so that the
     store is migrated, brought up to date and given the demo data once, and a wrong URL is one
     line here rather than a traceback in every worker; the workers compose theirs from the same
-    settings, handed over in their environment."""
+    settings, handed over in their environment. Without the ``serve`` extra it is one line
+    naming it, before anything is opened."""
+    require("serve")
     workers = args.workers or (1 if in_memory(args.db) else os.cpu_count() or 1)
     if workers > 1 and in_memory(args.db):
         raise ConfigurationError(

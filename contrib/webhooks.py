@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from storycore.extras import imported_from
 from storycore.usecases.delivery import ATTEMPT_SECONDS, MAX_ANSWER_BYTES, Attempt, WebhookSender
 
 if TYPE_CHECKING:
@@ -52,7 +53,8 @@ class HttpWebhookSender(WebhookSender):
         self._clients: dict[str, tuple[httpx.AsyncClient, httpx.AsyncHTTPTransport]] = {}
 
     async def send(self, url: str, headers: Mapping[str, str], body: bytes) -> Attempt:
-        import httpx  # a command that sends nothing starts without it
+        with imported_from("serve"):  # a command that sends nothing starts without it
+            import httpx
 
         from .fetch import AddressRefused
 

@@ -266,7 +266,9 @@ class MissingDependencyError(ImportError):
     the package index and from a checkout."""
 
     def __init__(self, package: str, extra: str) -> None:
-        super().__init__(
-            f"{package} is not installed: pip install 'storycore[{extra}]'"
-            f" (from a checkout: pip install -e '.[{extra}]')",
-        )
+        super().__init__(f"{package} is not installed: {self.install(extra)}")
+
+    @staticmethod
+    def install(extra: str) -> str:
+        """The commands that install ``extra``: from the package index, and from a checkout."""
+        return f"pip install 'storycore[{extra}]' (from a checkout: pip install -e '.[{extra}]')"

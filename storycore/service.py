@@ -13,7 +13,7 @@ import copy
 from types import TracebackType
 
 from .clocks import Clock, SystemClock
-from .errors import ConfigurationError
+from .errors import ConfigurationError, MissingDependencyError
 from .model.resolvers import ElementResolver, OfflineResolver
 from .ports import Store
 from .presentation.presenters import Presenter
@@ -94,7 +94,8 @@ class Service:
                 "Settings.resolver 'online' fetches through a PageFetcher: pass"
                 " resolver=OnlineResolver(settings, HttpFetcher(...))"
                 " (storycore.resolving.online_resolver, storycore.contrib.fetch), as"
-                " storycore.contrib.compose does"
+                " storycore.contrib.compose does; both come with the online extra: "
+                + MissingDependencyError.install("online")
             )
         self.store = store
         self.resolver = resolver or OfflineResolver(self.settings)

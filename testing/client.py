@@ -16,12 +16,10 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from typing import Any
 
-from storycore.errors import MissingDependencyError
+from storycore.extras import imported_from
 
-try:
+with imported_from("testing"):
     import httpx
-except ImportError as exc:  # pragma: no cover - the testing extra is missing
-    raise MissingDependencyError("httpx", "testing") from exc
 
 __all__ = ["ASGIApp", "SyncASGITransport", "asgi_client"]
 

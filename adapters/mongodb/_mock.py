@@ -18,7 +18,7 @@ from functools import cache
 from pymongo import MongoClient
 from pymongo.database import Database
 
-from storycore.errors import MissingDependencyError
+from storycore.extras import imported_from
 
 from ._documents import Document
 
@@ -29,10 +29,8 @@ LOCK = threading.RLock()
 
 @cache
 def _server() -> MongoClient[Document]:
-    try:
+    with imported_from("mongomock"):
         import mongomock
-    except ModuleNotFoundError as exc:
-        raise MissingDependencyError("mongomock", "mongomock") from exc
     client: MongoClient[Document] = mongomock.MongoClient()
     return client
 

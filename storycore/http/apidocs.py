@@ -9,7 +9,9 @@ files are addressed under the prefix the app is mounted under (``root_path``), n
 host, so the page works behind a prefix and without ``Settings.web_url``. Only the names listed
 here are answered, looked up, never joined to a folder: any other path under ``/docs/`` is the web
 host's HTML 404 (``pages.no_page``). The files change only with the installed versions, so they
-carry the caching of ``static`` and an entity tag computed once.
+carry the caching of ``static`` and an entity tag computed once. Where ``swagger-ui-py`` is not
+installed (the ``apidocs`` extra), the page is a 404 that names the extra and links to the
+document.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import quote
 
+from ..errors import MissingDependencyError
 from ..rules.paths import API_REFERENCE
 from ..service import Service
 from .conditional import content_tag
@@ -110,10 +113,30 @@ def _page(*, root_path: str, web_url: str, site_name: str) -> str:
     )
 
 
+def _without_viewer(service: Service, root_path: str) -> HttpResponse:
+    """The 404 where the viewer is not installed (the ``apidocs`` extra): a page that says
+    which extra serves the reference, and links to the document itself."""
+    root = escape(quote(root_path.rstrip("/"), safe="/"))
+    missing = escape(str(MissingDependencyError("swagger-ui-py", "apidocs")))
+    page = (
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{escape(f'API reference · {service.site_name}')}</title>\n"
+        '<meta name="robots" content="noindex">\n</head>\n<body>\n<main>\n'
+        "<h1>The API reference is not installed here</h1>\n"
+        f"<p>Its viewer comes with the apidocs extra ({missing}). The OpenAPI document "
+        f'itself is at <a href="{root}/v1/openapi.json">/v1/openapi.json</a>.</p>\n'
+        "</main>\n</body>\n</html>\n"
+    )
+    return HttpResponse(404, list(HTML_HEADERS), page.encode())
+
+
 def reference_page(
     service: Service, request: HttpRequest, arguments: dict[str, str]
 ) -> HttpResponse:
     """The reference's page, its files addressed under the request's ``root_path``."""
+    if _viewer_folder() is None:
+        return _without_viewer(service, request.root_path)
     page = _page(root_path=request.root_path, web_url=service.web_url, site_name=service.site_name)
     return HttpResponse(200, list(HTML_HEADERS), page.encode())
 

@@ -16,10 +16,13 @@ from typing import Any, Final
 from urllib.parse import urljoin
 
 import orjson
-from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from ..extras import imported_from
 from ._found import Found
 from .fetching import Fetched
+
+with imported_from("online"):
+    from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 __all__ = ["plain_text", "read_oembed", "read_page"]
 

@@ -28,9 +28,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import fields
 from typing import Final
 
-from cachetools import TTLCache
-
 from ..clocks import Clock, SystemClock
+from ..extras import imported_from
 from ..model.element_kinds import Element
 from ..model.resolvers import ContentResolver, OfflineResolver
 from ..rules.addresses import is_http_url
@@ -41,6 +40,9 @@ from ._page_metadata import read_oembed, read_page
 from ._resolved import RESOLVED_TYPES, filled
 from .coroutines import run_to_end
 from .fetching import HTML_CAP, JSON_CAP, PageFetcher
+
+with imported_from("online"):
+    from cachetools import TTLCache
 
 __all__ = ["OnlineResolver"]
 

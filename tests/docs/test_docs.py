@@ -33,7 +33,7 @@ def test_the_quickstart_runs_as_written(capsys: pytest.CaptureFixture[str]) -> N
 def test_the_readme_names_the_run_and_test_commands() -> None:
     readme = (ROOT / "README.md").read_text()
     assert "pip install -e '.[test]' && pytest" in readme
-    assert "pip install -e . && storycore serve --demo" in readme
+    assert "pip install -e '.[serve]' && storycore serve --demo" in readme
 
 
 def test_every_extra_the_docs_name_is_one_the_package_declares() -> None:
@@ -47,4 +47,12 @@ def test_every_extra_the_docs_name_is_one_the_package_declares() -> None:
         for extra in re.findall(r"(?:storycore|\.)\[([a-z]+)\]", page.read_text())
     }
     assert {pair for pair in named if pair[1] not in declared} == set()
-    assert {extra for _, extra in named} >= {"mongodb", "mongomock", "postgresql", "testing"}
+    assert {extra for _, extra in named} >= {
+        "serve",
+        "online",
+        "apidocs",
+        "mongodb",
+        "mongomock",
+        "postgresql",
+        "testing",
+    }
