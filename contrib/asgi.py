@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from storycore.http import HttpApp, HttpRequest, HttpResponse
+from storycore.http import HttpApp, HttpRequest, HttpResponse, raw_path_of
 from storycore.service import Service
 
 __all__ = ["StorycoreASGI", "from_environment"]
@@ -120,14 +120,17 @@ class StorycoreASGI:
         path: str = scope["path"]
         if root_path and path.startswith(root_path):
             path = path[len(root_path) :]
+        path = path or "/"
+        raw: bytes | None = scope.get("raw_path")
         request = HttpRequest(
             method=scope["method"],
-            path=path or "/",
+            path=path,
             query_string=scope.get("query_string", b""),
             headers=headers,
             body=body,
             root_path=root_path,
             scheme=scope.get("scheme", "http"),
+            raw_path=None if raw is None else raw_path_of(raw.decode("utf-8", "replace"), path),
         )
         if self.app.calls_out(request.method, path):
             response = await self._in(self._outbound, request)

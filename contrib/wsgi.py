@@ -2,7 +2,9 @@
 
 Mount it with werkzeug's ``DispatcherMiddleware`` in Flask, or in any WSGI server: it honours
 ``SCRIPT_NAME``. It converts the environ and nothing else; every rule lives in
-``storycore.http.HttpApp``.
+``storycore.http.HttpApp``. PEP 3333 gives the path decoded, so a slash escaped in a segment
+(``%2F``: a topic ``a/b``) is found only where the server also passes the path as sent
+(``REQUEST_URI`` or ``RAW_URI``); elsewhere it is a slash between segments.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from collections.abc import Callable, Iterable
 from http import HTTPStatus
 from typing import Any
 
-from storycore.http import HttpApp, HttpRequest, HttpResponse
+from storycore.http import HttpApp, HttpRequest, HttpResponse, raw_path_of
 from storycore.service import Service
 
 __all__ = ["StorycoreWSGI"]
@@ -53,14 +55,20 @@ class StorycoreWSGI:
         ]
         if environ.get("CONTENT_TYPE"):
             headers.append(("content-type", environ["CONTENT_TYPE"]))
+        path = _text(environ.get("PATH_INFO", "")) or "/"
+        # PEP 3333 gives the path decoded; servers that keep the target as sent
+        # (``REQUEST_URI``: werkzeug, uWSGI, Apache; ``RAW_URI``: gunicorn) let a topic
+        # ``a/b`` (``%2F``) be told from two segments
+        target = environ.get("REQUEST_URI") or environ.get("RAW_URI")
         request = HttpRequest(
             method=environ["REQUEST_METHOD"],
-            path=_text(environ.get("PATH_INFO", "")) or "/",
+            path=path,
             query_string=environ.get("QUERY_STRING", "").encode("latin-1"),
             headers=headers,
             body=body,
             root_path=_text(environ.get("SCRIPT_NAME", "")),
             scheme=environ.get("wsgi.url_scheme", "http"),
+            raw_path=raw_path_of(_text(target), path) if target else None,
         )
         return self.app.handle(request)
 

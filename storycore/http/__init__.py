@@ -5,6 +5,6 @@ messages to these values and back, and hold no rule of their own.
 """
 
 from .app import HttpApp
-from .messages import HttpRequest, HttpResponse
+from .messages import HttpRequest, HttpResponse, raw_path_of
 
-__all__ = ["HttpApp", "HttpRequest", "HttpResponse"]
+__all__ = ["HttpApp", "HttpRequest", "HttpResponse", "raw_path_of"]

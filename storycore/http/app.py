@@ -125,7 +125,7 @@ class HttpApp:
         (docs/api.md#credentials)."""
         if request.path.strip("/") == _DOCUMENT:  # however many slashes lead or end it
             return self._cors.preflight(("GET", "HEAD"))
-        return self._cors.preflight(self._router.methods(request.path))
+        return self._cors.preflight(self._router.methods(request.encoded_path))
 
     def _service_for(self, request: HttpRequest) -> Service:
         """The service whose addresses are those of the request's web host, unless
@@ -149,7 +149,7 @@ class HttpApp:
             )
         if len(request.body) > self.body_limit:
             return self.too_large()
-        found = self._router.find(request.path, api)
+        found = self._router.find(request.encoded_path, api)
         if found is not None and found[0][0].kind is _THE_DOCUMENT:
             if request.method not in ("GET", "HEAD"):
                 raise MethodNotAllowed(f"/{_DOCUMENT} takes GET", allowed=("GET", "HEAD"))

@@ -16,7 +16,7 @@ from ..model.shapes import Page
 from ..model.visibility import Viewer
 from ..service import Service
 from ..usecases.lifecycle import StoryReading
-from .messages import HttpRequest, HttpResponse, json_response
+from .messages import PATH_SAFE, HttpRequest, HttpResponse, json_response
 from .params import Params
 from .routing import Route
 
@@ -93,12 +93,18 @@ class Call:
             links.append(f'<{self._page_address(page - 1)}>; rel="prev"')
         return [("Link", ", ".join(links))] if links else []
 
+    def element_links(self, reading: StoryReading) -> list[tuple[str, str]]:
+        """``Link`` to the pages of a story's elements around the page ``reading`` holds: a
+        story's, or a revision's (docs/api.md#pagination)."""
+        return self.link_headers(reading.detail.page, reading.has_next)
+
     def _page_address(self, number: int) -> str:
         query = self.request.query_string.decode("utf-8", "replace")
         pairs = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k != "page"]
         pairs.append(("page", str(number)))
-        # the path arrives decoded; a header holds only ASCII, so it goes back percent-encoded
-        path = quote(f"{self.request.root_path}{self.request.path}", safe="/!$&'()*+,;=:@")
+        # a header holds only ASCII, so the path goes percent-encoded, as it was sent
+        root = quote(self.request.root_path, safe=PATH_SAFE)
+        path = root + quote(self.request.encoded_path, safe=PATH_SAFE + "%")
         return f"{path}?{urlencode(pairs)}"
 
     def arguments(self) -> dict[str, Any]:

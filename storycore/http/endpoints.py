@@ -55,7 +55,7 @@ def user_stories(call: Call) -> HttpResponse:
 def read_story(call: Call) -> HttpResponse:
     reading = call.service.stories.open(**call.arguments(), viewer=call.viewer, as_documents=True)
     # the read's own tag costs no digest of the answer (``conditional`` answers the 304)
-    headers = [("ETag", reading.etag), *call.link_headers(reading.detail.page, reading.has_next)]
+    headers = [("ETag", reading.etag), *call.element_links(reading)]
     return call.ok(reading_content(reading), headers)
 
 
@@ -99,7 +99,8 @@ def list_revisions(call: Call) -> HttpResponse:
 
 
 def read_revision(call: Call) -> HttpResponse:
-    return call.ok(call.service.revisions.read(**call.arguments(), viewer=call.viewer))
+    reading = call.service.revisions.open(**call.arguments(), viewer=call.viewer)
+    return call.ok(reading.detail, call.element_links(reading))
 
 
 def restore_revision(call: Call) -> HttpResponse:

@@ -19,11 +19,10 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
-from urllib.parse import quote
 
 from ..errors import NotFound
 from ..rules.hashtags import normalize_tag
-from ..rules.paths import SITE_FEED
+from ..rules.paths import SITE_FEED, TOPIC_FEED, filled
 from ..rules.permalinks import Permalinks
 from ..service import Service
 from ..usecases.catalog import FEED_SIZE, FeedEntry
@@ -138,7 +137,7 @@ def _topic_feed(service: Service, topic: str) -> _Feed | _Missing:
     web_url = service.web_url
     return _Feed(
         _titled(f"Stories about {key}", service),
-        f"{web_url}/topics/{quote(key, safe='')}/{FEED_NAME}",
+        web_url + filled(TOPIC_FEED, topic=key),
         f"{web_url}/",
         _entries(service, service.catalog.feed(topic=key)),
     )

@@ -8,7 +8,9 @@ first segment among a few candidates, never by trying every row.
 
 A template is a path with parameters in braces: ``{slug}`` takes one segment (never an empty
 one), ``{slug}.js`` one segment ending in ``.js`` (and more), ``{rest:path}``, last, the rest
-of the path, none or more segments. A trailing slash is optional on every path.
+of the path, none or more segments. A trailing slash is optional on every path. A path is
+matched as it was sent, percent-encoded (``HttpRequest.encoded_path``): it is split at its
+slashes, then each segment is decoded, so ``/topics/a%2Fb`` is the topic ``a/b``.
 
 The table's order decides: the first row whose template fits a path is what the path means,
 whatever its method, so a path that the rows of that template take with another method is a
@@ -31,6 +33,7 @@ import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
 from ..errors import MethodNotAllowed, NotFound
 from ..rules.paths import API
@@ -333,14 +336,16 @@ class Router:
     def find(
         self, path: str, api: bool | None = None
     ) -> tuple[tuple[Route, ...], dict[str, str]] | None:
-        """The rows of the template ``path`` means (the first that fits), in table order, with
-        the path's arguments; None when no template fits. ``api`` is ``in_api(path)``, when
-        the caller knows it already."""
+        """The rows of the template ``path`` (percent-encoded) means (the first that fits),
+        in table order, with the path's arguments, decoded; None when no template fits.
+        ``api`` is ``in_api(path)``, when the caller knows it already."""
         if api is None:
             api = in_api(path)
         if api and (path.startswith("//") or path.endswith("//")):
             return None
         parts = path.strip("/").split("/")
+        if "%" in path:
+            parts = [unquote(part) for part in parts]
         count = len(parts)
         first = parts[0]
         key = (

@@ -12,6 +12,8 @@ more segments (``storycore.http.routing`` reads them).
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 __all__ = [
     "API",
     "API_REFERENCE",
@@ -32,6 +34,7 @@ __all__ = [
     "UNDER_DOCS",
     "UNDER_STATIC",
     "WEB_PATHS",
+    "filled",
     "first_words",
 ]
 
@@ -88,3 +91,14 @@ def first_words(templates: tuple[str, ...]) -> frozenset[str]:
     template whose first segment is a parameter gives none)."""
     firsts = (template.strip("/").split("/")[0] for template in templates)
     return frozenset(first for first in firsts if first and not first.startswith("{"))
+
+
+def filled(template: str, **arguments: str) -> str:
+    """The path of ``template`` with each parameter's value, percent-encoded as one segment
+    (the topic ``a/b`` is at ``/topics/a%2Fb``): how every link to a topic's or a tag's page is
+    written, so that any topic has a page (the route table decodes a segment once the path is
+    split at its slashes)."""
+    path = template
+    for name, value in arguments.items():
+        path = path.replace("{" + name + "}", quote(value, safe=""))
+    return path

@@ -23,6 +23,7 @@ from ..ports import KEPT_BY_REPLACE
 from ..rules.numbers import whole_number
 from ._commit import Commits, expect_version
 from ._context import Context
+from ._reading import StoryReading
 from ._story_commands import detail
 from .catalog import PageParam
 from .transitions import RESTORE
@@ -71,6 +72,22 @@ class Revisions:
         """The story as it was at version ``revision``, as a story detail with one page of the
         elements it had. Its counters are the story's; its permalink is where the story lives
         now."""
+        return self.open(
+            username, slug, revision, viewer=viewer, page=page, per_page=per_page
+        ).detail
+
+    def open(
+        self,
+        username: str,
+        slug: str,
+        revision: int | str,
+        *,
+        viewer: Viewer,
+        page: PageParam = None,
+        per_page: PageParam = None,
+    ) -> StoryReading:
+        """``read``, with whether more of the revision's elements follow the page (the
+        answer's ``Link``, as a story read's: docs/api.md#pagination)."""
         wanted = whole_number(revision, "revision")
         request = self._ctx.page(page, per_page)
         author, story = self._ctx.revisable_story(viewer, username, slug)
@@ -78,15 +95,16 @@ class Revisions:
         if found is None:
             raise NotFound(f"{author.username}/{slug} has no revision {wanted}")
         kept = {name: getattr(story, name) for name in KEPT_BY_REPLACE}
-        documents = found.elements[request.offset : request.offset + request.per_page]
-        return self._ctx.presenter.detail(
+        end = request.offset + request.per_page
+        detail = self._ctx.presenter.detail(
             found.record.model_copy(update=kept),
             author,
             page=request.page,
             per_page=request.per_page,
-            elements=[element_of(document) for document in documents],
+            elements=[element_of(document) for document in found.elements[request.offset : end]],
             lives_at=story.slug,
         )
+        return StoryReading(detail, found.version, end < len(found.elements))
 
     def restore(
         self,

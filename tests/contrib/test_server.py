@@ -67,6 +67,25 @@ def test_a_story_goes_from_creation_to_a_redirected_read(server: tuple[str, str]
         assert [s["slug"] for s in found["content"]["stories"]] == ["e2e"]
 
 
+def test_a_topic_holding_a_slash_answers_at_its_encoded_address(
+    server: tuple[str, str],
+) -> None:
+    base, api_key = server
+    with httpx.Client(base_url=base, timeout=10) as client:
+        grant = client.post(
+            "/v1/auth", data={"api_key": api_key, "username": "alice", "password": "demo-password"}
+        ).json()["content"]
+        credentials = {"api_key": api_key, "username": "alice", "_token": grant["_token"]}
+        story = {"title": "Either or", "topics": ["either/or"]}
+        client.post(
+            "/v1/stories/alice/create", json={**credentials, "story": story, "publish": True}
+        )
+        listed = client.get("/v1/stories/browse/topic/either%2For").json()["content"]
+        assert [s["title"] for s in listed["stories"]] == ["Either or"]
+        page = client.get("/topics/either%2For")
+        assert (page.status_code, "Either or" in page.text) == (200, True)
+
+
 def test_the_server_data_lives_in_the_sqlite_file(server: tuple[str, str], tmp_path: Path) -> None:
     base, _ = server
     answer = httpx.get(f"{base}/v1/users/curator", timeout=10).json()

@@ -176,8 +176,8 @@ class Client:
 
 class AppClient(Client):
     """``HttpApp.handle`` called directly with the ``HttpRequest`` a binding would build: the
-    path percent-decoded and without the prefix (which goes as ``root_path``), header names
-    lowercased, the body read whole.
+    path percent-decoded (and as sent, ``raw_path``) and without the prefix (which goes as
+    ``root_path``), header names lowercased, the body read whole.
     """
 
     def __init__(self, service: Service, prefix: str = "") -> None:
@@ -188,9 +188,11 @@ class AppClient(Client):
         self, method: str, target: str, query: str, headers: dict[str, str], body: Body
     ) -> HttpRequest:
         """The ``HttpRequest`` a binding makes of what a client sends."""
+        sent = target.removeprefix(self.prefix) or "/"
         return HttpRequest(
             method=method,
-            path=unquote(target.removeprefix(self.prefix)) or "/",
+            path=unquote(sent),
+            raw_path=sent,
             query_string=quote(query, safe=_QUERY_SAFE).encode("ascii"),
             headers=[(name.lower(), value) for name, value in headers.items()],
             body=body if isinstance(body, bytes) else b"".join(body),

@@ -113,6 +113,21 @@ def test_a_revision_answers_a_page_of_its_elements(client: Client, world: World)
     assert all(set(element) == ELEMENT for element in revision["elements"])
 
 
+def test_a_revision_pages_its_elements_with_link_headers(client: Client, world: World) -> None:
+    _save(world, "open", {"elements": ["https://img.example/one.jpg"]})
+    first = client.get(f"{OPEN}/revisions/1", _as(world, per_page=2))
+    last = client.get(f"{OPEN}/revisions/1", _as(world, per_page=2, page=2))
+    assert 'rel="next"' in first.headers["link"]
+    assert "page=2" in first.headers["link"]
+    assert 'rel="prev"' in last.headers["link"]
+    assert 'rel="next"' not in last.headers["link"]
+
+
+def test_a_revision_with_one_page_of_elements_has_no_link(client: Client, world: World) -> None:
+    _save(world, "open", {"elements": ["https://img.example/one.jpg"]})
+    assert "link" not in client.get(f"{OPEN}/revisions/1", _as(world)).headers
+
+
 @pytest.mark.parametrize("revision", ["2", "3", "999"])
 def test_a_version_that_is_no_revision_is_404(client: Client, world: World, revision: str) -> None:
     answer = client.get(f"{DRAFT}/revisions/{revision}", _as(world))

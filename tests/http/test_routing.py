@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from storycore.errors import MethodNotAllowed, NotFound
+from storycore.http import raw_path_of
 from storycore.http.routing import Credentials, Kind, Route, Router, web_route
 from tests.http._clients import Client
 
@@ -131,3 +132,31 @@ def test_a_script_path_under_topics_is_a_script(client: Client) -> None:
         404,
         "application/javascript; charset=utf-8",
     )
+
+
+def test_a_segment_is_decoded_after_the_path_is_split_at_its_slashes() -> None:
+    router = _router("/topics/{topic}", "/topics/{topic}/feed.atom")
+    assert _means(router, "/topics/a%2Fb") == ("/topics/{topic}", {"topic": "a/b"})
+    assert _means(router, "/topics/50%25/feed.atom") == (
+        "/topics/{topic}/feed.atom",
+        {"topic": "50%"},
+    )
+    assert _means(router, "/topics/%2541") == ("/topics/{topic}", {"topic": "%41"})
+    assert _means(router, "/%74opics/x") == ("/topics/{topic}", {"topic": "x"})
+
+
+@pytest.mark.parametrize(
+    ("target", "path", "raw"),
+    [
+        ("/topics/a%2Fb", "/topics/a/b", "/topics/a%2Fb"),
+        ("/mount/topics/a%2fb?page=2", "/topics/a/b", "/topics/a%2fb"),
+        ("http://stories.test/mount/topics/q%3Fx", "/topics/q?x", "/topics/q%3Fx"),
+        ("/", "/", "/"),
+        ("/rewritten/elsewhere", "/topics/a/b", None),
+        ("/mount", "/", None),
+    ],
+)
+def test_a_binding_finds_the_path_as_sent_in_its_raw_target(
+    target: str, path: str, raw: str | None
+) -> None:
+    assert raw_path_of(target, path) == raw

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 from ...rules.own_files import shown_at
+from ...rules.paths import TAG, TOPIC, filled
 from ...rules.permalinks import Permalinks
 from ...rules.video_players import VideoPlayer
 from ...settings import Limits
@@ -62,11 +63,11 @@ class Site:
 
     def topic(self, topic: str) -> str:
         """A topic's page."""
-        return f"{self.web_url}/topics/{quote(topic, safe='')}"
+        return self.web_url + filled(TOPIC, topic=topic)
 
     def tag(self, tag: str) -> str:
         """A hashtag's page."""
-        return f"{self.web_url}/tags/{quote(tag, safe='')}"
+        return self.web_url + filled(TAG, tag=tag)
 
     def search(self, q: str) -> str:
         """The search page for ``q``."""
