@@ -1,4 +1,4 @@
-"""The webhook key a SQLite file keeps in a file beside it (docs/webhooks.md#security).
+"""The webhook key a SQLite file keeps in a file beside it (docs/webhooks.md#safety).
 
 Made once: a new key is written whole to a file of its own in the same folder (readable by its
 owner only, whatever the umask), then linked to the key file's name, which fails if the name is
@@ -66,12 +66,13 @@ def _make(path: Path) -> None:
 
 def _synced(folder: Path) -> None:
     """The key file's name written to disk, so that a crash does not lose the key that sealed
-    the secrets written after it."""
-    opened = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(opened)
-    finally:
-        os.close(opened)
+    the secrets written after it (where the file system can: some cannot sync a folder)."""
+    with suppress(OSError):
+        opened = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(opened)
+        finally:
+            os.close(opened)
 
 
 def _read(path: Path) -> str:

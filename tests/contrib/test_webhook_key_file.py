@@ -1,4 +1,4 @@
-"""The key a SQLite file keeps beside it for webhook secrets (docs/webhooks.md#security): made
+"""The key a SQLite file keeps beside it for webhook secrets (docs/webhooks.md#safety): made
 once, whole, by whichever process composes a service on the file first, so that processes
 starting together (``uvicorn --factory ... --workers N``, commands run at once) all end with the
 same key; and refused, in one line naming it, when it is a symbolic link, open to others than
