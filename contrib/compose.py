@@ -26,6 +26,7 @@ from storycore.service import Service
 from storycore.settings import DEFAULT_WEB_URL, Settings
 from storycore.usecases.reindex import bring_up_to_date
 
+from ._key_file import kept_key
 from .identity import HttpProviderClient
 from .webhooks import HttpWebhookSender
 
@@ -189,24 +190,13 @@ def webhook_key_file(db: str) -> Path | None:
 
 
 def _kept_key(db: str) -> str | None:
-    """The key of a store that keeps its own: a SQLite file's, made when first composed (readable by
-    its owner only), or a new one for a store that lives in this process."""
+    """The key of a store that keeps its own: a SQLite file's, made once by whichever process
+    composes a service on it first (``_key_file``), or a new one for a store that lives in this
+    process."""
     if in_memory(db):
         return new_key()
     path = webhook_key_file(db)
-    if path is None:
-        return None
-    try:
-        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as out:
-            out.write(new_key() + "\n")
-    except FileExistsError:
-        pass
-    except OSError as exc:
-        raise ConfigurationError(f"cannot keep the webhook key in {path}: {exc.strerror}") from None
-    try:
-        return path.read_text().strip() or None
-    except OSError as exc:
-        raise ConfigurationError(f"cannot read the webhook key in {path}: {exc.strerror}") from None
+    return None if path is None else kept_key(path)
 
 
 def listed(text: str) -> list[str]:
