@@ -16,7 +16,8 @@
     storycore [--db URL] import --format storify [--replace] FILE...   # Storify v1 story JSON
     storycore [--db URL] reindex                         # recompute every derived member
     storycore [--db URL] publish-due                     # publish the due stories once
-    storycore [--db URL] webhooks add URL [--event TYPE]... [--resolve-allow-host HOST]...
+    storycore [--db URL] webhooks add URL [--event TYPE]... [--private]
+                                  [--resolve-allow-host HOST]...
     storycore [--db URL] webhooks list | webhooks key
     storycore [--db URL] webhooks remove ID | webhooks deliveries ID [--page N]
     storycore [--db URL] webhooks redeliver ID EVENT
@@ -271,6 +272,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar="TYPE",
         help="an event type to send (repeat it); default: every type (*)",
     )
+    add.add_argument(
+        "--private",
+        action="store_true",
+        help="tell it of private and working stories in full (default: their summary only)",
+    )
     _allow_host_option(add, "a host the webhook's address may name on a private address")
     hook.add_parser("list", help="print every webhook: id, state, events, address")
     remove = hook.add_parser("remove", help="remove a webhook and its deliveries")
@@ -476,7 +482,7 @@ def _run(args: argparse.Namespace) -> None:
 def _webhooks(service: Service, args: argparse.Namespace) -> None:
     hooks = service.webhooks
     if args.action == "add":
-        made = hooks.add(args.url, args.events, viewer=OPERATOR)
+        made = hooks.add(args.url, args.events, private=args.private, viewer=OPERATOR)
         print(f"created webhook {made.id} for {', '.join(made.events)}; its secret (shown once):")
         print(made.secret)
     elif args.action == "list":

@@ -334,4 +334,11 @@ CREATE INDEX deliveries_due ON deliveries(next_attempt, webhook_id, event_id)
 CREATE INDEX deliveries_newest ON deliveries(webhook_id, created, event_id)
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12)
+# Whether a webhook is told of private and working stories in full (docs/webhooks.md#what-a-
+# webhook-is-told): 0 or 1, 0 for the webhooks registered before.
+_V13 = "ALTER TABLE webhooks ADD COLUMN private INTEGER NOT NULL DEFAULT 0"
+
+MIGRATIONS: tuple[str, ...] = (
+    *(_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12),
+    _V13,
+)

@@ -22,6 +22,9 @@ What a process that serves the store does (``storycore deliver`` does it once):
    endpoint whose attempts have failed for ``DISABLE_AFTER`` in a row (since its last
    success) is disabled.
 
+What is sent is ``told``: a story that is private or working reaches in full only the webhooks
+registered ``private``, the others its summary (docs/webhooks.md#what-a-webhook-is-told).
+
 In the background (``start``) a round (fan out, claim) comes every ``interval`` and does not
 wait for the attempts it started: they go on beside the next rounds, and an endpoint whose
 held deliveries run low is claimed for again at once. Every storage call runs in threads of
@@ -59,10 +62,13 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
+import orjson
+
 from ..clocks import Clock
 from ..errors import Missing, StorycoreError
 from ..model.events import Event, event_body
 from ..model.webhooks import Delivery, WebhookRecord
+from ..rules.permalinks import Permalinks
 from ..rules.timestamps import format_timestamp
 from ..rules.webhook_secrets import WebhookKeyError, signature, unseal
 from ._context import Context
@@ -78,6 +84,7 @@ __all__ = [
     "Attempt",
     "Deliverer",
     "WebhookSender",
+    "told",
 ]
 
 logger = logging.getLogger("storycore.webhooks")
@@ -96,6 +103,8 @@ MAX_ANSWER_BYTES = 64 * 1024
 LEASE = timedelta(seconds=60)
 #: Seconds between two rounds.
 INTERVAL = 1.0
+#: What a webhook not registered ``private`` is told of a private or working story.
+_SUMMARY = ("sid", "username", "slug", "status", "private")
 #: Attempts under way at once to one webhook, in one process: an endpoint is not sent a crowd
 #: of connections (the sender's pool for an endpoint looks at each of its connections at
 #: every step: a delivery costs about twice the CPU with 32 at once as with 8;
@@ -430,7 +439,7 @@ class Deliverer:
         if key is None:
             raise WebhookKeyError("no webhook key is set (STORYCORE_WEBHOOK_KEY)")
         secret = unseal(key, hook.secret, hook.id)
-        body = event_body(event)
+        body = event_body(told(event, hook, self._ctx.presenter.addresses))
         stamp = int(at.timestamp())
         headers = {
             "content-type": "application/json",
@@ -484,6 +493,23 @@ class Deliverer:
             self._state.hooks[hook_id] = hook.model_copy(update=changes)
             with contextlib.suppress(Missing):  # removed meanwhile
                 await self._call(self._ctx.store.webhooks.update, hook_id, changes)
+
+
+def told(event: Event, hook: WebhookRecord, addresses: Permalinks) -> Event:
+    """``event`` as ``hook`` is told it (docs/webhooks.md#what-a-webhook-is-told): in full,
+    unless it reports a story that is private or working and ``hook`` is not ``private``: then
+    its data is the story's ``sid``, its author's username (read from its permalink under
+    ``addresses``; null for one made under another web address), ``slug``, ``status`` and
+    ``private``, and nothing of its content. The log and its Python reader keep the full data."""
+    if hook.private or not event.type.startswith("story."):
+        return event
+    story = orjson.loads(event.data)
+    if "status" not in story or (story["status"] != "working" and story["private"] is not True):
+        return event  # a public story, or one deleted (whose data names it only)
+    named = addresses.parse_story(story["permalink"])
+    summary = {**story, "username": named[0] if named else None}
+    data = orjson.dumps({name: summary[name] for name in _SUMMARY})
+    return event._replace(data=data.decode())
 
 
 class _State:
