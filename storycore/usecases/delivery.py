@@ -22,6 +22,11 @@ What a process that serves the store does (``storycore deliver`` does it once):
    endpoint whose attempts have failed for ``DISABLE_AFTER`` in a row (since its last
    success) is disabled.
 
+5. **Prune.** After each fan-out, at most once every ``PRUNE_EVERY``, the log deletes the
+   events older than ``Settings.limits.event_days`` of which no delivery is pending
+   (``EventLog.prune``): the deliveries of the events just read are made first, so an event
+   is never deleted before its webhooks were given it.
+
 What is sent is ``told``: a story that is private or working reaches in full only the webhooks
 registered ``private``, the others its summary (docs/webhooks.md#what-a-webhook-is-told).
 
@@ -80,6 +85,7 @@ __all__ = [
     "DISABLE_AFTER",
     "LEASE",
     "MAX_ANSWER_BYTES",
+    "PRUNE_EVERY",
     "RETRY_DELAYS",
     "Attempt",
     "Deliverer",
@@ -101,6 +107,8 @@ MAX_ANSWER_BYTES = 64 * 1024
 #: How long a process holds the deliveries it took: more than the attempts of the most it
 #: holds of one endpoint take (``_HOLD``).
 LEASE = timedelta(seconds=60)
+#: How often a deliverer prunes the event log: a delete that walks old events is not each round's.
+PRUNE_EVERY = timedelta(hours=1)
 #: Seconds between two rounds.
 INTERVAL = 1.0
 #: What a webhook not registered ``private`` is told of a private or working story.
@@ -174,6 +182,7 @@ class Deliverer:
         self._looping: threading.Thread | None = None  # the loop's own thread, in the background
         self._storage: ThreadPoolExecutor | None = None
         self._state = _State()
+        self._pruned: datetime | None = None  # when this deliverer last pruned the log
         self._settled = threading.Condition()  # told when the last attempt under way ends
         self._thread = RoundThread(
             context.clock,
@@ -274,11 +283,13 @@ class Deliverer:
 
     async def _round(self) -> None:
         await self._fan_out_all()
+        await self._prune()
         await self._claim(self._clock.now())
 
     async def _drain(self) -> int:
         """Fan out, then claim and send what is due now until none is left; the attempts."""
         await self._fan_out_all()
+        await self._prune()
         due = self._clock.now()
         made = 0
         while started := await self._claim(due):
@@ -306,6 +317,16 @@ class Deliverer:
                 readers.setdefault(hook.cursor, []).append(hook)
         for cursor, group in readers.items():
             await self._fan_out(cursor, group)
+
+    async def _prune(self) -> None:
+        """Delete the events older than ``event_days`` that no pending delivery holds, unless
+        this deliverer did within ``PRUNE_EVERY``."""
+        now = self._clock.now()
+        if self._pruned is not None and now - self._pruned < PRUNE_EVERY:
+            return
+        self._pruned = now
+        before = now - timedelta(days=self._ctx.settings.limits.event_days)
+        await self._call(self._ctx.store.events.prune, format_timestamp(before))
 
     async def _fan_out(self, cursor: str | None, hooks: list[WebhookRecord]) -> None:
         """Make the deliveries of the events logged after ``cursor`` for ``hooks``, the
