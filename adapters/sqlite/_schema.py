@@ -290,8 +290,9 @@ CREATE TABLE revisions (
 # given twice. A webhook is a row of its members (its event types a JSON array). A delivery
 # is a row keyed by webhook and event; the claim walks ``deliveries_due``, which holds the
 # pending deliveries only, in the order they are due, so finished ones (most of the table, in
-# time) cost it nothing. A webhook's deliveries go with it, in ``WebhookRepository.remove``'s transaction (no foreign
-# key: a delivery is stored as given). Existing databases start with an empty log.
+# time) cost it nothing. A webhook's deliveries go with it, in ``WebhookRepository.remove``'s
+# transaction (no foreign key: a delivery is stored as given). Existing databases start with an
+# empty log.
 _V12 = """
 CREATE TABLE events (
     seq INTEGER PRIMARY KEY,
