@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 import pytest
 
 from storycore import Service, Viewer
@@ -88,3 +89,18 @@ def test_the_python_reader_keeps_a_private_story_s_full_data(
     service.deliver()
     [logged] = [e for e in service.events.after(None, 100) if e.event.type == "story.created"]
     assert "what only alice knows" in logged.event.data
+
+
+def test_a_private_story_s_deletion_and_user_events_reach_every_webhook_as_logged(
+    service: Service, alice: Viewer, receiver: Receiver
+) -> None:
+    _write(service, alice, private=True, publish=False)
+    hook = register(service, receiver.url, ["story.deleted", "user.created"])
+    service.stories.delete("alice", "kept-close", viewer=alice)
+    service.accounts.create_user("bob")
+    service.deliver()
+    logged = {e.event.type: e.event for e in service.events.after(None, 100)}
+    told = {r.verified(hook.secret)["type"]: r.verified(hook.secret) for r in receiver.received}
+    assert set(told) == {"story.deleted", "user.created"}
+    for kind, payload in told.items():
+        assert payload["data"] == orjson.loads(logged[kind].data)
