@@ -199,6 +199,11 @@ def _add_webhook_options(command: argparse.ArgumentParser) -> None:
         metavar="TYPE",
         help="an event type to send (repeat it); default: every type (*)",
     )
+    command.add_argument(
+        "--private",
+        action="store_true",
+        help="tell it of private and working stories in full (default: their summary only)",
+    )
     allow_host_option(command, "a host the webhook's address may name on a private address")
 
 

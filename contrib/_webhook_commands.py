@@ -22,7 +22,7 @@ __all__ = [
 
 
 def add(service: Service, args: argparse.Namespace) -> None:
-    made = service.webhooks.add(args.url, args.events, viewer=OPERATOR)
+    made = service.webhooks.add(args.url, args.events, private=args.private, viewer=OPERATOR)
     print(f"created webhook {made.id} for {', '.join(made.events)}; its secret (shown once):")
     print(made.secret)
 

@@ -16,7 +16,8 @@
     storycore [--db URL] import --format storify [--replace] FILE...   # Storify v1 story JSON
     storycore [--db URL] reindex                         # recompute every derived member
     storycore [--db URL] publish-due                     # publish the due stories once
-    storycore [--db URL] webhooks add URL [--event TYPE]... [--resolve-allow-host HOST]...
+    storycore [--db URL] webhooks add URL [--event TYPE]... [--private]
+                                  [--resolve-allow-host HOST]...
     storycore [--db URL] webhooks list | webhooks key
     storycore [--db URL] webhooks remove ID | webhooks deliveries ID [--page N]
     storycore [--db URL] webhooks redeliver ID EVENT

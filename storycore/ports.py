@@ -450,6 +450,17 @@ class EventLog(Protocol):
         """The logged events with these ids, by id."""
         ...
 
+    def prune(self, before: str) -> int:
+        """Delete the events whose ``timestamp`` is before ``before`` and of which no delivery
+        is pending, but the newest event (the log numbers on from it); how many went
+        (docs/webhooks.md#how-long-events-are-kept). Every cursor handed out stays one the log
+        made: ``after`` from it reads the events after it that are left. One statement on SQLite
+        and PostgreSQL; on MongoDB and in memory the pending deliveries are read first, so a
+        delivery made meanwhile of an event that old may find it gone (a delivery is made
+        within a round of its event's write, not days later).
+        """
+        ...
+
 
 @runtime_checkable
 class WebhookRepository(Protocol):

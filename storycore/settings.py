@@ -50,6 +50,9 @@ class Limits(BaseModel):
     embed_pages: int = Field(default=EMBED_PAGES, ge=1)
     # not an input limit: the most revisions a story keeps (docs/api.md#revisions); 0 keeps none
     revisions: int = Field(default=50, ge=0)
+    # not an input limit: the days the event log keeps an event (docs/webhooks.md#how-long-
+    # events-are-kept); older ones go once no delivery of theirs is pending
+    event_days: int = Field(default=30, ge=1)
 
 
 class Network(BaseModel):

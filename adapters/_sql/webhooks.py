@@ -104,4 +104,5 @@ class Webhooks(WebhookRepository):
         """A webhook rebuilt from its row without validating it again (it was, when written)."""
         data = dict(zip(_FIELDS, row, strict=True))
         data["events"] = self.loaded_events(data["events"])
+        data["private"] = bool(data["private"])  # SQLite's 0 or 1
         return construct_trusted(WebhookRecord, data)

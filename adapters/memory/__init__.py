@@ -58,7 +58,10 @@ class _State:
     tokens: dict[str, TokenRecord] = field(default_factory=dict)  # by digest
     identities: dict[tuple[str, str], str] = field(default_factory=dict)  # -> user id
     revisions: dict[str, dict[int, Revision]] = field(default_factory=dict)  # id -> version ->
-    events: list[Event] = field(default_factory=list)  # the log: its cursor is an index
+    # the log: its cursor is a position in it, counted from the first event ever logged;
+    # ``pruned`` events went from its front, and a pruned one further on is None
+    events: list[Event | None] = field(default_factory=list)
+    pruned: int = 0
     webhooks: dict[str, WebhookRecord] = field(default_factory=dict)
     deliveries: dict[tuple[str, str], Delivery] = field(default_factory=dict)  # (webhook, event)
     derivation: int | None = None
@@ -455,9 +458,15 @@ class _Events(_Part, ports.EventLog):
     """The log is a list: one writer at a time (the lock), so list order is commit order."""
 
     def after(self, cursor: str | None, limit: int) -> list[LoggedEvent]:
-        start = 0 if cursor is None else _index(cursor, len(self._s.events))
-        found = self._s.events[start : start + max(limit, 0)]
-        return [LoggedEvent(str(start + n + 1), event) for n, event in enumerate(found)]
+        log, pruned = self._s.events, self._s.pruned
+        start = 0 if cursor is None else _index(cursor, pruned + len(log))
+        found: list[LoggedEvent] = []
+        for index in range(max(start - pruned, 0), len(log)):
+            if len(found) >= limit:
+                break
+            if (event := log[index]) is not None:
+                found.append(LoggedEvent(str(pruned + index + 1), event))
+        return found
 
     def heads_after(self, cursor: str | None, limit: int) -> list[LoggedHead]:
         return [
@@ -466,11 +475,24 @@ class _Events(_Part, ports.EventLog):
         ]
 
     def end(self) -> str | None:
-        return str(len(self._s.events)) if self._s.events else None
+        return str(self._s.pruned + len(self._s.events)) if self._s.events else None
 
     def get_many(self, event_ids: Iterable[str]) -> dict[str, Event]:
         wanted = set(event_ids)
-        return {event.id: event for event in self._s.events if event.id in wanted}
+        return {e.id: e for e in self._s.events if e is not None and e.id in wanted}
+
+    def prune(self, before: str) -> int:
+        log = self._s.events
+        held = {d.event_id for d in self._s.deliveries.values() if d.state == "pending"}
+        gone = 0
+        for index, event in enumerate(log[:-1]):
+            if event is not None and event.timestamp < before and event.id not in held:
+                log[index] = None
+                gone += 1
+        front = next(index for index, event in enumerate(log) if event is not None) if log else 0
+        del log[:front]  # the front is only counted
+        self._s.pruned += front
+        return gone
 
 
 def _index(cursor: str, length: int) -> int:

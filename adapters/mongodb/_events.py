@@ -25,6 +25,7 @@ __all__ = ["MongoEvents"]
 
 _MAX_DIGITS = 18  # a seq fits a 64-bit int
 _HEAD = {"seq": 1, "type": 1, "timestamp": 1}  # and ``_id``, the event's id
+_PRUNED = 1000  # events one batch of ``prune`` looks at
 
 
 class MongoEvents(EventLog):
@@ -32,6 +33,7 @@ class MongoEvents(EventLog):
 
     def __init__(self, collections: Collections) -> None:
         self._events, self._relay = collections.events, Relay(collections)
+        self._deliveries = collections.deliveries
 
     def after(self, cursor: str | None, limit: int) -> list[LoggedEvent]:
         start = 0 if cursor is None else _seq(cursor)
@@ -67,6 +69,28 @@ class MongoEvents(EventLog):
         self._relay.run(wait=True)
         found = self._events.find({"_id": {"$in": ids}})
         return {logged["_id"]: _event(logged) for logged in found}
+
+    def prune(self, before: str) -> int:
+        """The events before ``before`` but the newest, in ``seq`` order, ``_PRUNED`` at a
+        time: those no pending delivery holds are deleted (the port says what a delivery made
+        meanwhile finds). ``seq`` numbers come from the relay's counter: none is given twice."""
+        self._relay.run(wait=True)  # the events written by now are in the log
+        newest = self._events.find_one({}, {"seq": 1}, sort=[("seq", DESCENDING)])
+        gone, after = 0, 0
+        while newest is not None:
+            old = {"timestamp": {"$lt": before}, "seq": {"$gt": after, "$lt": newest["seq"]}}
+            batch = list(
+                self._events.find(old, {"seq": 1}, sort=[("seq", ASCENDING)], limit=_PRUNED)
+            )
+            if not batch:
+                break
+            ids = [logged["_id"] for logged in batch]
+            held = set(self._deliveries.distinct("event_id", {"event_id": {"$in": ids},
+                                                              "state": "pending"}))  # fmt: skip
+            if unheld := [event_id for event_id in ids if event_id not in held]:
+                gone += self._events.delete_many({"_id": {"$in": unheld}}).deleted_count
+            after = batch[-1]["seq"]
+        return gone
 
 
 def _event(logged: Document) -> Event:

@@ -100,6 +100,13 @@ def _logged_event(row: Sequence[Any]) -> LoggedEvent:
     return LoggedEvent(f"{xid}-{n}", Event._make(event))
 
 
+#: The events before ``%s`` with no pending delivery, but the newest (as every store keeps it).
+_PRUNE = (
+    "DELETE FROM events WHERE timestamp < %s AND n < (SELECT max(n) FROM events)"
+    " AND id NOT IN (SELECT event_id FROM deliveries WHERE state = 'pending')"
+)
+
+
 class PostgreSQLEvents(Part, EventLog):
     """The log, walked along ``events_order`` (``xid``, ``n``) from a cursor."""
 
@@ -145,3 +152,7 @@ class PostgreSQLEvents(Part, EventLog):
             f"SELECT {_COLUMNS} FROM events WHERE id = ANY(%s::text[])", (list(set(event_ids)),)
         )
         return {row[0]: Event._make(row) for row in rows}
+
+    def prune(self, before: str) -> int:
+        """``_PRUNE``, one statement."""
+        return self._db.run(_PRUNE, (before,))

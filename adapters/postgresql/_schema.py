@@ -208,7 +208,11 @@ CREATE INDEX deliveries_due ON deliveries (next_attempt, webhook_id, event_id)
 CREATE INDEX deliveries_webhook ON deliveries (webhook_id, created, event_id);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
+# Whether a webhook is told of private and working stories in full (docs/webhooks.md#what-a-
+# webhook-is-told): false for the webhooks registered before.
+_V6 = "ALTER TABLE webhooks ADD COLUMN private boolean NOT NULL DEFAULT false"
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 
 #: The tables of the last migration but ``schema_version``, in an order that empties them: each
 #: after the tables whose rows refer to it, and ``author_stats`` after ``stories``, whose

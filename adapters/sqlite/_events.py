@@ -26,6 +26,15 @@ _COLUMNS = "id, type, timestamp, subject, data"
 _HEAD = ", ".join(EventHead._fields)  # id, type, timestamp
 
 
+#: The events before ``?1`` with no pending delivery, but the newest: a ``seq`` is never given
+#: twice while the newest stays (``INTEGER PRIMARY KEY`` takes the greatest and one), so no
+#: cursor handed out names a later event.
+_PRUNE = (
+    "DELETE FROM events WHERE timestamp < ?1 AND seq < (SELECT max(seq) FROM events)"
+    " AND id NOT IN (SELECT event_id FROM deliveries WHERE state = 'pending')"
+)
+
+
 def log(conn: sqlite3.Connection, events: Sequence[Event]) -> None:
     """Store ``events`` in order, in the caller's write transaction; nothing when there is
     none (a write without events costs no statement more)."""
@@ -67,3 +76,7 @@ class SQLiteEvents(Repository, EventLog):
         ids = list(set(event_ids))
         rows = self._db.rows(f"SELECT {_COLUMNS} FROM events WHERE id IN ({marks(ids)})", ids)
         return {row[0]: Event._make(row) for row in rows}
+
+    def prune(self, before: str) -> int:
+        """``_PRUNE``: one statement, so no delivery is made in between (the write lock)."""
+        return self._db.run(_PRUNE, (before,))

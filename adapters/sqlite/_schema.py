@@ -286,12 +286,13 @@ CREATE TABLE revisions (
 # Events and webhooks (docs/webhooks.md). ``events`` is the log: ``seq`` is its order and
 # the cursor a reader keeps (as decimal text). Every write takes SQLite's one write lock
 # (``BEGIN IMMEDIATE``), so a later ``seq`` is a later commit, and a reader that sees an event
-# sees every one before it. Events are never deleted, so no ``seq`` is given twice. A webhook is
-# a row of its members (its event types a JSON array). A delivery is a row keyed by webhook and
-# event; the claim walks ``deliveries_due``, which holds the pending deliveries only, in the
-# order they are due, so finished ones (most of the table, in time) cost it nothing. A
-# webhook's deliveries go with it, in ``WebhookRepository.remove``'s transaction (no foreign
-# key: a delivery is stored as given). Existing databases start with an empty log.
+# sees every one before it. The newest event is never deleted (``_events``), so no ``seq`` is
+# given twice. A webhook is a row of its members (its event types a JSON array). A delivery
+# is a row keyed by webhook and event; the claim walks ``deliveries_due``, which holds the
+# pending deliveries only, in the order they are due, so finished ones (most of the table, in
+# time) cost it nothing. A webhook's deliveries go with it, in ``WebhookRepository.remove``'s
+# transaction (no foreign key: a delivery is stored as given). Existing databases start with an
+# empty log.
 _V12 = """
 CREATE TABLE events (
     seq INTEGER PRIMARY KEY,
@@ -334,4 +335,11 @@ CREATE INDEX deliveries_due ON deliveries(next_attempt, webhook_id, event_id)
 CREATE INDEX deliveries_newest ON deliveries(webhook_id, created, event_id)
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12)
+# Whether a webhook is told of private and working stories in full (docs/webhooks.md#what-a-
+# webhook-is-told): 0 or 1, 0 for the webhooks registered before.
+_V13 = "ALTER TABLE webhooks ADD COLUMN private INTEGER NOT NULL DEFAULT 0"
+
+MIGRATIONS: tuple[str, ...] = (
+    *(_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12),
+    _V13,
+)

@@ -199,6 +199,7 @@ _WEBHOOK = WebhookShape(
     id="wh_5d2c8e0a4b1f",
     url="https://hooks.example/storycore",
     events=["story.published", "story.deleted"],
+    private=False,
     created=_CREATED,
     failing=None,
     disabled=None,

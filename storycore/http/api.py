@@ -251,7 +251,10 @@ ROUTES: tuple[Route, ...] = (
                      required=True),
            Parameter("events", _EVENT_TYPES,
                      'the event types to send: a list, or ["*"] for all (the default)',
-                     read=Read.OBJECT)),
+                     read=Read.OBJECT),
+           Parameter("private", _BOOLEAN,
+                     "told of private and working stories in full (default false: their "
+                     "sid, username, slug, status and private only)", read=Read.BOOLEAN)),
           WebhookCreated, None, (400, 403, 409, 503), tags=("webhooks",), credentials=_USER),
     Route("GET", _WEBHOOKS_PATH, e.list_webhooks, "List the webhooks, oldest first", _PAGES,
           WebhookShape, "webhooks", (400, 403), tags=("webhooks",), credentials=_USER),

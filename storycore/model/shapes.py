@@ -258,11 +258,13 @@ class Page(_Shape, Generic[T]):
 class WebhookShape(_Shape):
     """A webhook (docs/webhooks.md): where its events go, which, and whether it is
     disabled (the time its deliveries had failed for 5 days in a row, or null). ``failing``
-    is the time of its first failed attempt since its last success, or null."""
+    is the time of its first failed attempt since its last success, or null. ``private``: it
+    is told of private and working stories in full, where others get their summary."""
 
     id: str
     url: str
     events: list[str]
+    private: bool
     created: str
     failing: str | None
     disabled: str | None

@@ -21,7 +21,9 @@ class WebhookRecord(BaseModel):
     """A registered endpoint. ``secret`` is its signing secret sealed with the service's key
     (``storycore.rules.sealing``): a stolen store does not hold it in clear. ``events`` is a
     tuple of event types, or ``("*",)`` for every one. ``failing_since`` is the time of the
-    first failed attempt since its last success; ``disabled`` the time it was disabled."""
+    first failed attempt since its last success; ``disabled`` the time it was disabled.
+    ``private``: it is told of private and working stories in full, where other webhooks are
+    sent their summary (``storycore.usecases.delivery.told``)."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
 
@@ -34,6 +36,7 @@ class WebhookRecord(BaseModel):
     cursor: str | None = None
     failing_since: str | None = None
     disabled: str | None = None
+    private: bool = False
 
 
 class Delivery(NamedTuple):

@@ -22,6 +22,14 @@ What a process that serves the store does (``storycore deliver`` does it once):
    endpoint whose attempts have failed for ``DISABLE_AFTER`` in a row (since its last
    success) is disabled.
 
+5. **Prune.** After each fan-out, at most once every ``PRUNE_EVERY``, the log deletes the
+   events older than ``Settings.limits.event_days`` of which no delivery is pending
+   (``EventLog.prune``): the deliveries of the events just read are made first, so an event
+   is never deleted before its webhooks were given it.
+
+What is sent is ``told``: a story that is private or working reaches in full only the webhooks
+registered ``private``, the others its summary (docs/webhooks.md#what-a-webhook-is-told).
+
 In the background (``start``) a round (fan out, claim) comes every ``interval`` and does not
 wait for the attempts it started: they go on beside the next rounds, and an endpoint whose
 held deliveries run low is claimed for again at once. Every storage call runs in threads of
@@ -58,10 +66,13 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
+import orjson
+
 from ..clocks import Clock
 from ..errors import Missing, StorycoreError
 from ..model.events import Event, event_body
 from ..model.webhooks import Delivery, WebhookRecord
+from ..rules.permalinks import Permalinks
 from ..rules.timestamps import format_timestamp
 from ..rules.webhook_secrets import WebhookKeyError, signature, unseal
 from ._context import Context
@@ -73,10 +84,12 @@ __all__ = [
     "DISABLE_AFTER",
     "LEASE",
     "MAX_ANSWER_BYTES",
+    "PRUNE_EVERY",
     "RETRY_DELAYS",
     "Attempt",
     "Deliverer",
     "WebhookSender",
+    "told",
 ]
 
 logger = logging.getLogger("storycore.webhooks")
@@ -93,8 +106,12 @@ MAX_ANSWER_BYTES = 64 * 1024
 #: How long a process holds the deliveries it took: more than the attempts of the most it
 #: holds of one endpoint take (``_HOLD``).
 LEASE = timedelta(seconds=60)
+#: How often a deliverer prunes the event log: a delete that walks old events is not each round's.
+PRUNE_EVERY = timedelta(hours=1)
 #: Seconds between two rounds.
 INTERVAL = 1.0
+#: What a webhook not registered ``private`` is told of a private or working story.
+_SUMMARY = ("sid", "username", "slug", "status", "private")
 #: Attempts under way at once to one webhook, in one process: an endpoint is not sent a crowd
 #: of connections (the sender's pool for an endpoint looks at each of its connections at
 #: every step: a delivery costs about twice the CPU with 32 at once as with 8;
@@ -164,6 +181,7 @@ class Deliverer:
         self._looping: threading.Thread | None = None  # the loop's own thread, in the background
         self._storage: ThreadPoolExecutor | None = None
         self._state = _State()
+        self._pruned: datetime | None = None  # when this deliverer last pruned the log
         self._settled = threading.Condition()  # told when the last attempt under way ends
         self._thread = RoundThread(
             context.clock,
@@ -264,11 +282,13 @@ class Deliverer:
 
     async def _round(self) -> None:
         await self._fan_out_all()
+        await self._prune()
         await self._claim(self._clock.now())
 
     async def _drain(self) -> int:
         """Fan out, then claim and send what is due now until none is left; the attempts."""
         await self._fan_out_all()
+        await self._prune()
         due = self._clock.now()
         made = 0
         while started := await self._claim(due):
@@ -296,6 +316,16 @@ class Deliverer:
                 readers.setdefault(hook.cursor, []).append(hook)
         for cursor, group in readers.items():
             await self._fan_out(cursor, group)
+
+    async def _prune(self) -> None:
+        """Delete the events older than ``event_days`` that no pending delivery holds, unless
+        this deliverer did within ``PRUNE_EVERY``."""
+        now = self._clock.now()
+        if self._pruned is not None and now - self._pruned < PRUNE_EVERY:
+            return
+        self._pruned = now
+        before = now - timedelta(days=self._ctx.settings.limits.event_days)
+        await self._call(self._ctx.store.events.prune, format_timestamp(before))
 
     async def _fan_out(self, cursor: str | None, hooks: list[WebhookRecord]) -> None:
         """Make the deliveries of the events logged after ``cursor`` for ``hooks``, the
@@ -429,7 +459,7 @@ class Deliverer:
         if key is None:
             raise WebhookKeyError("no webhook key is set (STORYCORE_WEBHOOK_KEY)")
         secret = unseal(key, hook.secret, hook.id)
-        body = event_body(event)
+        body = event_body(told(event, hook, self._ctx.presenter.addresses))
         stamp = int(at.timestamp())
         headers = {
             "content-type": "application/json",
@@ -483,6 +513,23 @@ class Deliverer:
             self._state.hooks[hook_id] = hook.model_copy(update=changes)
             with contextlib.suppress(Missing):  # removed meanwhile
                 await self._call(self._ctx.store.webhooks.update, hook_id, changes)
+
+
+def told(event: Event, hook: WebhookRecord, addresses: Permalinks) -> Event:
+    """``event`` as ``hook`` is told it (docs/webhooks.md#what-a-webhook-is-told): in full,
+    unless it reports a story that is private or working and ``hook`` is not ``private``: then
+    its data is the story's ``sid``, its author's username (read from its permalink under
+    ``addresses``; null for one made under another web address), ``slug``, ``status`` and
+    ``private``, and nothing of its content. The log and its Python reader keep the full data."""
+    if hook.private or not event.type.startswith("story."):
+        return event
+    story = orjson.loads(event.data)
+    if "status" not in story or (story["status"] != "working" and story["private"] is not True):
+        return event  # a public story, or one deleted (whose data names it only)
+    named = addresses.parse_story(story["permalink"])
+    summary = {**story, "username": named[0] if named else None}
+    data = orjson.dumps({name: summary[name] for name in _SUMMARY})
+    return event._replace(data=data.decode())
 
 
 class _State:

@@ -67,8 +67,12 @@ class Webhooks:
     def __init__(self, context: Context) -> None:
         self._ctx = context
 
-    def add(self, url: str, events: object = None, *, viewer: Viewer) -> WebhookCreated:
-        """Register ``url`` for ``events``; the answer holds the signing secret, shown once."""
+    def add(
+        self, url: str, events: object = None, *, private: bool = False, viewer: Viewer
+    ) -> WebhookCreated:
+        """Register ``url`` for ``events``; the answer holds the signing secret, shown once.
+        ``private``: the webhook is told of private and working stories in full; others are
+        sent their summary (docs/webhooks.md#what-a-webhook-is-told)."""
         editor = self._editor(viewer)
         url = _webhook_url(url, self._ctx.settings.limits.address, self._allowed_hosts)
         kinds = event_types(events)
@@ -84,6 +88,7 @@ class Webhooks:
             created=self._ctx.now(),
             created_by=editor,
             cursor=self._ctx.store.events.end(),
+            private=private,
         )
         self._ctx.store.webhooks.add(record)
         return WebhookCreated(**_shown(record), secret=secret)
@@ -202,6 +207,7 @@ def _shown(record: WebhookRecord) -> dict[str, object]:
         "id": record.id,
         "url": record.url,
         "events": list(record.events),
+        "private": record.private,
         "created": record.created,
         "failing": record.failing_since,
         "disabled": record.disabled,

@@ -119,7 +119,7 @@ def test_a_schema_of_the_previous_version_opens_and_gains_the_event_and_webhook_
     store = open_store(url)
     story = add_story(store, add_user(store, "alice").id, "tale")
     store.close()
-    rewind(schema, to=len(MIGRATIONS) - 1)  # as the previous version left it
+    rewind(schema, to=4)  # as the version before events left it
     store = open_store(url)
     try:
         assert store.stories.get(story.id) == story
@@ -144,6 +144,26 @@ def test_a_schema_of_the_previous_version_opens_and_gains_the_event_and_webhook_
         assert conn.execute("SELECT max(version) FROM schema_version").fetchone() == (
             len(MIGRATIONS),
         )
+
+
+def test_a_schema_of_version_5_migrates_with_its_webhooks_not_private(
+    url: str, schema: str
+) -> None:
+    open_store(url).close()
+    rewind(schema, to=5)
+    with _server(schema) as conn:
+        conn.execute(
+            "INSERT INTO webhooks (id, url, events, secret, created, created_by)"
+            " VALUES ('hook', 'https://h.example/', ARRAY['*'], 's', %s, 'ed')",
+            (at(1),),
+        )
+    store = open_store(url)
+    try:
+        found = store.webhooks.get("hook")
+        assert found is not None
+        assert found.private is False
+    finally:
+        store.close()
 
 
 # -- commit order --------------------------------------------------------------------------

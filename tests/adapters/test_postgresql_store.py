@@ -370,6 +370,7 @@ _UNDO = {
     UPDATE stories SET record = (record::jsonb - 'publish_at')::text;
     """,
     5: "DROP TABLE events; DROP TABLE webhooks; DROP TABLE deliveries;",
+    6: "ALTER TABLE webhooks DROP COLUMN private;",
 }
 
 

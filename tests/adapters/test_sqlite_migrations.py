@@ -70,6 +70,7 @@ _UNDO = {
     ALTER TABLE stories DROP COLUMN publish_at;
     """,
     12: "DROP TABLE deliveries; DROP TABLE webhooks; DROP TABLE events;",
+    13: "ALTER TABLE webhooks DROP COLUMN private;",
 }
 
 
@@ -273,5 +274,26 @@ def test_a_database_of_version_11_migrates_to_an_empty_event_log_and_no_webhooks
         event = Event(new_event_id(), "story.deleted", at(5), story.id, "{}")
         assert store.stories.remove(story.id, events=[event])
         assert [logged.event for logged in store.events.after(None, 10)] == [event]
+    finally:
+        store.close()
+
+
+def test_a_database_of_version_12_migrates_with_its_webhooks_not_private(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'v12.db'}"
+    open_store(url).close()
+    _rewind(tmp_path / "v12.db", to=12)
+    connection = sqlite3.connect(tmp_path / "v12.db")
+    connection.execute(
+        "INSERT INTO webhooks (id, url, events, secret, created, created_by)"
+        " VALUES ('hook', 'https://h.example/', '[\"*\"]', 's', ?, 'ed')",
+        (at(1),),
+    )
+    connection.commit()
+    connection.close()
+    store = open_store(url)
+    try:
+        found = store.webhooks.get("hook")
+        assert found is not None
+        assert found.private is False
     finally:
         store.close()

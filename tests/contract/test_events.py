@@ -20,10 +20,13 @@ from tests.contract._factories import (
     AWKWARD_DATA,
     add_story,
     add_user,
+    at,
     changed,
+    make_delivery,
     make_event,
     make_story,
     make_user,
+    make_webhook,
     two_stores,
 )
 
@@ -524,3 +527,58 @@ def test_a_reader_misses_no_event_of_writers_on_another_connection(
     written, seen = _follow([first, second] * (WRITERS // 2), second)
     _misses_none(written, seen)
     assert [logged.event for logged in first.events.after(None, 1000)] == seen
+
+
+# -- pruning: events do not live for ever (docs/webhooks.md#how-long-events-are-kept) ---------
+
+
+def _log_users(store: Store, *minutes: int) -> list[Event]:
+    """A new user logged at each of ``minutes``, in order: their events."""
+    events = []
+    for minute in minutes:
+        user = make_user(f"pruned{minute}")
+        event = make_event(user.id, "user.created", minutes=minute)
+        store.users.add(user, events=[event])
+        events.append(event)
+    return events
+
+
+def test_prune_deletes_the_events_before_the_time_that_no_pending_delivery_holds(
+    store: Store,
+) -> None:
+    old, older, kept, newest = _log_users(store, 1, 2, 10, 11)
+    assert store.events.prune(at(10)) == 2
+    assert _logged(store) == [kept, newest]
+    assert store.events.get_many([old.id, older.id]) == {}
+
+
+def test_prune_keeps_an_old_event_with_a_pending_delivery(store: Store) -> None:
+    held, delivered, failed, _ = _log_users(store, 1, 2, 3, 20)
+    hook = make_webhook()
+    store.webhooks.add(hook)
+    store.deliveries.add_many(
+        [
+            make_delivery(hook.id, held.id),
+            make_delivery(hook.id, delivered.id, state="delivered", due=None),
+            make_delivery(hook.id, failed.id, state="failed", due=None),
+        ]
+    )
+    assert store.events.prune(at(10)) == 2
+    assert [e.id for e in _logged(store)] == [held.id, _logged(store)[-1].id]
+    assert store.events.get_many([held.id]) == {held.id: held}
+
+
+def test_prune_keeps_the_newest_event_and_every_cursor_reads_on(store: Store) -> None:
+    _, newest = _log_users(store, 1, 2)
+    before = store.events.after(None, 10)
+    assert store.events.prune(at(60)) == 1
+    assert _logged(store) == [newest]
+    assert store.events.end() == before[-1].cursor
+    (later,) = _log_users(store, 61)
+    assert [e.event for e in store.events.after(before[0].cursor, 10)] == [newest, later]
+    assert [e.event for e in store.events.after(before[1].cursor, 10)] == [later]
+
+
+def test_prune_on_an_empty_log_deletes_nothing(store: Store) -> None:
+    assert store.events.prune(at(60)) == 0
+    assert store.events.end() is None

@@ -52,6 +52,21 @@ def test_a_webhook_with_no_cursor_nor_failures_reads_back_equal(store: Store) ->
     assert (found.cursor, found.failing_since, found.disabled) == (None, None, None)
 
 
+@pytest.mark.parametrize("private", [True, False])
+def test_a_webhooks_private_reads_back_as_stored(store: Store, private: bool) -> None:
+    webhook = make_webhook(private=private)
+    store.webhooks.add(webhook)
+    found = store.webhooks.get(webhook.id)
+    assert found is not None
+    assert found.private is private
+    assert store.webhooks.find(0, 10)[0].private is private
+
+
+def test_a_webhook_is_not_private_unless_registered_so(store: Store) -> None:
+    store.webhooks.add(make_webhook())
+    assert store.webhooks.find(0, 10)[0].private is False
+
+
 def test_a_webhooks_events_read_back_as_a_tuple_in_their_order(store: Store) -> None:
     webhook = make_webhook(events=("user.updated", "story.created", "story.deleted"))
     store.webhooks.add(webhook)

@@ -201,6 +201,21 @@ def test_add_without_an_event_is_for_every_event(capsys: pytest.CaptureFixture[s
     assert " for *;" in said
 
 
+@on_sqlite
+@pytest.mark.parametrize(("options", "private"), [(["--private"], True), ([], False)])
+def test_add_private_registers_a_webhook_told_of_private_stories_in_full(
+    capsys: pytest.CaptureFixture[str], db: str, options: list[str], private: bool
+) -> None:
+    webhook_id, _ = _added(capsys, db, ELSEWHERE, *options)
+    store = open_store(db)
+    try:
+        found = store.webhooks.get(webhook_id)
+        assert found is not None
+        assert found.private is private
+    finally:
+        store.close()
+
+
 def test_add_takes_a_private_address_when_resolve_allow_host_names_its_host(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

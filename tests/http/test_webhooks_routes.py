@@ -31,7 +31,7 @@ from tests.http._shapes import TIMESTAMP, content_of, error_of, keys
 from tests.http.conftest import World
 from tests.http.test_endpoints import VALID_REQUESTS
 
-WEBHOOK = keys("id url events created failing disabled")
+WEBHOOK = keys("id url events private created failing disabled")
 DELIVERY = keys(
     "event type created state attempts last_status last_error last_attempt next_attempt"
 )
@@ -98,6 +98,23 @@ def test_the_secret_add_answers_signs_what_the_webhook_is_sent(
     [sent] = [d for d in world.receiver.received if d.path.endswith("/signed")]
     payload = standardwebhooks.Webhook(made["secret"]).verify(sent.body, sent.headers)
     assert (payload["type"], payload["data"]["title"]) == ("story.published", "Signed")
+
+
+def test_a_webhook_is_not_private_unless_registered_so(client: Client, world: World) -> None:
+    made = content_of(_add(client, world))
+    assert made["private"] is False
+    assert content_of(client.get(f"{HOOKS}/{made['id']}", _as_ed(world)))["private"] is False
+
+
+@pytest.mark.parametrize("private", [True, "true"])
+def test_a_webhook_registered_private_is_answered_private(
+    client: Client, world: World, private: object
+) -> None:
+    made = content_of(_add(client, world, private=private))
+    assert made["private"] is True
+    assert content_of(client.get(f"{HOOKS}/{made['id']}", _as_ed(world)))["private"] is True
+    listed = content_of(client.get(HOOKS, _as_ed(world)))["webhooks"]
+    assert [hook["private"] for hook in listed if hook["id"] == made["id"]] == [True]
 
 
 def test_events_absent_are_every_event(client: Client, world: World) -> None:

@@ -158,7 +158,8 @@ class Delivered:
 
 @pytest.fixture
 def delivered(service: Service, alice: Viewer, editor: Viewer, receiver: Receiver) -> Delivered:
-    hook = service.webhooks.add(receiver.url, viewer=editor)
+    # private: told of alice's working story in full (tests/webhooks/test_what_is_told.py)
+    hook = service.webhooks.add(receiver.url, private=True, viewer=editor)
     _story(service, alice, "tale")
     assert service.deliver() == 1
     ((event, _),) = receiver.verified(hook.secret)
@@ -275,6 +276,20 @@ def test_the_answer_to_add_shows_the_webhook_and_its_whsec_secret(
     )
     assert hook.id.startswith("wh_")
     assert hook.created == format_timestamp(storycore_clock.now())
+
+
+@pytest.mark.parametrize("private", [True, False])
+def test_a_webhook_s_private_is_answered_as_registered(
+    service: Service, editor: Viewer, private: bool
+) -> None:
+    hook = service.webhooks.add(HOOK_URL, private=private, viewer=editor)
+    assert hook.private is private
+    assert service.webhooks.read(hook.id, viewer=editor).private is private
+    assert [h.private for h in service.webhooks.list(viewer=editor).items] == [private]
+
+
+def test_a_webhook_is_not_private_unless_registered_so(service: Service, editor: Viewer) -> None:
+    assert service.webhooks.add(HOOK_URL, viewer=editor).private is False
 
 
 def test_each_webhook_has_its_own_secret(service: Service, editor: Viewer) -> None:

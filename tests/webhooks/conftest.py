@@ -89,9 +89,12 @@ def receiver(receivers: Callable[..., Receiver]) -> Receiver:
 # -- what the tests do through the service ----------------------------------------------------
 
 
-def register(service: Service, url: str, events: list[str] | None = None) -> WebhookCreated:
-    """A webhook for ``url`` and ``events`` (every event when None), as the operator makes it."""
-    return service.webhooks.add(url, events, viewer=OPERATOR)
+def register(
+    service: Service, url: str, events: list[str] | None = None, *, private: bool = False
+) -> WebhookCreated:
+    """A webhook for ``url`` and ``events`` (every event when None), as the operator makes it;
+    ``private``: told of private and working stories in full."""
+    return service.webhooks.add(url, events, private=private, viewer=OPERATOR)
 
 
 def webhook(service: Service, hook: WebhookShape) -> WebhookShape:
