@@ -19,9 +19,9 @@ from .ports import Store
 from .presentation.presenters import Presenter
 from .rules.sites import checked_web_url
 from .settings import DEFAULT_WEB_URL, Settings
-from .usecases._context import Context
 from .usecases.accounts import Accounts
 from .usecases.catalog import Catalog
+from .usecases.context import Context
 from .usecases.delegation import Delegation
 from .usecases.delivery import Deliverer, WebhookSender
 from .usecases.embedding import Embeds

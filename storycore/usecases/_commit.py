@@ -18,8 +18,8 @@ from ..model.events import Event
 from ..model.records import Element, StoryRecord, UserRecord
 from ..model.revisions import RevisionMark
 from ..model.visibility import Viewer
-from ._context import Context
 from ._events import story_event
+from .context import Context
 from .transitions import Transition
 from .wording import wording
 

@@ -13,7 +13,7 @@ from ..model.records import Element, StoryRecord, UserRecord, element_of
 from ..model.shapes import StoryDetail
 from ..rules.schedule import PublishAt, Unchanged, publish_time
 from ._commit import Commits
-from ._context import Context
+from .context import Context
 
 __all__ = ["StoryCommands", "StoryInput", "detail"]
 

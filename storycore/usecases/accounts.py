@@ -34,8 +34,8 @@ from ..rules.credentials import (
 from ..rules.ids import new_id
 from ..rules.timestamps import format_timestamp
 from ..rules.usernames import username_key, validate_username
-from ._context import Context
 from ._events import profile_events, user_event
+from .context import Context
 from .wording import wording
 
 __all__ = ["Accounts", "AppCredentials"]

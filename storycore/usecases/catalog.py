@@ -22,7 +22,7 @@ from ..rules.addresses import validate_url
 from ..rules.hashtags import normalize_tag
 from ..rules.searchtext import query_tokens
 from ..rules.usernames import username_key
-from ._context import Context
+from .context import Context
 
 __all__ = ["FEED_SIZE", "Catalog", "FeedEntry"]
 

@@ -29,9 +29,9 @@ from ..model.shapes import DelegatedCreated
 from ..model.visibility import Viewer
 from ..rules.ids import new_id
 from ..rules.usernames import RESERVED_USERNAMES, username_key
-from ._context import Context
 from ._events import profile_events, user_event
 from .accounts import Accounts
+from .context import Context
 from .identity import ANSWER_CAP, ProviderClient, ProviderIdentity, interpret
 from .lifecycle import Stories
 from .ratelimit import RateLimiter

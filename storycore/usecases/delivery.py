@@ -75,8 +75,8 @@ from ..model.webhooks import Delivery, WebhookRecord
 from ..rules.permalinks import Permalinks
 from ..rules.timestamps import format_timestamp
 from ..rules.webhook_secrets import WebhookKeyError, signature, unseal
-from ._context import Context
 from ._rounds import RoundThread
+from .context import Context
 from .webhooks import ALL_EVENTS, MAX_WEBHOOKS
 
 __all__ = [

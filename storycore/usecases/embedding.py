@@ -18,7 +18,7 @@ from ..presentation.embed import EmbedStory, embed_script, oembed
 from ..presentation.pages import Site, kept_embedded_story
 from ..rules.addresses import is_http_url
 from ..rules.numbers import whole_number
-from ._context import Context
+from .context import Context
 
 __all__ = ["PAGE_ELEMENTS", "Embeds", "StoryOnPage"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..errors import InvalidParameter, Missing
 from ..model.events import LoggedEvent
 from ..rules.numbers import whole_number
-from ._context import Context
+from .context import Context
 
 __all__ = ["MAX_EVENTS", "Events"]
 

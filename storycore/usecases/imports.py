@@ -59,7 +59,6 @@ from ..model.revisions import Revision, revision_document, revision_from
 from ..model.trusted import construct_trusted
 from ..ports import NewStory, Store, whole_record
 from ..rules.usernames import username_key
-from ._context import Context
 from ._import_records import (
     ProfileCheck,
     checked_app,
@@ -68,6 +67,7 @@ from ._import_records import (
     checked_user,
 )
 from .accounts import Accounts
+from .context import Context
 from .storify import CheckedRecord, StorifyReader
 from .wording import worded, wording
 

@@ -22,10 +22,10 @@ from ..model.visibility import Viewer
 from ..ports import KEPT_BY_REPLACE
 from ..rules.numbers import whole_number
 from ._commit import Commits, expect_version
-from ._context import Context
 from ._reading import StoryReading
 from ._story_commands import detail
 from .catalog import PageParam
+from .context import Context
 from .transitions import RESTORE
 
 __all__ = ["Revisions"]

@@ -25,8 +25,8 @@ from ..rules.hosts import canonical_host, canonical_hosts, is_plainly_private
 from ..rules.ids import new_webhook_id
 from ..rules.text import check_text
 from ..rules.webhook_secrets import new_secret, seal
-from ._context import Context
 from .catalog import PageParam
+from .context import Context
 
 __all__ = ["ALL_EVENTS", "MAX_WEBHOOKS", "Webhooks", "event_types"]
 

@@ -68,17 +68,6 @@ def _faults(importer: str, path: Path) -> Iterator[str]:
             yield f"{module}.{name} (private to its module)"
 
 
-# the service composes the use cases over their shared ``Context``, which their package keeps
-# private: the one exception left, until ``Context`` has a public module
-_KNOWN = {"storycore.service"}
-
-
-@pytest.mark.parametrize(
-    "importer",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(strict=True)) if name in _KNOWN else name
-        for name in sorted(MODULES)
-    ],
-)
+@pytest.mark.parametrize("importer", sorted(MODULES))
 def test_nothing_private_is_imported_from_outside_its_place(importer: str) -> None:
     assert sorted(set(_faults(importer, MODULES[importer]))) == []
