@@ -250,8 +250,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     lines = [
         f"`storycore serve` on a SQLite file, {args.creates} creates one after another through"
-        f" the API, {args.pause:g} s apart; seconds from each create's answer to the healthy endpoint's receiving its"
-        " event:",
+        f" the API, {args.pause:g} s apart; seconds from each create's answer to the healthy"
+        " endpoint's receiving its event:",
         "",
         "| workers | endpoints | creates | min s | median s | p95 s | max s"
         " | all delivered after s | connections to the stuck endpoints | target |",
