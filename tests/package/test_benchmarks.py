@@ -2,7 +2,9 @@
 
 ``benchmarks.revisions`` and ``benchmarks.events`` run through on a tiny data set and print
 each of their tables; ``benchmarks.events`` starts ``storycore serve --workers 2`` and its
-receiver as real processes, and delivers every event of each burst once.
+receiver as real processes, and delivers every event of each burst once; ``benchmarks.starving``
+starts ``storycore serve`` and delivers each create's event to a healthy endpoint beside one
+that hangs and one that drips.
 
 The HTTP benchmark compares ``storycore serve`` with a bare app under one uvicorn worker, and
 the pages with the API on the same server: ``serve`` runs in one process too, or a run's
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import events, revisions
+from benchmarks import events, revisions, starving
 from benchmarks.http_load import serve_command
 from tests._serve import children, launched
 
@@ -74,3 +76,13 @@ def test_the_events_benchmark_runs_through_on_a_tiny_data_set(
     ]
     assert all(int(events) > 0 and twice == "0" for _, events, twice in bursts)
     assert printed.count("| idle |") == 2
+
+
+def test_the_starving_benchmark_runs_through_on_a_few_creates(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    starving.main(["--creates", "3", "--workers", "1"])
+    printed = capsys.readouterr().out
+    # it waits for every create's event at the healthy endpoint, alone and beside the others
+    assert "| 1 | healthy alone | 3 |" in printed
+    assert "| 1 | beside hanging and dripping | 3 |" in printed
