@@ -2,6 +2,10 @@
 construction.
 
 - Only http and https; at most 3 redirects.
+- The URL connected to is the one the checks read (``connection_url``): its host in its
+  canonical form, a name that is not ASCII (``example.com`` in full-width letters) as
+  the ASCII name IDNA (UTS #46) maps it to, as the registration of a webhook judged it; httpx
+  takes no other. Where the URL is shown, it stays as it was written.
 - Every request, the first and each redirect, passes through ``AddressGuard``, a transport that
   reads the host as the registration of a webhook reads it (``storycore.rules.hosts``:
   ``127.1`` and ``2130706433`` are the loopback address, not names), looks a name up itself,
@@ -29,6 +33,7 @@ import ssl
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Final
+from urllib.parse import urlsplit, urlunsplit
 
 from storycore.extras import imported_from
 from storycore.resolving.fetching import Fetched, PageFetcher
@@ -44,6 +49,7 @@ __all__ = [
     "AddressRefused",
     "HttpFetcher",
     "NameLookup",
+    "connection_url",
     "system_lookup",
 ]
 
@@ -65,6 +71,21 @@ async def system_lookup(host: str, port: int) -> list[str]:
         _LOOKUPS, lambda: socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     )
     return list(dict.fromkeys(str(info[4][0]) for info in infos))
+
+
+def connection_url(url: str) -> str:
+    """``url`` with its host in the canonical form a connection reads
+    (``storycore.rules.hosts.canonical_host``): the host the checks judged, in ASCII, which
+    httpx takes (it refuses a name it cannot encode itself, such as one in full-width letters).
+    The URL is split as the registration of a webhook splits it (``urlsplit``); ``ValueError``
+    for a URL with no host a connection can be made to, or a port that is not a number."""
+    parts = urlsplit(url)
+    host = canonical_host(parts.hostname or "")
+    userinfo, at, _ = parts.netloc.rpartition("@")
+    netloc = f"{userinfo}{at}{f'[{host}]' if ':' in host else host}"
+    if parts.port is not None:
+        netloc += f":{parts.port}"
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 class HttpFetcher(PageFetcher):
@@ -105,7 +126,7 @@ class HttpFetcher(PageFetcher):
                     timeout=_BACKSTOP_SECONDS,
                     headers={"Accept": accept, "User-Agent": "storycore-resolver"},
                 ) as client,
-                client.stream("GET", url) as response,
+                client.stream("GET", connection_url(url)) as response,
             ):
                 body = bytearray()
                 async for chunk in response.aiter_bytes():

@@ -1,6 +1,8 @@
 """The real webhook sender (docs/webhooks.md): one ``POST`` through httpx, safe as the
 fetcher is (``storycore.contrib.fetch``, docs/resolver.md).
 
+- The host connected to is the one the registration judged (``fetch.connection_url``: a name
+  in full-width letters is its ASCII form); the webhook's ``url`` stays as it was written.
 - Only http and https, to public addresses checked on the address connected to
   (``AddressGuard``), unless the deployment allowed the host (``--resolve-allow-host``); an
   attempt the address rules refuse is ``Attempt.refused``, and says which setting admits it.
@@ -56,12 +58,15 @@ class HttpWebhookSender(WebhookSender):
         with imported_from("serve"):  # a command that sends nothing starts without it
             import httpx
 
-        from .fetch import AddressRefused
+        from .fetch import AddressRefused, connection_url
 
         try:
-            client = await self._client(url)
+            connected = connection_url(url)
+            client = await self._client(connected)
             async with asyncio.timeout(ATTEMPT_SECONDS):
-                async with client.stream("POST", url, headers=headers, content=body) as answer:
+                async with client.stream(
+                    "POST", connected, headers=headers, content=body
+                ) as answer:
                     read = 0
                     async for chunk in answer.aiter_raw():
                         read += len(chunk)

@@ -176,6 +176,19 @@ def test_an_allowed_name_is_fetched_wherever_it_resolves(site: FakeSite) -> None
     assert site.requests == ["/p"]
 
 
+def test_a_name_written_in_full_width_letters_is_fetched_as_its_ascii_form(
+    site: FakeSite,
+) -> None:
+    """The host is the one a connection reads (``storycore.rules.hosts``): full-width letters
+    are the ASCII name, looked up and checked as it."""
+    site.page("/p", "<title>wiki</title>")
+    fetcher = HttpFetcher(lookup=mapped({"wiki.example": [PUBLIC]}), network=Everywhere(site))
+    fetched = fetch(fetcher, f"http://\uff57\uff49\uff4b\uff49.example:{site.port}/p")
+    assert fetched is not None
+    assert fetched.status == 200
+    assert site.requests == ["/p"]
+
+
 def test_a_redirect_from_an_allowed_site_to_a_private_address_is_refused(
     sites: Callable[..., FakeSite],
 ) -> None:

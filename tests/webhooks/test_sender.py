@@ -110,6 +110,23 @@ def test_a_name_the_deployment_allowed_is_sent_to_on_a_private_address(
     assert only_delivery(service, hook).state == "delivered"
 
 
+def test_a_name_written_in_full_width_letters_is_sent_to_as_its_ascii_form(
+    build: Callable[[HttpWebhookSender], Service], alice: Viewer, receiver: Receiver
+) -> None:
+    """The sender connects to the host the registration judged (``storycore.rules.hosts``):
+    full-width letters are the ASCII name, which httpx would not take as written."""
+    lookup = mapped({"example.test": ["127.0.0.1"]})
+    service = build(HttpWebhookSender(allowed_hosts=["example.test"], lookup=lookup))
+    url = f"http://\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45.test:{receiver.port}/hook"
+    hook = register(service, url, ["story.created"])
+    write_story(service, alice)
+    service.deliver()
+    [request] = receiver.received
+    assert request.headers["host"] == f"example.test:{receiver.port}"
+    assert only_delivery(service, hook).state == "delivered"
+    assert hook.url == url  # the address as it was written
+
+
 def test_a_private_address_is_refused_unless_allowed(receiver: Receiver) -> None:
     refused = _send(HttpWebhookSender(), receiver.url)
     assert (refused.status, refused.refused) == (None, True)
