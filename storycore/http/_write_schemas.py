@@ -10,7 +10,8 @@ it, when its type has no schema yet). An element object without ``type``
 is one of ``UNTYPED``'s branches, made from the same components: told by its data (the first
 of ``DATA_TYPES`` its ``data`` holds), or by its permalink. Story and user members are declared
 by kind (``drafts.STORY_WRITE``, ``members.PROFILE_WRITE``), which their readers read by: each
-kind has its schema here, under the ``Limits``.
+kind has its schema here, under the ``Limits`` (``member_schema``, which also states the members
+of a webhook registration, ``webhooks.webhook_write``, as the routes' parameters).
 """
 
 from __future__ import annotations
@@ -28,11 +29,13 @@ from ..input.declared import (
     MAX_LABELS,
     Address,
     Elements,
+    EventTypes,
     Flag,
     Kind,
     Labels,
     Slug,
     Text,
+    WebhookAddress,
 )
 from ..model.drafts import STORY_MEMBERS, STORY_WRITE, STORY_WRITE_MEMBERS
 from ..model.element_kinds import DATA_TYPES, ELEMENT_CLASSES
@@ -41,7 +44,7 @@ from ..settings import Limits
 from . import _schema_rules as rules
 from .routing import Schema
 
-__all__ = ["ELEMENT", "STORY", "UNTYPED", "USER", "write_schemas"]
+__all__ = ["ELEMENT", "STORY", "UNTYPED", "USER", "member_schema", "write_schemas"]
 
 #: The component names of the written shapes.
 STORY, ELEMENT, UNTYPED, USER = "StoryWrite", "ElementWrite", "UntypedElementWrite", "UserWrite"
@@ -239,7 +242,7 @@ def _component_name(reference: Schema) -> str:
     return str(reference["$ref"]).rsplit("/", 1)[1]
 
 
-def _declared(kind: Kind, limits: Limits) -> Schema:
+def member_schema(kind: Kind, limits: Limits) -> Schema:
     """The schema of a member of kind ``kind`` (``storycore.input.declared``) under ``limits``."""
     if isinstance(kind, Text):
         return rules.text(max_length=kind.limit(limits), nullable=kind.nullable)
@@ -263,6 +266,16 @@ def _declared(kind: Kind, limits: Limits) -> Schema:
             "items": element_or_permalink,
         }
         return {**items, "description": kind.description} if kind.description else items
+    if isinstance(kind, WebhookAddress):
+        return rules.webhook_address(limits.address, kind.allowed_hosts)
+    if isinstance(kind, EventTypes):
+        names = [*kind.types, kind.every]
+        return {
+            "oneOf": [
+                {"type": "array", "items": {"type": "string", "enum": names}, "minItems": 1},
+                rules.word_list(*names, exact=True, empty=True),
+            ]
+        }
     raise TypeError(f"no schema for the member kind {kind!r}")
 
 
@@ -278,7 +291,7 @@ def _story(limits: Limits) -> Schema:
             "in a story."
         ),
         "properties": {
-            **{name: _declared(kind, limits) for name, kind in STORY_WRITE.items()},
+            **{name: member_schema(kind, limits) for name, kind in STORY_WRITE.items()},
             **_read_back(STORY_MEMBERS - set(STORY_WRITE_MEMBERS)),
         },
         "additionalProperties": False,
@@ -295,7 +308,7 @@ def _user(limits: Limits) -> Schema:
             "other member is a 400 naming it (docs/decisions.md)."
         ),
         "properties": {
-            **{name: _declared(kind, limits) for name, kind in PROFILE_WRITE.items()},
+            **{name: member_schema(kind, limits) for name, kind in PROFILE_WRITE.items()},
             **_read_back(USER_MEMBERS - USER_WRITE_MEMBERS - {"username"}),
         },
         "additionalProperties": False,

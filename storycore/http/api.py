@@ -8,9 +8,10 @@ the handlers take their arguments from here, and the OpenAPI document describes 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
-from ..model.events import EVENT_TYPES
+from ..input.declared import Flag
 from ..model.queries import SORT_KEYS, parse_sort
 from ..model.shapes import (
     DelegatedCreated,
@@ -29,12 +30,12 @@ from ..model.shapes import (
     WebhookRemoved,
     WebhookShape,
 )
+from ..model.webhooks import webhook_write
 from ..rules.numbers import STORE_INT_MAX
 from ..settings import Settings
-from ..usecases.webhooks import ALL_EVENTS
 from . import _schema_rules as rules
 from . import endpoints as e
-from ._write_schemas import STORY, USER
+from ._write_schemas import STORY, USER, member_schema
 from .params import Read
 from .routing import Credentials, Parameter, Route, Schema
 
@@ -136,19 +137,18 @@ _PUBLISH_AT = Parameter(
 _STORY_PATH = "/v1/stories/{username}/{slug}"
 _WEBHOOKS_PATH = "/v1/webhooks"
 _WEBHOOK_PATH = _WEBHOOKS_PATH + "/{webhook}"
-#: a webhook's event types: a list of them or ``["*"]``, or the same as comma-separated text
-#: (``usecases.webhooks.event_types``), empty for every one; a type named twice counts once
-_EVENT_NAMES = {"type": "string", "enum": [*EVENT_TYPES, ALL_EVENTS]}
-_EVENT_TYPES = {
-    "oneOf": [
-        {"type": "array", "items": _EVENT_NAMES, "minItems": 1},
-        rules.word_list(*EVENT_TYPES, ALL_EVENTS, exact=True, empty=True),
-    ]
-}
 
 
-def _webhook_address(settings: Settings) -> Schema:
-    return rules.webhook_address(settings.limits.address, settings.resolver_allowed_hosts)
+def _webhook_member(name: str) -> Callable[[Settings], Schema]:
+    """The schema of the webhook registration's member ``name``, from its declaration
+    (``webhooks.webhook_write``) under the service's settings; a flag is also taken as the
+    text a form sends."""
+
+    def schema(settings: Settings) -> Schema:
+        kind = webhook_write(settings.resolver_allowed_hosts)[name]
+        return _BOOLEAN if isinstance(kind, Flag) else member_schema(kind, settings.limits)
+
+    return schema
 
 
 _REVISIONS_PATH = _STORY_PATH + "/revisions"
@@ -244,15 +244,15 @@ ROUTES: tuple[Route, ...] = (
           UserProfile, None, (400, 403, 404), tags=("users",), credentials=_USER),
     Route("POST", _WEBHOOKS_PATH, e.add_webhook,
           "Register a webhook; the answer holds its signing secret, shown once",
-          (Parameter("url", _webhook_address,
+          (Parameter("url", _webhook_member("url"),
                      "where events are POSTed: http or https, without credentials, on a public "
                      "address (an IP address must be a public one; a name is checked on every "
                      "delivery), unless the deployment allowed the host",
                      required=True),
-           Parameter("events", _EVENT_TYPES,
+           Parameter("events", _webhook_member("events"),
                      'the event types to send: a list, or ["*"] for all (the default)',
                      read=Read.OBJECT),
-           Parameter("private", _BOOLEAN,
+           Parameter("private", _webhook_member("private"),
                      "told of private and working stories in full (default false: their "
                      "sid, username, slug, status and private only)", read=Read.BOOLEAN)),
           WebhookCreated, None, (400, 403, 409, 503), tags=("webhooks",), credentials=_USER),

@@ -15,8 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
+from urllib.parse import urlsplit
 
+from ..errors import InvalidParameter
+from ..rules.addresses import validate_url
+from ..rules.hosts import canonical_host, canonical_hosts, is_plainly_private
 from ..rules.slugs import validate_slug
+from ..rules.text import check_text
 from ..settings import Limits
 from .fields import Members
 
@@ -26,11 +31,13 @@ __all__ = [
     "Address",
     "Declaration",
     "Elements",
+    "EventTypes",
     "Flag",
     "Kind",
     "Labels",
     "Slug",
     "Text",
+    "WebhookAddress",
     "read_declared",
 ]
 
@@ -123,6 +130,75 @@ class Elements:
 
     def read(self, members: Members, key: str, limits: Limits) -> list[Any] | None:
         return members.array(key, max_items=self.limit(limits))
+
+
+@dataclass(frozen=True, slots=True)
+class WebhookAddress:
+    """An address a webhook may be registered for (docs/webhooks.md): an http(s) address (a
+    protocol-relative one taken as https) without credentials, that is not plainly private: an
+    IP address must be public unicast, and ``localhost`` is refused, unless the deployment
+    allowed the host (``allowed_hosts``, docs/resolver.md). The host is judged as a connection
+    reads it (``storycore.rules.hosts``: ``127.1`` and a full-width ``LOCALHOST`` are what they
+    lead to), as every delivery judges it; names are checked again, on the address connected
+    to, at every delivery. It must be sent."""
+
+    allowed_hosts: tuple[str, ...] = ()
+    nullable: bool = False
+
+    def read(self, members: Members, key: str, limits: Limits) -> str:
+        field = members.field(key)
+        url = validate_url(members.data.get(key), field, limits.address)
+        parts = urlsplit(url)
+        if parts.username is not None or parts.password is not None:
+            raise InvalidParameter("a webhook address holds no credentials", field=field)
+        try:
+            host = canonical_host(parts.hostname or "")
+        except ValueError:
+            raise InvalidParameter(f"{parts.hostname} is not a host name", field=field) from None
+        if host not in canonical_hosts(self.allowed_hosts) and is_plainly_private(host):
+            raise InvalidParameter(
+                f"{parts.hostname} is not a public address (a deployment may allow it:"
+                " --resolve-allow-host)",
+                field=field,
+            )
+        return url
+
+
+@dataclass(frozen=True, slots=True)
+class EventTypes:
+    """The event types a webhook receives: a list of ``types`` (or a text of them, comma
+    separated), or ``[every]`` for every one; a type named twice counts once. Not sent (or
+    ``""``) is every one. Read as a tuple."""
+
+    types: tuple[str, ...]
+    every: str
+    nullable: bool = False
+
+    def read(self, members: Members, key: str, limits: Limits) -> tuple[str, ...]:
+        field = members.field(key)
+        events = members.data.get(key)
+        if events is None or events == "":
+            return (self.every,)
+        if isinstance(events, str):
+            events = [part.strip() for part in check_text(events, field).split(",")]
+        if not isinstance(events, list) or not events:
+            raise InvalidParameter(
+                f'{field} must be a list of event types, or ["{self.every}"]', field=field
+            )
+        kept: list[str] = []
+        for kind in events:
+            if kind == self.every:
+                return (self.every,)
+            if not isinstance(kind, str) or kind not in self.types:
+                shown = kind if isinstance(kind, str) else type(kind).__name__
+                raise InvalidParameter(
+                    f"{shown[:64]!r} is not an event type: one of {', '.join(self.types)},"
+                    f" or {self.every}",
+                    field=field,
+                )
+            if kind not in kept:
+                kept.append(kind)
+        return tuple(kept)
 
 
 def read_declared(declaration: Declaration, members: Members, limits: Limits) -> dict[str, Any]:

@@ -8,11 +8,26 @@ until the endpoint answers 2xx or the retry schedule ends (``rules.retries``).
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["Delivery", "DeliveryState", "WebhookRecord"]
+from ..input.declared import Declaration, EventTypes, Flag, WebhookAddress
+from .events import EVENT_TYPES
+
+__all__ = [
+    "ALL_EVENTS",
+    "WEBHOOK_EVENTS",
+    "Delivery",
+    "DeliveryState",
+    "WebhookRecord",
+    "webhook_write",
+]
+
+#: What ``events`` holds for a webhook that receives every event.
+ALL_EVENTS: Final = "*"
+#: The event types a webhook receives, as its registration takes them.
+WEBHOOK_EVENTS: Final = EventTypes(EVENT_TYPES, ALL_EVENTS)
 
 DeliveryState = Literal["pending", "delivered", "failed"]
 
@@ -62,3 +77,14 @@ class Delivery(NamedTuple):
     next_attempt: str | None = None
     leased_until: str | None = None
     leased_by: str | None = None
+
+
+def webhook_write(allowed_hosts: tuple[str, ...]) -> Declaration:
+    """The members a webhook registration takes (docs/webhooks.md), in order, where the
+    deployment allowed ``allowed_hosts`` (docs/resolver.md): its address, the event types it
+    receives, and whether it is told of private and working stories in full."""
+    return {
+        "url": WebhookAddress(allowed_hosts),
+        "events": WEBHOOK_EVENTS,
+        "private": Flag(),
+    }

@@ -12,26 +12,22 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Sequence
-from urllib.parse import urlsplit
 
-from ..errors import Conflict, Forbidden, InvalidParameter, NotFound, Unavailable
-from ..model.events import EVENT_TYPES
+from ..errors import Conflict, Forbidden, NotFound, Unavailable
+from ..input.declared import read_declared
+from ..input.fields import Members
 from ..model.pagination import page_of
 from ..model.shapes import DeliveryItem, Page, WebhookCreated, WebhookRemoved, WebhookShape
 from ..model.visibility import Viewer
-from ..model.webhooks import Delivery, WebhookRecord
-from ..rules.addresses import validate_url
-from ..rules.hosts import canonical_host, canonical_hosts, is_plainly_private
+from ..model.webhooks import ALL_EVENTS, WEBHOOK_EVENTS, Delivery, WebhookRecord, webhook_write
 from ..rules.ids import new_webhook_id
-from ..rules.text import check_text
 from ..rules.webhook_secrets import new_secret, seal
+from ..settings import Limits
 from .catalog import PageParam
 from .context import Context
 
 __all__ = ["ALL_EVENTS", "MAX_WEBHOOKS", "Webhooks", "event_types"]
 
-#: What ``events`` holds for a webhook that receives every event.
-ALL_EVENTS = "*"
 #: The most webhooks one store keeps: each is a delivery per event, so many are a cost every
 #: write pays later.
 MAX_WEBHOOKS = 100
@@ -40,25 +36,7 @@ MAX_WEBHOOKS = 100
 def event_types(events: object) -> tuple[str, ...]:
     """``events`` as a webhook keeps them: a list of event types (or a text of them, comma
     separated), or ``["*"]`` for every one; absent is every one."""
-    if events is None or events == "":
-        return (ALL_EVENTS,)
-    if isinstance(events, str):
-        events = [part.strip() for part in check_text(events, "events").split(",")]
-    if not isinstance(events, list) or not events:
-        raise InvalidParameter('events must be a list of event types, or ["*"]', field="events")
-    kept: list[str] = []
-    for kind in events:
-        if kind == ALL_EVENTS:
-            return (ALL_EVENTS,)
-        if not isinstance(kind, str) or kind not in EVENT_TYPES:
-            shown = kind if isinstance(kind, str) else type(kind).__name__
-            raise InvalidParameter(
-                f"{shown[:64]!r} is not an event type: one of {', '.join(EVENT_TYPES)}, or *",
-                field="events",
-            )
-        if kind not in kept:
-            kept.append(kind)
-    return tuple(kept)
+    return WEBHOOK_EVENTS.read(Members({"events": events}, ""), "events", Limits())
 
 
 class Webhooks:
@@ -74,21 +52,24 @@ class Webhooks:
         ``private``: the webhook is told of private and working stories in full; others are
         sent their summary (docs/webhooks.md#what-a-webhook-is-told)."""
         editor = self._editor(viewer)
-        url = _webhook_url(url, self._ctx.settings.limits.address, self._allowed_hosts)
-        kinds = event_types(events)
+        settings = self._ctx.settings
+        sent = {"url": url, "events": events, "private": private}
+        read = read_declared(
+            webhook_write(settings.resolver_allowed_hosts), Members(sent, ""), settings.limits
+        )
         key = self._key()
         if len(self._ctx.store.webhooks.find(0, MAX_WEBHOOKS)) >= MAX_WEBHOOKS:
             raise Conflict(f"a store keeps at most {MAX_WEBHOOKS} webhooks: remove one first")
         webhook_id, secret = new_webhook_id(), new_secret()
         record = WebhookRecord(
             id=webhook_id,
-            url=url,
-            events=kinds,
+            url=read["url"],
+            events=read["events"],
             secret=seal(key, secret, webhook_id),
             created=self._ctx.now(),
             created_by=editor,
             cursor=self._ctx.store.events.end(),
-            private=private,
+            private=bool(read["private"]),
         )
         self._ctx.store.webhooks.add(record)
         return WebhookCreated(**_shown(record), secret=secret)
@@ -149,10 +130,6 @@ class Webhooks:
 
     # -- the machinery ---------------------------------------------------------------------
 
-    @property
-    def _allowed_hosts(self) -> frozenset[str]:
-        return canonical_hosts(self._ctx.settings.resolver_allowed_hosts)
-
     def _editor(self, viewer: Viewer) -> str:
         """Who keeps webhooks here: an editor's user id, or ``operator``; anyone else is
         refused (401 without credentials, 403 for a user)."""
@@ -177,29 +154,6 @@ class Webhooks:
                 " (storycore webhooks key makes one)"
             )
         return key
-
-
-def _webhook_url(url: object, max_length: int, allowed: frozenset[str]) -> str:
-    """An http(s) address that is not plainly private: an IP address must be public unicast,
-    and ``localhost`` is refused, unless the deployment allowed the host (docs/resolver.md).
-    The host is judged as a connection reads it (``storycore.rules.hosts``: ``127.1`` and a
-    full-width ``LOCALHOST`` are what they lead to), as every delivery judges it; names are
-    checked again, on the address connected to, at every delivery."""
-    url = validate_url(url, "url", max_length)
-    parts = urlsplit(url)
-    if parts.username is not None or parts.password is not None:
-        raise InvalidParameter("a webhook address holds no credentials", field="url")
-    try:
-        host = canonical_host(parts.hostname or "")
-    except ValueError:
-        raise InvalidParameter(f"{parts.hostname} is not a host name", field="url") from None
-    if host not in allowed and is_plainly_private(host):
-        raise InvalidParameter(
-            f"{parts.hostname} is not a public address (a deployment may allow it:"
-            " --resolve-allow-host)",
-            field="url",
-        )
-    return url
 
 
 def _shown(record: WebhookRecord) -> dict[str, object]:
