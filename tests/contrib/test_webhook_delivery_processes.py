@@ -738,14 +738,19 @@ def test_failed_attempts_show_in_the_deliveries_with_their_retries_and_never_slo
     }
     dropped = shown.get("/drops", (None,) * 4)[3] or ""
     assert dropped.startswith("RemoteProtocolError: Server disconnected"), dropped
-    assert shown == {
-        "/refuses": ("pending", 1, 500, "answered 500"),
-        "/hangs": ("pending", 1, None, f"no whole answer within {ATTEMPT_SECONDS:g} s"),
-        "/drops": ("pending", 1, None, dropped),
-        "/slow": ("delivered", 1, 204, None),
+    # a busy machine may see a failing delivery first after its retry too: each is judged by
+    # the attempts it shows
+    assert {path: (state, status, error) for path, (state, _, status, error) in shown.items()} == {
+        "/refuses": ("pending", 500, "answered 500"),
+        "/hangs": ("pending", None, f"no whole answer within {ATTEMPT_SECONDS:g} s"),
+        "/drops": ("pending", None, dropped),
+        "/slow": ("delivered", 204, None),
     }
+    assert shown["/slow"][1] == 1
     retry = {path: _wait(item) for path, item in first.items() if item["next_attempt"]}
-    assert retry == dict.fromkeys(["/refuses", "/hangs", "/drops"], RETRY_DELAYS[0])
+    assert retry == {
+        path: RETRY_DELAYS[first[path]["attempts"] - 1] for path in ("/refuses", "/hangs", "/drops")
+    }
     again = second["/refuses"]
     assert (again["state"], again["attempts"], again["last_status"]) == ("pending", 2, 500)
     assert _wait(again) == RETRY_DELAYS[1]
