@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Final, Literal, NamedTuple
 
+import orjson
 from pydantic import BaseModel, ConfigDict
 
 from ..input.declared import Declaration, EventTypes, Flag, WebhookAddress
-from .events import EVENT_TYPES
+from ..rules.permalinks import Permalinks
+from .events import EVENT_TYPES, Event
 
 __all__ = [
     "ALL_EVENTS",
@@ -21,6 +23,7 @@ __all__ = [
     "Delivery",
     "DeliveryState",
     "WebhookRecord",
+    "told",
     "webhook_write",
 ]
 
@@ -38,7 +41,7 @@ class WebhookRecord(BaseModel):
     tuple of event types, or ``("*",)`` for every one. ``failing_since`` is the time of the
     first failed attempt since its last success; ``disabled`` the time it was disabled.
     ``private``: it is told of private and working stories in full, where other webhooks are
-    sent their summary (``storycore.usecases.delivery.told``)."""
+    sent their summary (``told``)."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
 
@@ -88,3 +91,24 @@ def webhook_write(allowed_hosts: tuple[str, ...]) -> Declaration:
         "events": WEBHOOK_EVENTS,
         "private": Flag(),
     }
+
+
+#: What a webhook not registered ``private`` is told of a private or working story.
+_SUMMARY = ("sid", "username", "slug", "status", "private")
+
+
+def told(event: Event, hook: WebhookRecord, addresses: Permalinks) -> Event:
+    """``event`` as ``hook`` is told it (docs/webhooks.md#what-a-webhook-is-told): in full,
+    unless it reports a story that is private or working and ``hook`` is not ``private``: then
+    its data is the story's ``sid``, its author's username (read from its permalink under
+    ``addresses``; null for one made under another web address), ``slug``, ``status`` and
+    ``private``, and nothing of its content. The log and its Python reader keep the full data."""
+    if hook.private or not event.type.startswith("story."):
+        return event
+    story = orjson.loads(event.data)
+    if "status" not in story or (story["status"] != "working" and story["private"] is not True):
+        return event  # a public story, or one deleted (whose data names it only)
+    named = addresses.parse_story(story["permalink"])
+    summary = {**story, "username": named[0] if named else None}
+    data = orjson.dumps({name: summary[name] for name in _SUMMARY})
+    return event._replace(data=data.decode())

@@ -66,13 +66,10 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
-import orjson
-
 from ..clocks import Clock
 from ..errors import Missing, StorycoreError
 from ..model.events import Event, event_body
-from ..model.webhooks import Delivery, WebhookRecord
-from ..rules.permalinks import Permalinks
+from ..model.webhooks import Delivery, WebhookRecord, told
 from ..rules.timestamps import format_timestamp
 from ..rules.webhook_secrets import WebhookKeyError, signature, unseal
 from ._rounds import RoundThread
@@ -110,8 +107,6 @@ LEASE = timedelta(seconds=60)
 PRUNE_EVERY = timedelta(hours=1)
 #: Seconds between two rounds.
 INTERVAL = 1.0
-#: What a webhook not registered ``private`` is told of a private or working story.
-_SUMMARY = ("sid", "username", "slug", "status", "private")
 #: Attempts under way at once to one webhook, in one process: an endpoint is not sent a crowd
 #: of connections (the sender's pool for an endpoint looks at each of its connections at
 #: every step: a delivery costs about twice the CPU with 32 at once as with 8;
@@ -513,23 +508,6 @@ class Deliverer:
             self._state.hooks[hook_id] = hook.model_copy(update=changes)
             with contextlib.suppress(Missing):  # removed meanwhile
                 await self._call(self._ctx.store.webhooks.update, hook_id, changes)
-
-
-def told(event: Event, hook: WebhookRecord, addresses: Permalinks) -> Event:
-    """``event`` as ``hook`` is told it (docs/webhooks.md#what-a-webhook-is-told): in full,
-    unless it reports a story that is private or working and ``hook`` is not ``private``: then
-    its data is the story's ``sid``, its author's username (read from its permalink under
-    ``addresses``; null for one made under another web address), ``slug``, ``status`` and
-    ``private``, and nothing of its content. The log and its Python reader keep the full data."""
-    if hook.private or not event.type.startswith("story."):
-        return event
-    story = orjson.loads(event.data)
-    if "status" not in story or (story["status"] != "working" and story["private"] is not True):
-        return event  # a public story, or one deleted (whose data names it only)
-    named = addresses.parse_story(story["permalink"])
-    summary = {**story, "username": named[0] if named else None}
-    data = orjson.dumps({name: summary[name] for name in _SUMMARY})
-    return event._replace(data=data.decode())
 
 
 class _State:
