@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, NoReturn, TypeVar
@@ -87,7 +88,7 @@ class Connection:
         try:
             self.conn.execute("PRAGMA foreign_keys = ON")
             if self.path is not None:
-                self.conn.execute("PRAGMA journal_mode = WAL")
+                _write_ahead(self.conn)
                 self.conn.execute("PRAGMA synchronous = NORMAL")
                 self.conn.execute(f"PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}")
             self._migrate()
@@ -265,6 +266,23 @@ def _connect(path: str) -> sqlite3.Connection:
     return sqlite3.connect(
         path, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False, isolation_level=None
     )
+
+
+def _write_ahead(conn: sqlite3.Connection) -> None:
+    """Put the database in WAL mode. Turning a new file to WAL takes its lock at once or fails,
+    without the busy handler's wait (SQLite's ``journal_mode``): processes opening one new file
+    together try again for up to ``BUSY_TIMEOUT_SECONDS``, then it raises as a write would."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
+    pause = 0.001
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if not _busy(exc) or time.monotonic() >= deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
 
 
 def _busy(exc: sqlite3.Error) -> bool:
