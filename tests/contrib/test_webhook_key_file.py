@@ -15,7 +15,6 @@ import hashlib
 import os
 import stat
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from storycore.contrib.cli import main
 from storycore.contrib.compose import Composition, webhook_key_file
 from storycore.errors import ConfigurationError
 from storycore.rules.webhook_secrets import new_key, parse_key
+from tests._racers import race, racers
 
 #: Processes composing on one new file at once, and the new files they race on.
 PROCESSES = 6
@@ -95,50 +95,23 @@ def _refused_in_one_line_naming(
 
 
 @pytest.fixture
-def racers() -> Iterator[list[subprocess.Popen[str]]]:
+def composers() -> Iterator[list[subprocess.Popen[str]]]:
     """``PROCESSES`` racing processes, each with its imports done, waiting for a file."""
-    started = [
-        subprocess.Popen(
-            [sys.executable, "-c", _RACER],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(PROCESSES)
-    ]
-    try:
-        for process in started:
-            assert process.stdout is not None
-            assert process.stdout.readline() == "ready\n"
+    with racers(_RACER, PROCESSES) as started:
         yield started
-    finally:
-        for process in started:
-            assert process.stdin is not None
-            process.stdin.close()
-        for process in started:
-            process.wait(timeout=60)
-            assert process.stdout is not None
-            process.stdout.close()
 
 
 # -- made once -------------------------------------------------------------------------------
 
 
 def test_processes_composing_on_a_new_file_at_once_all_get_the_same_key(
-    tmp_path: Path, racers: list[subprocess.Popen[str]]
+    tmp_path: Path, composers: list[subprocess.Popen[str]]
 ) -> None:
     failed: dict[int, list[str]] = {}
     for trial in range(TRIALS):
-        db = f"sqlite:///{tmp_path / f'trial-{trial}.db'}\n"
-        for process in racers:  # each is waiting on its input: given it, they start together
-            assert process.stdin is not None
-            process.stdin.write(db)
-            process.stdin.flush()
-        said = []
-        for process in racers:
-            assert process.stdout is not None
-            said.append(process.stdout.readline().strip())
-        kept = _key_file(db.strip()).read_bytes().strip()
+        db = f"sqlite:///{tmp_path / f'trial-{trial}.db'}"
+        said = race(composers, db)  # each is waiting on its input: given it, they start together
+        kept = _key_file(db).read_bytes().strip()
         if said != [hashlib.sha256(parse_key(kept.decode())).hexdigest()] * PROCESSES:
             failed[trial] = said
     assert failed == {}, f"{len(failed)} of {TRIALS} trials ended with other keys: {failed}"
