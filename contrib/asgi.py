@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from storycore.http import HttpApp, HttpRequest, HttpResponse, raw_path_of
+from storycore.http.editor import EditorUser
 from storycore.service import Service
 
 __all__ = ["StorycoreASGI", "from_environment"]
@@ -48,6 +49,8 @@ class StorycoreASGI:
     where the host runs ``service.scheduler`` or ``storycore publish-due`` itself.
     ``deliver``: the startup also starts the service's deliverer, which sends events to
     webhooks (docs/webhooks.md) in a thread of its own, never in the request workers.
+    ``editor``: serve the editor's pages (docs/editor.md); ``editor_user``: the host
+    application's own sign-in, naming the user of a request (then no sign-in form is shown).
     """
 
     def __init__(
@@ -59,8 +62,14 @@ class StorycoreASGI:
         compress: bool = False,
         schedule: bool = True,
         deliver: bool = True,
+        editor: bool = True,
+        editor_user: EditorUser | None = None,
     ) -> None:
-        self.app = service if isinstance(service, HttpApp) else HttpApp(service, compress=compress)
+        self.app = (
+            service
+            if isinstance(service, HttpApp)
+            else HttpApp(service, compress=compress, editor=editor, editor_user=editor_user)
+        )
         self._owns_service = owns_service
         self._schedule = schedule
         self._deliver = deliver
@@ -131,6 +140,7 @@ class StorycoreASGI:
             root_path=root_path,
             scheme=scope.get("scheme", "http"),
             raw_path=None if raw is None else raw_path_of(raw.decode("utf-8", "replace"), path),
+            client=_client(scope),
         )
         if self.app.calls_out(request.method, path):
             response = await self._in(self._outbound, request)
@@ -200,3 +210,9 @@ def from_environment(*, deliver: bool = True, up_to_date: bool = True) -> Storyc
         compress=True,
         deliver=deliver,
     )
+
+
+def _client(scope: Scope) -> str | None:
+    """The client's address in ``scope``, when the server gives one."""
+    client = scope.get("client")
+    return str(client[0]) if client else None

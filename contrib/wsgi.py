@@ -14,6 +14,7 @@ from http import HTTPStatus
 from typing import Any
 
 from storycore.http import HttpApp, HttpRequest, HttpResponse, raw_path_of
+from storycore.http.editor import EditorUser
 from storycore.service import Service
 
 __all__ = ["StorycoreWSGI"]
@@ -31,10 +32,22 @@ def _reason(status: int) -> str:
 class StorycoreWSGI:
     """``StorycoreWSGI(service)``: the HTTP API as a WSGI application. ``compress``: text
     answers over 1 KiB go gzipped to clients that accept it
-    (docs/api.md#caching-and-compression)."""
+    (docs/api.md#caching-and-compression). ``editor`` and ``editor_user``: as for
+    ``StorycoreASGI``."""
 
-    def __init__(self, service: Service | HttpApp, *, compress: bool = False) -> None:
-        self.app = service if isinstance(service, HttpApp) else HttpApp(service, compress=compress)
+    def __init__(
+        self,
+        service: Service | HttpApp,
+        *,
+        compress: bool = False,
+        editor: bool = True,
+        editor_user: EditorUser | None = None,
+    ) -> None:
+        self.app = (
+            service
+            if isinstance(service, HttpApp)
+            else HttpApp(service, compress=compress, editor=editor, editor_user=editor_user)
+        )
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         response = self._respond(environ)
@@ -69,6 +82,7 @@ class StorycoreWSGI:
             root_path=_text(environ.get("SCRIPT_NAME", "")),
             scheme=environ.get("wsgi.url_scheme", "http"),
             raw_path=raw_path_of(_text(target), path) if target else None,
+            client=environ.get("REMOTE_ADDR") or None,
         )
         return self.app.handle(request)
 

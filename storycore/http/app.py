@@ -28,6 +28,7 @@ from .callers import caller, with_header_key
 from .compression import compressed
 from .conditional import cached
 from .cors import Cors
+from .editor import EditorUser, answer
 from .hosts import request_web_url
 from .messages import HttpRequest, HttpResponse, json_response
 from .pages import not_found_page
@@ -46,19 +47,33 @@ _OPENAPI_PREFIXES = 8  # the documents an app keeps: one for each prefix it is m
 _DOCUMENT = OPENAPI.strip("/")
 # the members every request compares with, read once: reading an enum's member from its class
 # costs more than finding a path's row
-_API, _THE_DOCUMENT, _BY_CALLER = Kind.API, Kind.DOCUMENT, Cache.BY_CALLER
+_API, _THE_DOCUMENT, _BY_CALLER, _EDITOR = Kind.API, Kind.DOCUMENT, Cache.BY_CALLER, Kind.EDITOR
 
 
 class HttpApp:
     """Answers HTTP requests for one service. With ``compress``, text answers over 1 KiB go
     gzipped to clients that accept it (``storycore serve`` does;
-    docs/api.md#caching-and-compression)."""
+    docs/api.md#caching-and-compression).
+
+    The editor's pages are served unless ``editor`` is off (docs/editor.md). A host
+    application that signs its users in itself gives ``editor_user``, which names the user of
+    a request (or None): then storycore shows no sign-in form.
+    """
 
     def __init__(
-        self, service: Service, routes: tuple[Route, ...] = TABLE, *, compress: bool = False
+        self,
+        service: Service,
+        routes: tuple[Route, ...] = TABLE,
+        *,
+        compress: bool = False,
+        editor: bool = True,
+        editor_user: EditorUser | None = None,
     ) -> None:
+        if not editor:
+            routes = tuple(route for route in routes if route.kind is not Kind.EDITOR)
         self.service = service
         self.compress = compress
+        self.editor_user = editor_user
         #: the route table answered (``table``), compiled for finding a path's row
         self.routes = routes
         self._router = Router(routes)
@@ -163,6 +178,8 @@ class HttpApp:
             return cached(request, not_found_page(service, "page"), private=False)
         rows, arguments = found
         route = taking(rows, request.method, request.path)
+        if route.kind is _EDITOR:
+            return answer(service, route, request, arguments, self.editor_user)
         if route.kind is not _API:
             response: HttpResponse = route.handler(service, request, arguments)
             return cached(request, response, private=False)

@@ -44,6 +44,9 @@ class HttpRequest:
     root_path: str = ""
     scheme: str = "http"
     raw_path: str | None = None
+    #: the client's address, as the server saw it, when the binding knows it (the sign-in
+    #: limit counts failures by it: docs/editor.md#signing-in)
+    client: str | None = None
 
     @property
     def encoded_path(self) -> str:
@@ -59,6 +62,16 @@ class HttpRequest:
         scripts; the API reads its parameters through ``params``)."""
         text = self.query_string.decode("utf-8", "replace")
         return dict(parse_qsl(text, keep_blank_values=True))
+
+    def cookie(self, name: str) -> str | None:
+        """The value of the cookie ``name`` the request sent, or None."""
+        for key, value in self.headers:
+            if key == "cookie":
+                for pair in value.split(";"):
+                    found, _, text = pair.strip().partition("=")
+                    if found == name:
+                        return text.strip()
+        return None
 
     def header(self, name: str) -> str | None:
         """The last value of a header, or None."""

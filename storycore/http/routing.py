@@ -75,6 +75,9 @@ class Kind(enum.Enum):
     SCRIPT = "script"
     FILE = "file"
     REDIRECT = "redirect"
+    #: the editor's pages, whose handlers take an ``editor.EditorCall``: never cached,
+    #: never framed, every form's token checked (docs/editor.md)
+    EDITOR = "editor"
 
 
 class Cache(enum.Enum):
@@ -170,6 +173,8 @@ class Route:
     resolves: bool = field(default=False, kw_only=True)
     kind: Kind = field(default=Kind.API, kw_only=True)
     cache: Cache = field(default=Cache.BY_CALLER, kw_only=True)
+    #: an editor page for a signed-in writer: others go to the sign-in page first
+    signed_in: bool = field(default=False, kw_only=True)
     #: the template's path segments, split once
     segments: tuple[str, ...] = field(init=False, repr=False, compare=False)
     #: the template compiled: every request is matched against it
@@ -210,12 +215,21 @@ def web_route(
     *,
     method: str = "GET",
     cache: Cache = Cache.PUBLIC,
+    signed_in: bool = False,
 ) -> Route:
-    """A row of the web host: ``handler`` (a ``WebHandler``, or the document's maker for
-    ``Kind.DOCUMENT``) answers ``method`` (GET and HEAD by default) at ``template``; public
-    content unless ``cache`` says otherwise, credentials ignored."""
+    """A row of the web host: ``handler`` (a ``WebHandler``, the document's maker for
+    ``Kind.DOCUMENT``, an editor page's handler for ``Kind.EDITOR``) answers ``method`` (GET
+    and HEAD by default) at ``template``; public content unless ``cache`` says otherwise,
+    credentials ignored; ``signed_in``: an editor page for writers only."""
     return Route(
-        method, template, handler, "", credentials=Credentials.NONE, kind=kind, cache=cache
+        method,
+        template,
+        handler,
+        "",
+        credentials=Credentials.NONE,
+        kind=kind,
+        cache=cache,
+        signed_in=signed_in,
     )
 
 

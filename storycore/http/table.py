@@ -14,6 +14,7 @@ from __future__ import annotations
 from ..rules import paths
 from . import apidocs, feeds, pages, static, web
 from .api import ROUTES
+from .editor import desk, signin
 from .openapi import openapi_document
 from .routing import Kind, Route, web_route
 
@@ -32,6 +33,11 @@ TABLE: tuple[Route, ...] = (
     web_route(paths.AUTHOR_FEED, feeds.author_feed, Kind.FEED),
     web_route(paths.TOPIC_FEED, feeds.topic_feed, Kind.FEED),
     web_route(paths.SCRIPT, web.script, Kind.SCRIPT),
+    web_route(paths.SIGN_IN, signin.sign_in_page, Kind.EDITOR),
+    web_route(paths.SIGN_IN, signin.sign_in, Kind.EDITOR, method="POST"),
+    web_route(paths.SIGN_OUT, signin.sign_out, Kind.EDITOR, method="POST"),
+    web_route(paths.DESK, desk.desk, Kind.EDITOR, signed_in=True),
+    web_route(paths.NEW_STORY, desk.new_story, Kind.EDITOR, method="POST", signed_in=True),
     web_route(paths.FRONT, pages.front, Kind.PAGE),
     web_route(paths.SEARCH, pages.search, Kind.PAGE),
     web_route(paths.TOPIC, pages.topic, Kind.PAGE),

@@ -20,14 +20,26 @@ __all__ = [
     "API_REFERENCE_FILE",
     "AUTHOR",
     "AUTHOR_FEED",
+    "DELETE",
+    "DESK",
+    "EDITOR",
+    "EDITOR_FILE",
+    "EDITOR_PATHS",
     "FRONT",
+    "HISTORY",
+    "NEW_STORY",
     "OPENAPI",
+    "PREVIEW",
+    "PROFILE",
     "SCRIPT",
     "SEARCH",
     "SHORTLINK",
+    "SIGN_IN",
+    "SIGN_OUT",
     "SITE_FEED",
     "STATIC_FILE",
     "STORY",
+    "STORY_PAGE_WORDS",
     "TAG",
     "TOPIC",
     "TOPIC_FEED",
@@ -64,8 +76,27 @@ API_REFERENCE = "/docs/api"
 API_REFERENCE_FILE = "/docs/api/{name}"
 UNDER_DOCS = "/docs/{rest:path}"
 
+#: The editor's pages (docs/editor.md): signing in and out, the writer's desk, a new story, the
+#: writer's profile, and a story's editor (with the page asking before a delete), preview and
+#: history; its scripts are files under ``/static``.
+SIGN_IN = "/signin"
+SIGN_OUT = "/signout"
+DESK = "/me"
+NEW_STORY = "/me/new"
+PROFILE = "/me/profile"
+EDITOR = "/{username}/{slug}/edit"
+DELETE = "/{username}/{slug}/edit/delete"
+PREVIEW = "/{username}/{slug}/preview"
+HISTORY = "/{username}/{slug}/history"
+EDITOR_FILE = "/static/editor/{name}"
+#: The editor's paths, which crawlers are asked to leave alone.
+EDITOR_PATHS = (SIGN_IN, SIGN_OUT, DESK, NEW_STORY)
+#: The words a story's editor pages add after its slug: never slugs (``slugs``).
+STORY_PAGE_WORDS = frozenset(template.rsplit("/", 1)[1] for template in (EDITOR, PREVIEW, HISTORY))
+
 #: Every path the web host answers, the API's document included.
 WEB_PATHS = (
+    *EDITOR_PATHS,
     FRONT,
     SEARCH,
     AUTHOR,

@@ -2,7 +2,8 @@
 
 The words of the story routes (``/v1/stories/:username/create``, ``.../:slug/save``, ...) are
 never slugs, so that no address of a story is also the address of an action on it, and a path
-means one thing whatever method it is sent with (``ROUTE_WORDS``).
+means one thing whatever method it is sent with (``ROUTE_WORDS``); nor are the words of a
+story's editor pages (``/:username/:slug/edit``, ``preview``, ``history``: ``paths``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from slugify import slugify
 
 from ..errors import InvalidSlug
+from .paths import STORY_PAGE_WORDS
 
 __all__ = [
     "ROUTE_WORDS",
@@ -30,8 +32,8 @@ __all__ = [
 SLUG_PATTERN = re.compile(r"\A[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 MAX_SLUG_LENGTH = 120
 FALLBACK_SLUG = "story"
-#: The action words of the story routes, and of those to come (revisions): never slugs.
-ROUTE_WORDS = frozenset(
+#: The action words of the story routes and the words of a story's editor pages: never slugs.
+ROUTE_WORDS = STORY_PAGE_WORDS | frozenset(
     {
         "create",
         "save",

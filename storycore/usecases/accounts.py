@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from ..errors import Forbidden, InvalidParameter, NotFound, Unauthorized
+from ..errors import DuplicateKey, Forbidden, InvalidParameter, NotFound, Unauthorized
 from ..input.declared import read_declared
 from ..input.fields import Members, decode_object
 from ..model.derived import user_changes, with_search_tokens
@@ -21,7 +21,7 @@ from ..model.records import AppRecord, Plan, TokenRecord, UserRecord
 from ..model.shapes import Page, Revoked, TokenGrant, UserProfile
 from ..model.visibility import ANONYMOUS, Viewer
 from ..rules.addresses import validate_url
-from ..rules.appnames import validate_app_name
+from ..rules.appnames import WEB_HOST_APP, WEB_HOST_APP_ID, validate_app_name
 from ..rules.credentials import (
     check_password,
     digest,
@@ -178,6 +178,34 @@ class Accounts:
         An unknown user and a wrong password give the same ``Unauthorized``.
         """
         app = self._app(api_key)
+        user = self._proven(username, password)
+        token = self._issue(user, app)
+        return TokenGrant(**self._ctx.presenter.profile(user).model_dump(), _token=token)
+
+    def sign_in(self, username: str, password: str, *, address: str | None = None) -> str:
+        """A new token for ``username`` through the web host's own application
+        (``WEB_HOST_APP``), made the first time anyone signs in: what a sign-in page keeps in
+        its session cookie (docs/editor.md#signing-in). Refused as ``authenticate`` refuses."""
+        user = self._proven(username, password)
+        return self._issue(user, self._web_host_app())
+
+    def change_password(self, viewer: Viewer, current: str, new: str) -> None:
+        """The caller's new password, when ``current`` is their password: a wrong one is
+        ``InvalidParameter`` naming ``current_password`` (the caller is signed in already), a
+        new one breaking the rule names ``new_password``."""
+        caller = self._ctx.require_user(viewer)
+        check_password(new, "new_password")
+        try:
+            self._proven(caller.username, current)
+        except Unauthorized:
+            raise InvalidParameter(
+                "this is not your current password", field="current_password"
+            ) from None
+        self.set_password(caller.username, new)
+
+    def _proven(self, username: str, password: str) -> UserRecord:
+        """The user whose password this is; ``Unauthorized``, the same for an unknown user and a
+        wrong password, after the same work."""
         user = self._users.get_by_username(username) if username else None
         cost = self._ctx.settings.password_cost
         # a password that breaks the rule was never set: refused like a wrong one, same work
@@ -185,6 +213,10 @@ class Accounts:
         if not verify_password(password, stored, cost=cost):
             raise Unauthorized("wrong username or password")
         assert user is not None  # verify_password is False without a stored hash
+        return user
+
+    def _issue(self, user: UserRecord, app: AppRecord) -> str:
+        """A new token of ``user`` through ``app``, stored as its digest."""
         token = new_secret()
         issued = self._ctx.clock.now()
         # tokens are refused once expired; issuing one clears those, so they never pile up
@@ -198,9 +230,31 @@ class Accounts:
                 expires=format_timestamp(issued + self._ctx.settings.token_lifetime),
             )
         )
-        with wording(name=username):
+        with wording(name=user.username):
             self._users.update(user.id, {"last_seen": format_timestamp(issued)})
-        return TokenGrant(**self._ctx.presenter.profile(user).model_dump(), _token=token)
+        return token
+
+    def _web_host_app(self) -> AppRecord:
+        """The application of the web host's sessions: stored under a fixed id, with a key no
+        one holds, the first time it is needed (by whichever process wins)."""
+        apps = self._ctx.store.apps
+        found = apps.get(WEB_HOST_APP_ID)
+        if found is not None:
+            return found
+        app = AppRecord(
+            id=WEB_HOST_APP_ID,
+            name=WEB_HOST_APP,
+            key_digest=digest(new_secret()),
+            created=self._ctx.now(),
+        )
+        try:
+            apps.add(app)
+        except DuplicateKey:  # another process made it first
+            made = apps.get(WEB_HOST_APP_ID)
+            if made is None:  # the name is taken by an application made before it was reserved
+                raise
+            return made
+        return app
 
     def viewer(
         self, api_key: str | None = None, username: str | None = None, token: str | None = None

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
-from importlib.resources import files
 from typing import Any, Literal
 
 from markupsafe import Markup
@@ -24,6 +22,8 @@ from pydantic import TypeAdapter
 
 from ...model.records import Element, StoryRecord, UserRecord, element_of
 from ...model.shapes import Page, SearchItem, StorySummary, UserProfile
+from .document import asset as _asset
+from .document import render_document as _render
 from .elements import element_view, render_views
 from .environment import environment
 from .site import Site
@@ -37,6 +37,7 @@ __all__ = [
     "kept_front_page",
     "kept_story_page",
     "not_found_page",
+    "pager_of",
     "player_script",
     "search_page",
     "story_page",
@@ -44,11 +45,6 @@ __all__ = [
 ]
 
 Author = UserRecord | UserProfile
-
-
-@cache
-def _asset(name: str) -> str:
-    return files(__package__).joinpath(name).read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +83,7 @@ class StoryCard:
 
 
 @dataclass(frozen=True, slots=True)
-class _Pager:
+class Pager:
     """Links to the pages before and after one page of a list."""
 
     page: int
@@ -95,37 +91,19 @@ class _Pager:
     next: str
 
 
-def _pager(address: str, page: int, has_next: bool) -> _Pager:
+def pager_of(address: str, page: int, has_next: bool) -> Pager:
+    """Links to the pages before and after ``page`` of the list at ``address``."""
     joint = "&" if "?" in address else "?"
 
     def at(number: int) -> str:
         return address if number == 1 else f"{address}{joint}page={number}"
 
-    return _Pager(page, at(page - 1) if page > 1 else "", at(page + 1) if has_next else "")
+    return Pager(page, at(page - 1) if page > 1 else "", at(page + 1) if has_next else "")
 
 
 def _paged(address: str, page: int) -> str:
     """``address`` of the list's ``page`` (the first page has no ``page``)."""
-    return _pager(address, page + 1, False).previous
-
-
-def _render(template: str, site: Site, **context: Any) -> str:
-    head = {
-        "description": "",
-        "image": "",
-        "noindex": False,
-        "og_type": "website",
-        "feed": "",
-        "feed_title": "",
-        "oembed": "",
-        "json_ld": None,
-        "next": "",
-        "prev": "",
-    }
-    head.update(context.pop("head", {}))
-    page = environment().get_template(template)
-    style = Markup(_asset("style.css"))  # noqa: S704 - the package's own file
-    return page.render(site=site, head=head, style=style, **context)
+    return pager_of(address, page + 1, False).previous
 
 
 def _name(author: Author) -> str:
@@ -147,7 +125,7 @@ def story_page(
     image = story.thumbnail or story.cover
     title = story.title or "Untitled story"
     shown = _story_parts(site, author, story, elements)
-    pager = _pager(permalink, page, has_next)
+    pager = pager_of(permalink, page, has_next)
     json_ld: dict[str, Any] = {
         "@context": "https://schema.org",
         "@type": "Article",
@@ -318,7 +296,7 @@ def author_page(site: Site, author: UserProfile, stories: Page[StorySummary]) ->
     """An author's page: avatar, name, bio, location, website, a page of their public
     stories and their feed."""
     address = site.author(author.username)
-    pager = _pager(address, stories.page, stories.has_next)
+    pager = pager_of(address, stories.page, stories.has_next)
     return _render(
         "author.html",
         site,
@@ -349,7 +327,7 @@ def front_page(
 ) -> str:
     """The front page: featured stories (on its first page), then the latest, links to
     topics and the search form."""
-    pager = _pager(site.home, latest.page, latest.has_next)
+    pager = pager_of(site.home, latest.page, latest.has_next)
     return _render(
         "front.html",
         site,
@@ -377,7 +355,7 @@ def tagged_page(
     """A topic's page or a hashtag's: the public stories it holds."""
     address = site.topic(name) if kind == "topic" else site.tag(name)
     heading = f"Stories about {name}" if kind == "topic" else f"Stories tagged #{name}"
-    pager = _pager(address, stories.page, stories.has_next)
+    pager = pager_of(address, stories.page, stories.has_next)
     feed = f"{address}/feed.atom" if kind == "topic" else ""
     return _render(
         "tagged.html",
@@ -404,7 +382,7 @@ def search_page(site: Site, q: str, results: Page[SearchItem] | None, *, problem
     searched = results is not None
     address = site.search(q) if searched else site.search_url
     page, has_next = (results.page, results.has_next) if results is not None else (1, False)
-    pager = _pager(address, page, has_next)
+    pager = pager_of(address, page, has_next)
     title = f"Search: {q}" if searched else "Search"
     return _render(
         "search.html",
