@@ -556,7 +556,8 @@ class SignInFailures(Protocol):
 
     def since(self, key: str, after: str, limit: int) -> list[str]:
         """The times of the key's failures later than ``after`` (not at it), oldest first, at
-        most ``limit``: an index walk of at most ``limit`` entries."""
+        most ``limit``: a read of the key's failures after ``after`` only (an index on key and
+        time), whatever other keys hold."""
         ...
 
     def prune(self, before: str) -> int:
