@@ -53,10 +53,10 @@ class SignInLimit:
         self._ctx = ctx
 
     def check(self, username: str, address: str | None) -> None:
-        """Nothing when a sign-in as ``username`` from ``address`` (None when unknown) may
-        try its password; ``RateLimited`` when the username or the address has had
-        ``Limits.sign_ins_per_minute`` failures in the last minute, ``retry_after`` the whole
-        seconds (at least 1) until the oldest of them leaves it."""
+        """Nothing when a sign-in as ``username`` from ``address`` (None or empty when
+        unknown) may try its password; ``RateLimited`` when the username or the address has
+        had ``Limits.sign_ins_per_minute`` failures in the last minute, ``retry_after`` the
+        whole seconds (at least 1) until the oldest of them leaves it."""
         per_minute = self._ctx.settings.limits.sign_ins_per_minute
         now = moment(self._ctx.now())  # to the millisecond, as failures are stored
         after = format_timestamp(now - WINDOW)
@@ -71,9 +71,9 @@ class SignInLimit:
                 )
 
     def failed(self, username: str, address: str | None) -> None:
-        """Count one failed sign-in as ``username`` from ``address`` (None when unknown), and
-        delete the failures that have left the minute: one more statement per failure, which
-        keeps what the store holds to a minute's failures."""
+        """Count one failed sign-in as ``username`` from ``address`` (None or empty when
+        unknown), and delete the failures that have left the minute: one more statement per
+        failure, which keeps what the store holds to a minute's failures."""
         now = self._ctx.now()
         failures = self._ctx.store.sign_in_failures
         failures.add(_keys(username, address), now)
