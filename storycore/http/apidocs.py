@@ -28,7 +28,8 @@ from ..rules.paths import API_REFERENCE
 from ..service import Service
 from .conditional import content_tag
 from .messages import HttpRequest, HttpResponse
-from .pages import HTML_HEADERS, not_found_page
+from .page_headers import service_page_headers
+from .pages import not_found_page
 from .static import CACHE_CONTROL, STATIC
 
 __all__ = ["PAGE", "reference_file", "reference_page"]
@@ -128,7 +129,7 @@ def _without_viewer(service: Service, root_path: str) -> HttpResponse:
         f'itself is at <a href="{root}/v1/openapi.json">/v1/openapi.json</a>.</p>\n'
         "</main>\n</body>\n</html>\n"
     )
-    return HttpResponse(404, list(HTML_HEADERS), page.encode())
+    return HttpResponse(404, service_page_headers(service), page.encode())
 
 
 def reference_page(
@@ -138,7 +139,7 @@ def reference_page(
     if _viewer_folder() is None:
         return _without_viewer(service, request.root_path)
     page = _page(root_path=request.root_path, web_url=service.web_url, site_name=service.site_name)
-    return HttpResponse(200, list(HTML_HEADERS), page.encode())
+    return HttpResponse(200, service_page_headers(service), page.encode())
 
 
 def reference_file(

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+import hashlib
 from functools import cache
 from importlib.resources import files
 from typing import Any, Literal
@@ -24,6 +25,7 @@ from pydantic import TypeAdapter
 
 from ...model.records import Element, StoryRecord, UserRecord, element_of
 from ...model.shapes import Page, SearchItem, StorySummary, UserProfile
+from ...rules.paths import PAGE_SCRIPT, filled
 from .elements import element_view, render_views
 from .environment import environment
 from .site import Site
@@ -37,7 +39,9 @@ __all__ = [
     "kept_front_page",
     "kept_story_page",
     "not_found_page",
+    "page_style",
     "player_script",
+    "player_script_name",
     "search_page",
     "story_page",
     "tagged_page",
@@ -124,7 +128,7 @@ def _render(template: str, site: Site, **context: Any) -> str:
     }
     head.update(context.pop("head", {}))
     page = environment().get_template(template)
-    style = Markup(_asset("style.css"))  # noqa: S704 - the package's own file
+    style = Markup(page_style())  # noqa: S704 - the package's own file
     return page.render(site=site, head=head, style=style, **context)
 
 
@@ -180,7 +184,7 @@ def story_page(
             "prev": pager.previous,
         },
         heading="h1",
-        player_script=Markup(player_script()),  # noqa: S704 - the package's own file
+        player_src=site.web_url + filled(PAGE_SCRIPT, name=player_script_name()),
         pager=pager,
         embed_code=f'<script src="{site.script(author.username, story.slug)}"></script>',
         **shown,
@@ -288,10 +292,25 @@ def kept_embedded_story(
     )
 
 
+def page_style() -> str:
+    """The stylesheet every page inlines in its ``<style>`` (the web host's policy allows it
+    by its hash: ``storycore.http.page_headers``)."""
+    return _asset("style.css")
+
+
 def player_script() -> str:
     """The script that turns a video poster into its provider's player on a click: the
-    story page runs it on the document, the embed on its story (``/*SCOPE*/document``)."""
+    story page loads it as a file of the web host (``player_script_name``), the embed runs it
+    on its story (``/*SCOPE*/document``)."""
     return _asset("player.js")
+
+
+@cache
+def player_script_name() -> str:
+    """The name the web host serves ``player_script`` under (``paths.PAGE_SCRIPT``):
+    ``player.`` and the start of its content's sha256, so that its address changes with it and
+    may be cached for good."""
+    return f"player.{hashlib.sha256(player_script().encode()).hexdigest()[:16]}"
 
 
 def _story_parts(
