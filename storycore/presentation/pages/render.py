@@ -13,9 +13,9 @@ stored element documents as they are (benchmarks/README.md).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-import hashlib
 from functools import cache
 from importlib.resources import files
 from typing import Any, Literal
