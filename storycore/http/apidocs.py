@@ -11,7 +11,9 @@ here are answered, looked up, never joined to a folder: any other path under ``/
 host's HTML 404 (``pages.no_page``). The files change only with the installed versions, so they
 carry the caching of ``static`` and an entity tag computed once. Where ``swagger-ui-py`` is not
 installed (the ``apidocs`` extra), the page is a 404 that names the extra and links to the
-document.
+document. The page is sent with every page's headers (``page_headers``) and runs under their
+security policy as it is: its scripts and stylesheets are files of the web host, and Swagger UI
+needs no inline script, no ``eval`` and no inline stylesheet.
 """
 
 from __future__ import annotations

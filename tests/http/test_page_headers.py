@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 import pytest
@@ -42,7 +43,7 @@ PAGES = {
 }
 
 
-def _get(client: Client, path: str) -> tuple[int, dict[str, str], str]:
+def _get(client: Client, path: str) -> tuple[int, Mapping[str, str], str]:
     path, _, query = path.partition("?")
     answer = client.get(path, query or None)
     return answer.status, answer.headers, answer.body.decode()
