@@ -29,6 +29,7 @@ __all__ = [
     "HISTORY",
     "NEW_STORY",
     "OPENAPI",
+    "PAGE_SCRIPT",
     "PREVIEW",
     "PROFILE",
     "SCRIPT",
@@ -70,6 +71,8 @@ AUTHOR_FEED = "/{username}/feed.atom"
 TOPIC_FEED = "/topics/{topic}/feed.atom"
 #: The demo's files (docs/decisions.md), and every other path under ``/static``.
 STATIC_FILE = "/static/demo/{name}"
+#: The pages' scripts (the video posters' player), each named for its content.
+PAGE_SCRIPT = "/static/{name}.js"
 UNDER_STATIC = "/static/{rest:path}"
 #: The API reference and its viewer's files, and every other path under ``/docs``.
 API_REFERENCE = "/docs/api"
@@ -109,6 +112,7 @@ WEB_PATHS = (
     AUTHOR_FEED,
     TOPIC_FEED,
     STATIC_FILE,
+    PAGE_SCRIPT,
     UNDER_STATIC,
     API_REFERENCE,
     API_REFERENCE_FILE,
