@@ -1,8 +1,8 @@
 """The files storycore serves itself on the web host: the demo's pictures, shipped in the
 package (``storycore/static/demo``), at ``{web_url}/static/demo/{name}`` (docs/decisions.md),
-and the pages' script (the video posters' player) at ``{web_url}/static/player.{hash}.js``,
-named for its content, so it may be kept for good (``IMMUTABLE``): pages run no inline script
-(docs/api.md#the-web-host).
+and the pages' scripts (the video posters' player, the editor's) at
+``{web_url}/static/{stem}.{hash}.js``, each named for its content, so that it may be kept for
+good (``IMMUTABLE``): pages run no inline script (docs/api.md#the-web-host).
 
 Only the names the package holds are answered: a path is looked up among them, never joined
 to a folder, so no ``..`` or encoded separator reaches the file system; any other path under
@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
-from ..presentation.pages import player_script, player_script_name
+from ..presentation.scripts import script_content
 from ..rules.paths import UNDER_STATIC
 from ..service import Service
 from .messages import HttpRequest, HttpResponse
@@ -90,16 +90,17 @@ def demo_file_answer(
 def page_script_answer(
     service: Service, request: HttpRequest, arguments: dict[str, str]
 ) -> HttpResponse:
-    """The player script under the name of its content (``player_script_name``); the HTML 404
+    """A page's script under the name of its content (``presentation.scripts``); the HTML 404
     under any other, an older version's among them."""
-    if arguments["name"] != player_script_name():
+    script = script_content(arguments["name"])
+    if script is None:
         return no_file(service, request, arguments)
     headers = [
         ("Content-Type", "application/javascript; charset=utf-8"),
         ("X-Content-Type-Options", "nosniff"),
         ("Cache-Control", IMMUTABLE),
     ]
-    return HttpResponse(200, headers, player_script().encode())  # its ETag: ``conditional``
+    return HttpResponse(200, headers, script.encode())  # its ETag: ``conditional``
 
 
 def no_file(service: Service, request: HttpRequest, arguments: dict[str, str]) -> HttpResponse:

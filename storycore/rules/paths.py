@@ -23,7 +23,6 @@ __all__ = [
     "DELETE",
     "DESK",
     "EDITOR",
-    "EDITOR_FILE",
     "EDITOR_PATHS",
     "FRONT",
     "HISTORY",
@@ -81,7 +80,7 @@ UNDER_DOCS = "/docs/{rest:path}"
 
 #: The editor's pages (docs/editor.md): signing in and out, the writer's desk, a new story, the
 #: writer's profile, and a story's editor (with the page asking before a delete), preview and
-#: history; its scripts are files under ``/static``.
+#: history; its scripts are the pages' scripts (``PAGE_SCRIPT``).
 SIGN_IN = "/signin"
 SIGN_OUT = "/signout"
 DESK = "/me"
@@ -91,7 +90,6 @@ EDITOR = "/{username}/{slug}/edit"
 DELETE = "/{username}/{slug}/edit/delete"
 PREVIEW = "/{username}/{slug}/preview"
 HISTORY = "/{username}/{slug}/history"
-EDITOR_FILE = "/static/editor/{name}"
 #: The editor's paths, which crawlers are asked to leave alone.
 EDITOR_PATHS = (SIGN_IN, SIGN_OUT, DESK, NEW_STORY)
 #: The words a story's editor pages add after its slug: never slugs (``slugs``).

@@ -13,10 +13,8 @@ stored element documents as they are (benchmarks/README.md).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, Literal
 
 from markupsafe import Markup
@@ -25,6 +23,7 @@ from pydantic import TypeAdapter
 from ...model.records import Element, StoryRecord, UserRecord, element_of
 from ...model.shapes import Page, SearchItem, StorySummary, UserProfile
 from ...rules.paths import PAGE_SCRIPT, filled
+from ..scripts import script_name
 from .document import asset as _asset
 from .document import render_document as _render
 from .elements import element_view, render_views
@@ -284,12 +283,10 @@ def player_script() -> str:
     return _asset("player.js")
 
 
-@cache
 def player_script_name() -> str:
     """The name the web host serves ``player_script`` under (``paths.PAGE_SCRIPT``):
-    ``player.`` and the start of its content's sha256, so that its address changes with it and
-    may be cached for good."""
-    return f"player.{hashlib.sha256(player_script().encode()).hexdigest()[:16]}"
+    ``player.`` and the start of its content's sha256 (``storycore.presentation.scripts``)."""
+    return script_name("player")
 
 
 def _story_parts(
