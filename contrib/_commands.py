@@ -102,6 +102,13 @@ def _serve_options(command: argparse.ArgumentParser) -> None:
         "--demo", action="store_true", help="load the demo data into an empty store"
     )
     command.add_argument(
+        "--no-editor",
+        dest="editor",
+        action="store_false",
+        help="serve no editor: no sign-in, desk or editing pages (default: served, unless"
+        " $STORYCORE_EDITOR is off)",
+    )
+    command.add_argument(
         "--workers",
         type=workers,
         help="server processes sharing the socket (default: the CPU cores; 1 for a store in"

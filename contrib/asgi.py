@@ -14,7 +14,8 @@ it (docs/decisions.md#serving).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, MutableMapping
+import os
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -22,7 +23,10 @@ from storycore.http import HttpApp, HttpRequest, HttpResponse, raw_path_of
 from storycore.http.editor import EditorUser
 from storycore.service import Service
 
-__all__ = ["StorycoreASGI", "from_environment"]
+__all__ = ["EDITOR_VARIABLE", "StorycoreASGI", "editor_wanted", "from_environment"]
+
+#: Off (``off``, ``0``, ``false``, ``no``), the app serves no editor (docs/editor.md).
+EDITOR_VARIABLE = "STORYCORE_EDITOR"
 
 #: Requests waiting on other hosts at once (delegated creations are rate-limited per app).
 _OUTBOUND_THREADS = 8
@@ -198,7 +202,8 @@ def from_environment(*, deliver: bool = True, up_to_date: bool = True) -> Storyc
 
     Each process brings the store up to date as it composes its service (one read when it is
     current); ``storycore serve`` does it once before its workers start and turns
-    ``up_to_date`` off in them (``storycore.contrib.compose``).
+    ``up_to_date`` off in them (``storycore.contrib.compose``). ``STORYCORE_EDITOR=off``
+    serves no editor (``editor_wanted``).
     """
     from ._logs import redact_uvicorn_logs
     from .compose import from_environment as service_from_environment
@@ -209,7 +214,14 @@ def from_environment(*, deliver: bool = True, up_to_date: bool = True) -> Storyc
         owns_service=True,
         compress=True,
         deliver=deliver,
+        editor=editor_wanted(),
     )
+
+
+def editor_wanted(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether the editor is served: unless ``STORYCORE_EDITOR`` is ``off`` (or ``0``,
+    ``false``, ``no``), which ``storycore serve --no-editor`` sets for its workers."""
+    return environ.get(EDITOR_VARIABLE, "").strip().lower() not in ("off", "0", "false", "no")
 
 
 def _client(scope: Scope) -> str | None:

@@ -30,7 +30,7 @@ from storycore.extras import require
 from storycore.service import Service
 
 from ._options import composition
-from .asgi import StorycoreASGI, from_environment
+from .asgi import EDITOR_VARIABLE, StorycoreASGI, editor_wanted, from_environment
 from .demo import load_demo
 from .listen import host_and_port, listening_socket
 
@@ -75,6 +75,8 @@ def serve(args: argparse.Namespace) -> None:
         # under the web address, else the address listened on: the API's addresses load there,
         # and pages show them from wherever the store is served later (rules.own_files)
         load_demo(service, web_url=composed.web_url or address)
+    if not args.editor:
+        os.environ[EDITOR_VARIABLE] = "off"
     if workers == 1:
         _serve_here(service, sock, address, args.log_level, args.log_format)
         return
@@ -118,7 +120,7 @@ def _serve_here(
     # the app closes the service as its lifespan shuts down (the views counted are written
     # then): after a SIGTERM, uvicorn raises the signal again once it is down, which ends the
     # process before ``run`` returns
-    app = StorycoreASGI(service, owns_service=True, compress=True)
+    app = StorycoreASGI(service, owns_service=True, compress=True, editor=editor_wanted())
     configure_logging(log_level, log_format)
     log_config = uvicorn_log_config(log_format)
     server = Server(uvicorn.Config(app, log_level=log_level, log_config=log_config, lifespan="on"))
