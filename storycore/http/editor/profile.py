@@ -3,10 +3,10 @@
 same address (its ``action`` field says which), going back there saying what was saved.
 
 A refused value is shown beside its field with everything typed kept (a password is never sent
-back), with the API's status. Changing the password keeps every session as it is: a token
-already issued stays valid until it expires (``Accounts.set_password``). When the host
-application signs its users in (``editor_user``), storycore's password is not how they sign
-in, so the page offers no password form and refuses its action.
+back), with the API's status. Changing the password ends every other session of the writer
+(and every token an API client holds for them) and keeps this one. When the host application
+signs its users in (``editor_user``), storycore's password is not how they sign in, so the
+page offers no password form and refuses its action.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from ...presentation import editor
 from ...rules.paths import PROFILE
 from ..messages import HttpResponse
 from ..pages import not_found_page
+from . import sessions
 from .call import EditorCall
 from .frames import desk_of
 
@@ -71,7 +72,8 @@ def _save_profile(call: EditorCall) -> HttpResponse:
 def _change_password(call: EditorCall) -> HttpResponse:
     current, new = (call.form.get(name) for name in PASSWORD_FIELDS)
     try:
-        call.service.accounts.change_password(call.viewer, current, new)
+        session = call.request.cookie(sessions.SESSION_COOKIE)
+        call.service.accounts.change_password(call.viewer, current, new, session=session)
     except InvalidParameter as refused:
         return _refused(call, refused)
     return call.see_other(PROFILE, done="password")

@@ -80,7 +80,7 @@ def test_a_refused_value_is_shown_beside_its_field_with_the_form_as_typed(
     assert service.accounts.get("alice") == before
 
 
-def test_changing_the_password_keeps_this_session_and_says_so(
+def test_changing_the_password_keeps_this_session_ends_the_others_and_says_so(
     service: Service, alice: Viewer
 ) -> None:
     fields = {
@@ -88,9 +88,10 @@ def test_changing_the_password_keeps_this_session_and_says_so(
         "current_password": "alice-password",
         "new_password": "a-new-password",
     }
-    with signed_in(service, "alice") as client:
+    with signed_in(service, "alice") as elsewhere, signed_in(service, "alice") as client:
         changed = post_form(client, "/me/profile", fields, page="/me/profile")
         after = client.get(changed.headers["location"])
+        assert elsewhere.get("/me").status_code == 303
 
     assert changed.status_code == 303
     assert changed.headers["location"] == f"{WEB_URL}/me/profile?done=password"
