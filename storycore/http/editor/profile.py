@@ -29,21 +29,11 @@ __all__ = ["change", "profile_page"]
 PROFILE_FIELDS = tuple(PROFILE_WRITE)
 #: The form fields of the password change, named as ``Accounts.change_password`` names them.
 PASSWORD_FIELDS = ("current_password", "new_password")
-#: How the page names each field in what it says of a refused value.
-_LABELS = {
-    "name": "Name",
-    "bio": "Bio",
-    "location": "Location",
-    "website": "Website",
-    "avatar": "Avatar address",
-    "new_password": "New password",
-}
 
 
 def profile_page(call: EditorCall) -> HttpResponse:
     """The page with the writer's profile as it is stored."""
-    stored = call.service.accounts.get(call.user.username).model_dump()
-    return _page(call, {name: stored[name] for name in PROFILE_FIELDS})
+    return _page(call, _stored(call))
 
 
 def change(call: EditorCall) -> HttpResponse:
@@ -71,8 +61,8 @@ def _save_profile(call: EditorCall) -> HttpResponse:
 
 def _change_password(call: EditorCall) -> HttpResponse:
     current, new = (call.form.get(name) for name in PASSWORD_FIELDS)
+    session = call.request.cookie(sessions.SESSION_COOKIE)  # the one session that stays
     try:
-        session = call.request.cookie(sessions.SESSION_COOKIE)
         call.service.accounts.change_password(call.viewer, current, new, session=session)
     except InvalidParameter as refused:
         return _refused(call, refused)
@@ -84,9 +74,7 @@ def _refused(
 ) -> HttpResponse:
     """The page again with the API's status, saying why beside the field refused (or above
     the forms when it names none of theirs); the profile as typed when it was refused."""
-    if typed is None:
-        stored = call.service.accounts.get(call.user.username).model_dump()
-        typed = {name: stored[name] for name in PROFILE_FIELDS}
+    typed = _stored(call) if typed is None else typed
     field = (refused.field or "").removeprefix("user.")
     message = _words(refused.message, refused.field or "", field)
     if field in PROFILE_FIELDS or field in PASSWORD_FIELDS:
@@ -99,9 +87,15 @@ def _words(message: str, named: str, field: str) -> str:
     label where the message starts with the member's name."""
     if field == "current_password":
         return "This is not your current password."
-    if named and message.startswith(named) and field in _LABELS:
-        return _LABELS[field] + message[len(named) :]
+    if named and message.startswith(named) and field in editor.PROFILE_LABELS:
+        return editor.PROFILE_LABELS[field] + message[len(named) :]
     return message
+
+
+def _stored(call: EditorCall) -> dict[str, str]:
+    """The writer's profile as it is stored, by the form's field names."""
+    stored = call.service.accounts.get(call.user.username).model_dump()
+    return {name: stored[name] for name in PROFILE_FIELDS}
 
 
 def _page(

@@ -7,7 +7,19 @@ from collections.abc import Mapping
 from ...rules.credentials import MIN_PASSWORD_LENGTH
 from .frame import Desk, render_editor_page
 
-__all__ = ["profile_page"]
+__all__ = ["PROFILE_LABELS", "profile_page"]
+
+#: What the page calls each field (the words of its labels, and of what it says when one is
+#: refused).
+PROFILE_LABELS = {
+    "name": "Name",
+    "bio": "Bio",
+    "location": "Location",
+    "website": "Website",
+    "avatar": "Avatar address",
+    "current_password": "Current password",
+    "new_password": "New password",
+}
 
 
 def profile_page(
@@ -31,5 +43,6 @@ def profile_page(
         problems=problems,
         summary=summary,
         passwords=passwords,
+        labels=PROFILE_LABELS,
         min_password=MIN_PASSWORD_LENGTH,
     )
