@@ -397,6 +397,13 @@ class TokenRepository(Protocol):
         """
         ...
 
+    def remove_others_of_user(self, user_id: str, keep: str | None) -> int:
+        """Delete every token of the user ``user_id``, through any application, but the one
+        whose digest is ``keep`` (a password change ends every other session); returns how
+        many.
+        """
+        ...
+
 
 @runtime_checkable
 class IdentityRepository(Protocol):

@@ -238,6 +238,12 @@ class Tokens(TokenRepository):
     def remove_expired(self, now: str) -> int:
         return self._db.run(f"DELETE FROM tokens WHERE expires <= {self._db.mark}", (now,))
 
+    def remove_others_of_user(self, user_id: str, keep: str | None) -> int:
+        mark = self._db.mark
+        return self._db.run(
+            f"DELETE FROM tokens WHERE user_id = {mark} AND digest <> {mark}", (user_id, keep or "")
+        )
+
 
 class Identities(IdentityRepository):
     """Identity links, unique per (provider, external id); ``users`` makes the linked user."""

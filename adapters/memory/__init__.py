@@ -436,6 +436,12 @@ class _Tokens(_Part, ports.TokenRepository):
         removed, self._s.tokens = len(self._s.tokens) - len(kept), kept
         return removed
 
+    def remove_others_of_user(self, user_id: str, keep: str | None) -> int:
+        ended = [d for d, t in self._s.tokens.items() if t.user_id == user_id and d != keep]
+        for digest in ended:
+            del self._s.tokens[digest]
+        return len(ended)
+
 
 class _Identities(_Part, ports.IdentityRepository):
     def get(self, provider: str, external_id: str) -> str | None:

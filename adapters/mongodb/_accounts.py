@@ -193,6 +193,10 @@ class MongoTokens(TokenRepository):
     def remove_expired(self, now: str) -> int:
         return self._tokens.delete_many({"expires": {"$lte": now}}).deleted_count
 
+    def remove_others_of_user(self, user_id: str, keep: str | None) -> int:
+        ended = {"user_id": user_id, "_id": {"$ne": keep or ""}}
+        return self._tokens.delete_many(ended).deleted_count
+
 
 class MongoIdentities(IdentityRepository):
     """Identity links, unique per (provider, external id)."""

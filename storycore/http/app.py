@@ -31,7 +31,7 @@ from .cors import Cors
 from .editor import EditorUser, answer
 from .hosts import request_web_url
 from .messages import HttpRequest, HttpResponse, json_response
-from .pages import not_found_page
+from .pages import error_answer, not_found_page
 from .params import Params
 from .redirects import redirect
 from .routing import Cache, Credentials, Kind, Route, Router, in_api, taking
@@ -121,10 +121,11 @@ class HttpApp:
         except StoryMoved as moved:
             response = self._moved(request, moved)
         except StorycoreError as exc:
-            response = self.error(exc)
+            response = self.error(exc) if api else self._page_error(request, exc)
         except Exception:
             logger.exception("internal error answering %s %s", request.method, request.path)
-            response = self.error(InternalError("an internal error occurred; it has been logged"))
+            internal = InternalError("an internal error occurred; it has been logged")
+            response = self.error(internal) if api else self._page_error(request, internal)
         if self.compress:
             response = compressed(request, response)
         if api:
@@ -134,6 +135,14 @@ class HttpApp:
         if request.method == "HEAD":
             response.body = b""
         return response
+
+    def _page_error(self, request: HttpRequest, exc: StorycoreError) -> HttpResponse:
+        """The web host's page for ``exc``: its paths answer browsers, which get no JSON. The
+        OpenAPI document's path, under ``/v1``, is the API's."""
+        try:
+            return error_answer(self._service_for(request), exc)
+        except StorycoreError:  # no service for this Host: the error as it is
+            return self.error(exc)
 
     def _preflight(self, request: HttpRequest) -> HttpResponse:
         """A CORS preflight: what the path takes, for the origin asking

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..errors import InvalidParameter, NotFound, StoryMoved
+from ..errors import InvalidParameter, NotFound, StorycoreError, StoryMoved
 from ..presentation import pages
 from ..rules.hashtags import normalize_tag
 from ..service import Service
@@ -24,6 +24,7 @@ from .redirects import redirect
 
 __all__ = [
     "author",
+    "error_answer",
     "front",
     "no_page",
     "not_found_page",
@@ -51,6 +52,27 @@ def not_found_page(service: Service, what: str) -> HttpResponse:
     """The web host's 404 page for a missing ``what`` (a story, a user, a page, ...)."""
     body = pages.not_found_page(site_of(service), what)
     return HttpResponse(404, service_page_headers(service), body.encode())
+
+
+#: The heading of the page of a refused request, by its status.
+_REFUSALS = {
+    405: "Not a request this page takes",
+    413: "Too large",
+    429: "Too many requests",
+    503: "Busy for a moment",
+}
+
+
+def error_answer(service: Service, error: StorycoreError) -> HttpResponse:
+    """The web host's page for a request it refuses (a method a page does not take, a body
+    over the limit, ...): ``error``'s status and headers, and what it says, as a page, for no
+    JSON reaches a browser from the web host's paths."""
+    heading = _REFUSALS.get(error.status, "This request cannot be answered")
+    if error.status >= 500:
+        heading = _REFUSALS.get(error.status, "Something went wrong")
+    body = pages.error_page(site_of(service), heading, str(error))
+    headers = service_page_headers(service) + error.headers()
+    return HttpResponse(error.status, headers, body.encode())
 
 
 def _html(service: Service, body: str) -> HttpResponse:

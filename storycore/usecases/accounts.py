@@ -199,10 +199,14 @@ class Accounts:
             raise
         return self._issue(user, self._web_host_app())
 
-    def change_password(self, viewer: Viewer, current: str, new: str) -> None:
+    def change_password(
+        self, viewer: Viewer, current: str, new: str, *, session: str | None = None
+    ) -> None:
         """The caller's new password, when ``current`` is their password: a wrong one is
         ``InvalidParameter`` naming ``current_password`` (the caller is signed in already), a
-        new one breaking the rule names ``new_password``."""
+        new one breaking the rule names ``new_password``. Every other token of the caller ends,
+        through any application (whoever learnt the old password is signed out); ``session``,
+        the token the caller is using, stays (docs/editor.md#the-profile)."""
         caller = self._ctx.require_user(viewer)
         check_password(new, "new_password")
         try:
@@ -212,6 +216,8 @@ class Accounts:
                 "this is not your current password", field="current_password"
             ) from None
         self.set_password(caller.username, new)
+        kept = digest(session) if session else None
+        self._ctx.store.tokens.remove_others_of_user(caller.id, kept)
 
     def _proven(self, username: str, password: str) -> UserRecord:
         """The user whose password this is; ``Unauthorized``, the same for an unknown user and a

@@ -203,3 +203,30 @@ def test_remove_of_an_unknown_token_answers_false(
 ) -> None:
     store.tokens.add(make_token(author.id, app.id, expires=at(60)))
     assert store.tokens.remove("0" * 64) is False
+
+
+def test_remove_others_of_user_deletes_every_other_token_of_that_user(
+    store: Store, author: UserRecord, app: AppRecord
+) -> None:
+    other_app = make_app("writer")
+    store.apps.add(other_app)
+    kept = make_token(author.id, app.id, expires=at(60))
+    ended = [
+        make_token(author.id, app.id, expires=at(60)),
+        make_token(author.id, other_app.id, expires=at(60)),
+    ]
+    for token in (kept, *ended):
+        store.tokens.add(token)
+    assert store.tokens.remove_others_of_user(author.id, kept.digest) == 2
+    assert [store.tokens.get(token.digest) for token in ended] == [None, None]
+    assert store.tokens.get(kept.digest) == kept
+
+
+def test_remove_others_of_user_keeps_the_tokens_of_other_users(
+    store: Store, author: UserRecord, other_author: UserRecord, app: AppRecord
+) -> None:
+    theirs = make_token(other_author.id, app.id, expires=at(60))
+    store.tokens.add(theirs)
+    store.tokens.add(make_token(author.id, app.id, expires=at(60)))
+    assert store.tokens.remove_others_of_user(author.id, None) == 1
+    assert store.tokens.get(theirs.digest) == theirs

@@ -4,9 +4,11 @@ answers the editor's pages give.
 ``answer`` resolves the caller once, before the page's handler runs, as the API resolves its
 credentials: the session cookie (a token of the web host's application), or the host
 application's ``editor_user`` callable. A page that needs a writer answers someone signed out
-with a 303 to the sign-in page, which returns there after. Every ``POST`` must carry the form
-token of the caller's session (``sessions``): without it, or with another session's, it is
-the 403 page and nothing changes. Every answer is ``no-store``, ``noindex`` and never framed.
+with a 303 to the sign-in page, which returns there after (with the host application's
+sign-in, ``editor_user``, the HTML 404: storycore has no sign-in to offer). Every ``POST``
+must carry the form token of the caller's session (``sessions``): without it, or with another
+session's, it is the 403 page and nothing changes. Every answer is ``no-store``, ``noindex``
+and never framed.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from ...service import Service
 from ..forms import Form
 from ..messages import HttpRequest, HttpResponse
 from ..page_headers import service_page_headers
-from ..pages import site_of
+from ..pages import not_found_page, site_of
 from . import sessions
 
 if TYPE_CHECKING:
@@ -113,7 +115,13 @@ def answer(
     """The answer of the editor's page ``route`` to ``request``."""
     call = _call(service, request, arguments, editor_user)
     if route.signed_in and call.viewer.user is None:
-        response = call.see_other(SIGN_IN, next=_asked(request))
+        # the host application signs its users in itself: storycore has no sign-in to offer
+        hosted = editor_user is not None
+        response = (
+            not_found_page(service, "page")
+            if hosted
+            else call.see_other(SIGN_IN, next=_asked(request))
+        )
     elif request.method == "POST" and not _form_ok(call):
         from .refusals import expired_form
 

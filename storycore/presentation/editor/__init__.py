@@ -5,6 +5,15 @@ service and answers with them."""
 
 from .desk import DeskItem, desk_page
 from .frame import Desk
+from .profile import PROFILE_LABELS, profile_page
 from .signin import refused_page, signin_page
 
-__all__ = ["Desk", "DeskItem", "desk_page", "refused_page", "signin_page"]
+__all__ = [
+    "PROFILE_LABELS",
+    "Desk",
+    "DeskItem",
+    "desk_page",
+    "profile_page",
+    "refused_page",
+    "signin_page",
+]

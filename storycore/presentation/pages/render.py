@@ -35,6 +35,7 @@ __all__ = [
     "StoryCard",
     "author_page",
     "embedded_story",
+    "error_page",
     "front_page",
     "kept_front_page",
     "kept_story_page",
@@ -424,14 +425,21 @@ def not_found_page(site: Site, what: str) -> str:
     """The web host's 404 page: there is no such ``what`` (a story, a user, a page). It is
     not indexed and names no canonical address: a missing page is no copy of another (a
     canonical link to the front page would make it a "soft 404")."""
+    return error_page(site, "Not found", f"There is no such {what}.")
+
+
+def error_page(site: Site, heading: str, message: str) -> str:
+    """A page of the web host saying why it answers no page here (``heading``, ``message``):
+    not indexed, with no canonical address."""
     return _render(
         "not_found.html",
         site,
         head={
-            "title": "Not found",
-            "description": f"There is no such {what} on {site.name}.",
+            "title": heading,
+            "description": f"{message} ({site.name})",
             "canonical": "",
             "noindex": True,
         },
-        what=what,
+        heading=heading,
+        message=message,
     )
