@@ -68,6 +68,18 @@ class Words:
         """Whether any word was added or removed."""
         return any(piece.state != "same" for piece in self.pieces)
 
+    @property
+    def runs(self) -> tuple[Piece, ...]:
+        """The pieces with each run of words of one state joined by spaces (what a reader
+        is told at once: "removed: in the", "added: over an old")."""
+        runs: list[Piece] = []
+        for piece in self.pieces:
+            if runs and runs[-1].state == piece.state:
+                runs[-1] = Piece(piece.state, f"{runs[-1].text} {piece.text}")
+            else:
+                runs.append(piece)
+        return tuple(runs)
+
 
 @dataclass(frozen=True, slots=True)
 class MemberWords:

@@ -50,6 +50,16 @@ def test_changed_words_are_marked_added_and_removed() -> None:
     ]
 
 
+def test_runs_join_the_words_of_one_state() -> None:
+    words = compare_words("Fog in the harbour", "Fog over an old harbour")
+    assert _states(words.runs) == [
+        ("same", "Fog"),
+        ("removed", "in the"),
+        ("added", "over an old"),
+        ("same", "harbour"),
+    ]
+
+
 def test_the_same_words_are_no_change() -> None:
     assert not compare_words("Fog  in\nthe harbour", "Fog in the harbour").changed
 

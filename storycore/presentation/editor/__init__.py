@@ -5,6 +5,16 @@ service and answers with them."""
 
 from .desk import DeskItem, desk_page
 from .frame import Desk
+from .history import compare_page, history_page, restore_page
 from .signin import refused_page, signin_page
 
-__all__ = ["Desk", "DeskItem", "desk_page", "refused_page", "signin_page"]
+__all__ = [
+    "Desk",
+    "DeskItem",
+    "compare_page",
+    "desk_page",
+    "history_page",
+    "refused_page",
+    "restore_page",
+    "signin_page",
+]

@@ -9,6 +9,7 @@ elements), and ``player_script`` the one script of the video posters, for both.
 
 from .elements import render_elements
 from .render import (
+    Preview,
     StoryCard,
     author_page,
     embedded_story,
@@ -25,6 +26,7 @@ from .render import (
 from .site import Site
 
 __all__ = [
+    "Preview",
     "Site",
     "StoryCard",
     "author_page",
