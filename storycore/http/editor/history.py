@@ -92,8 +92,15 @@ def _refused(call: EditorCall, status: int, heading: str, message: str) -> HttpR
     return call.page(body, status)
 
 
-def _list(call: EditorCall, page: str | None, chosen: tuple[str, str] = ("", CURRENT),
-          problem: str = "", status: int = 200) -> HttpResponse:  # fmt: skip
+def _list(
+    call: EditorCall,
+    page: str | None,
+    chosen: tuple[str, str] = ("", CURRENT),
+    problem: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    """The list's page ``page``; with ``problem``, the comparison form holding ``chosen`` and
+    saying what is wrong with them (``status``)."""
     username, slug = call.arguments["username"], call.arguments["slug"]
     try:
         revisions = call.service.revisions.list(
@@ -180,9 +187,8 @@ def _read(call: EditorCall, which: str) -> tuple[StoryVersion, Side]:
     while more:
         if which == CURRENT:
             read = call.service.stories.open(
-                username, slug, viewer=call.viewer, page=page, per_page=per_page,
-                count_view=False,
-            )  # fmt: skip
+                username, slug, viewer=call.viewer, page=page, per_page=per_page, count_view=False
+            )
         else:
             read = call.service.revisions.open(
                 username, slug, which, viewer=call.viewer, page=page, per_page=per_page
