@@ -36,10 +36,7 @@ CURRENT = "current"
 def history(call: EditorCall) -> HttpResponse:
     """The history's pages: the list, a comparison, or the question before a restore."""
     query = call.request.query()
-    username, slug = call.arguments["username"], call.arguments["slug"]
-    try:
-        call.service.revisions.list(username, slug, viewer=call.viewer, per_page=1)
-    except (NotFound, Forbidden):
+    if not _sees_history(call):
         return not_found_page(call.service, "story")
     try:
         if "restore" in query:
@@ -55,6 +52,8 @@ def restore(call: EditorCall) -> HttpResponse:
     """Restores the revision the form names onto the story at the version it names, then
     goes to the editor saying so; a stale version is the 409 page, nothing changed."""
     username, slug = call.arguments["username"], call.arguments["slug"]
+    if not _sees_history(call):
+        return not_found_page(call.service, "story")
     if call.form.get("action") != "restore":
         return _refused(call, 400, "Nothing was changed", "This form asks for nothing known.")
     try:
@@ -62,8 +61,8 @@ def restore(call: EditorCall) -> HttpResponse:
         restored = call.service.revisions.restore(
             username, slug, call.form.get("revision"), viewer=call.viewer, version=version
         )
-    except (NotFound, Forbidden):
-        return not_found_page(call.service, "story")
+    except NotFound:
+        return not_found_page(call.service, "revision")
     except VersionConflict:
         return _refused(
             call,
@@ -78,6 +77,17 @@ def restore(call: EditorCall) -> HttpResponse:
         )
     at = {"username": restored.author.username, "slug": restored.slug}
     return call.see_other(filled(EDITOR, **at), done="restored")
+
+
+def _sees_history(call: EditorCall) -> bool:
+    """Whether the caller may see the story's history: its author and editors. For anyone
+    else the story has none, whether it exists or not."""
+    username, slug = call.arguments["username"], call.arguments["slug"]
+    try:
+        call.service.revisions.list(username, slug, viewer=call.viewer, per_page=1)
+    except (NotFound, Forbidden):
+        return False
+    return True
 
 
 def _refused(call: EditorCall, status: int, heading: str, message: str) -> HttpResponse:

@@ -80,11 +80,12 @@ def test_the_history_is_paginated() -> None:
     assert _items(second.text) == ["Version 2: Fog in the harbour", "Version 1: Fog"]
 
 
-def test_a_page_past_the_last_is_the_404() -> None:
+def test_a_page_past_the_last_or_no_page_is_the_404() -> None:
     service = writers()
     _written(service)
     with browser(service, "alice") as client:
-        assert client.get(f"{HISTORY}?page=3").status_code == 404
+        statuses = [client.get(f"{HISTORY}?page={page}").status_code for page in ("3", "x")]
+    assert statuses == [404, 404]
 
 
 def test_the_compare_form_offers_every_revision_and_the_current_story() -> None:
@@ -235,6 +236,17 @@ def test_restore_without_a_version_is_400_and_changes_nothing() -> None:
     assert [answer.status_code for answer in answers] == [400, 400]
     story = service.stories.read("alice", "fog", viewer=service.accounts.as_user("alice"))
     assert story.version == 3
+
+
+def test_restoring_a_revision_the_story_does_not_have_is_the_404() -> None:
+    service = writers()
+    _written(service)
+    with browser(service, "alice") as client:
+        token = form_token(client.get(HISTORY))
+        form = {"form_token": token, "action": "restore", "revision": "9", "version": "3"}
+        answer = client.post(HISTORY, data=form)
+    assert answer.status_code == 404
+    assert "There is no such revision" in answer.text
 
 
 def test_another_writer_cannot_restore() -> None:
