@@ -33,7 +33,7 @@ def preview(call: EditorCall) -> HttpResponse:
         notice=_notice(story),
         address=call.url(filled(PREVIEW, **at)),
         editor_url=call.url(filled(EDITOR, **at)),
-        page_url=call.site.story(*at.values()) if story.status == "published" else "",
+        page_url=call.site.story(at["username"], at["slug"]) if story.status == "published" else "",
     )
     body = pages.story_page(
         call.site,
