@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..rules import paths
 from . import apidocs, feeds, pages, static, web
 from .api import ROUTES
-from .editor import desk, profile, signin
+from .editor import desk, history, preview, profile, signin
 from .openapi import openapi_document
 from .routing import Kind, Route, web_route
 
@@ -41,6 +41,9 @@ TABLE: tuple[Route, ...] = (
     web_route(paths.NEW_STORY, desk.new_story, Kind.EDITOR, method="POST", signed_in=True),
     web_route(paths.PROFILE, profile.profile_page, Kind.EDITOR, signed_in=True),
     web_route(paths.PROFILE, profile.change, Kind.EDITOR, method="POST", signed_in=True),
+    web_route(paths.PREVIEW, preview.preview, Kind.EDITOR, signed_in=True),
+    web_route(paths.HISTORY, history.history, Kind.EDITOR, signed_in=True),
+    web_route(paths.HISTORY, history.restore, Kind.EDITOR, method="POST", signed_in=True),
     web_route(paths.FRONT, pages.front, Kind.PAGE),
     web_route(paths.SEARCH, pages.search, Kind.PAGE),
     web_route(paths.TOPIC, pages.topic, Kind.PAGE),

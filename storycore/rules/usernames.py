@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..errors import InvalidParameter
-from .paths import WEB_PATHS, first_words
+from .paths import STORY_PAGE_WORDS, WEB_PATHS, first_words
 
 __all__ = [
     "INTERFACE_WORDS",
@@ -19,8 +19,13 @@ __all__ = [
 USERNAME_PATTERN = re.compile(r"\A[A-Za-z0-9_]{1,30}\Z")
 
 #: Words the interface reserves though no path of the web host begins with them: the names of
-#: the API's parts and places (docs/api.md#credentials), so that no user is named like one.
-INTERFACE_WORDS = frozenset({"api", "auth", "browse", "delegated", "oembed", "stories", "users"})
+#: the API's parts and places (docs/api.md#credentials), and the words a story's editor pages
+#: add after its slug (``STORY_PAGE_WORDS``: ``/{username}/{slug}/preview`` fixes ``preview``
+#: where ``/v1/stories/{username}`` takes a username), so that no user is named like one.
+INTERFACE_WORDS = (
+    frozenset({"api", "auth", "browse", "delegated", "oembed", "stories", "users"})
+    | STORY_PAGE_WORDS
+)
 
 #: The names no user may take, in any case (docs/api.md#credentials): the first segment of every
 #: path the web host answers (``paths``: its pages, feeds, files, and ``v1`` for the API), which

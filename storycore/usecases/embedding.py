@@ -6,6 +6,7 @@ only, and every load counts as a view of the story and of the page it was loaded
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -13,7 +14,7 @@ from urllib.parse import urlsplit
 from ..errors import InvalidParameter, NotFound, StoryMoved
 from ..model.pagination import PageRequest
 from ..model.records import Element, StoryRecord, UserRecord, element_of
-from ..model.visibility import ANONYMOUS
+from ..model.visibility import ANONYMOUS, Viewer
 from ..presentation.embed import EmbedStory, embed_script, oembed
 from ..presentation.pages import Site, kept_embedded_story
 from ..rules.addresses import is_http_url
@@ -69,18 +70,29 @@ class Embeds:
         number from 1, ``InvalidParameter``. A page read is a view of the story, as an embed's
         load is.
         """
-        request = PageRequest.parse(
-            page, PAGE_ELEMENTS, default_per_page=PAGE_ELEMENTS, max_per_page=PAGE_ELEMENTS
-        )
-        page = request.page
+        request = _page_request(page)
         read = self._ctx.store.read_story(username, slug, request.offset, request.probe_limit)
         author = self._ctx.found_user(username, read.author)
         story = self._ctx.found_story(ANONYMOUS, author, slug, read.story, follow_alias=True)
-        if page > 1 and not read.documents:
-            raise NotFound(f"the story {username}/{slug} has no page {page}")
+        shown = _on_page(author, story, read.documents, request.page)
         self._ctx.views.add(story.id)
-        documents = read.documents[:PAGE_ELEMENTS]
-        return StoryOnPage(author, story, documents, page, len(read.documents) > PAGE_ELEMENTS)
+        return shown
+
+    def preview(
+        self, username: str, slug: str, *, viewer: Viewer, page: int | str | None = None
+    ) -> StoryOnPage:
+        """The story page of a story as its author and editors see it before readers do
+        (docs/editor.md#preview-and-history): working, scheduled, private or published alike,
+        one ``page`` of its elements as ``page`` gives them. For anyone else there is no such
+        story (``NotFound``, as for its revisions); a page past the last (but the first) is
+        ``NotFound`` and a ``page`` that is not a whole number from 1 ``InvalidParameter``. A
+        preview is no view of the story."""
+        request = _page_request(page)
+        author, story = self._ctx.revisable_story(viewer, username, slug)
+        found = self._ctx.store.stories.element_documents(
+            story.id, request.offset, request.probe_limit
+        )
+        return _on_page(author, story, found, request.page)
 
     def shortlink(self, code: str) -> str:
         """The permalink a shortlink code leads to (public stories only)."""
@@ -134,6 +146,24 @@ class Embeds:
             markup=kept_embedded_story(site, author=author, story=story, documents=documents),
             author_plan=author.plan,
         )
+
+
+def _page_request(page: int | str | None) -> PageRequest:
+    """The page of a story page's elements asked for: ``PAGE_ELEMENTS`` each."""
+    return PageRequest.parse(
+        page, PAGE_ELEMENTS, default_per_page=PAGE_ELEMENTS, max_per_page=PAGE_ELEMENTS
+    )
+
+
+def _on_page(
+    author: UserRecord, story: StoryRecord, documents: Sequence[str], page: int
+) -> StoryOnPage:
+    """The story page ``page`` of ``story``, from the element documents read for it (one past
+    the page, if there is one); a page past the last (but the first) is ``NotFound``."""
+    if page > 1 and not documents:
+        raise NotFound(f"the story {author.username}/{story.slug} has no page {page}")
+    shown = list(documents[:PAGE_ELEMENTS])
+    return StoryOnPage(author, story, shown, page, len(documents) > PAGE_ELEMENTS)
 
 
 def _page_address(referer: str | None, context: Context) -> str | None:

@@ -5,6 +5,7 @@ service and answers with them."""
 
 from .desk import DeskItem, desk_page
 from .frame import Desk
+from .history import compare_page, history_page, restore_page
 from .profile import PROFILE_LABELS, profile_page
 from .signin import refused_page, signin_page
 
@@ -12,8 +13,11 @@ __all__ = [
     "PROFILE_LABELS",
     "Desk",
     "DeskItem",
+    "compare_page",
     "desk_page",
+    "history_page",
     "profile_page",
     "refused_page",
+    "restore_page",
     "signin_page",
 ]

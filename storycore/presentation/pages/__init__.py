@@ -11,6 +11,7 @@ inlines.
 
 from .elements import render_elements
 from .render import (
+    Preview,
     StoryCard,
     author_page,
     embedded_story,
@@ -30,6 +31,7 @@ from .render import (
 from .site import Site
 
 __all__ = [
+    "Preview",
     "Site",
     "StoryCard",
     "author_page",

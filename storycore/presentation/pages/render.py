@@ -32,6 +32,7 @@ from .site import Site
 from .text import linked_hashtags
 
 __all__ = [
+    "Preview",
     "StoryCard",
     "author_page",
     "embedded_story",
@@ -115,6 +116,19 @@ def _name(author: Author) -> str:
     return author.name or author.username
 
 
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """What makes a story page its preview (docs/editor.md#preview-and-history): the banner's
+    words, the preview's own address (its pages link there), the story's editor and, once it
+    is published, its page. A preview is never indexed, names no canonical address, offers no
+    embed code and runs no script (the editor's pages allow no inline one)."""
+
+    notice: str
+    address: str
+    editor_url: str
+    page_url: str = ""
+
+
 def story_page(
     site: Site,
     *,
@@ -123,14 +137,16 @@ def story_page(
     elements: Sequence[Element],
     page: int,
     has_next: bool,
+    preview: Preview | None = None,
 ) -> str:
     """A story's page: its title, description, byline and dates, one page of its elements,
-    links to the pages before and after, and the embed code to copy."""
+    links to the pages before and after, and the embed code to copy. With ``preview``, the
+    same page marked as the story's preview."""
     permalink = site.story(author.username, story.slug)
     image = story.thumbnail or story.cover
     title = story.title or "Untitled story"
     shown = _story_parts(site, author, story, elements)
-    pager = pager_of(permalink, page, has_next)
+    pager = pager_of(preview.address if preview else permalink, page, has_next)
     json_ld: dict[str, Any] = {
         "@context": "https://schema.org",
         "@type": "Article",
@@ -151,14 +167,14 @@ def story_page(
         head={
             "title": title,
             "description": story.description or f"A story by {_name(author)} on {site.name}",
-            "canonical": _paged(permalink, page),
+            "canonical": "" if preview else _paged(permalink, page),
             "image": image,
-            "noindex": story.not_indexed,
+            "noindex": story.not_indexed or preview is not None,
             "og_type": "article",
             "feed": site.author_feed(author.username),
             "feed_title": f"Stories by {_name(author)}",
-            "oembed": site.oembed(permalink),
-            "json_ld": json_ld,
+            "oembed": "" if preview else site.oembed(permalink),
+            "json_ld": None if preview else json_ld,
             "next": pager.next,
             "prev": pager.previous,
         },
@@ -166,7 +182,8 @@ def story_page(
         player_src=site.web_url + filled(PAGE_SCRIPT, name=player_script_name()),
         pager=pager,
         embed_code=f'<script src="{site.script(author.username, story.slug)}"></script>',
-        **shown,
+        preview=preview,
+        **{**shown, "player": shown["player"] and preview is None},
     )
 
 

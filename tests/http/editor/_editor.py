@@ -12,8 +12,11 @@ from typing import Any
 import httpx
 
 from storycore import Service
+from storycore.adapters import open_store
 from storycore.contrib.asgi import StorycoreASGI
+from storycore.testing import ManualClock
 from storycore.testing.client import asgi_client
+from tests.conftest import TEST_SETTINGS
 
 #: Where the test client's requests go, and so the web host's address in answers.
 WEB_URL = "http://testserver"
@@ -21,6 +24,16 @@ WEB_URL = "http://testserver"
 SESSION = "storycore_session"
 
 _TOKEN = re.compile(r'name="form_token" value="([^"]+)"')
+
+
+def writers() -> Service:
+    """A service with ``alice`` (who writes the stories), ``bob`` (another writer) and ``ed``
+    (an editor), each with the password ``<name>-password``, on a clock moved by hand."""
+    service = Service(open_store("memory://"), settings=TEST_SETTINGS, clock=ManualClock())
+    service.accounts.create_user("alice", "alice-password", name="Alice Liddell")
+    service.accounts.create_user("bob", "bob-password")
+    service.accounts.create_user("ed", "ed-password", editor=True)
+    return service
 
 
 @contextmanager
