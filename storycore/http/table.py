@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..rules import paths
 from . import apidocs, feeds, pages, static, web
 from .api import ROUTES
-from .editor import desk, signin
+from .editor import deleting, desk, publishing, signin
 from .openapi import openapi_document
 from .routing import Kind, Route, web_route
 
@@ -38,6 +38,18 @@ TABLE: tuple[Route, ...] = (
     web_route(paths.SIGN_OUT, signin.sign_out, Kind.EDITOR, method="POST"),
     web_route(paths.DESK, desk.desk, Kind.EDITOR, signed_in=True),
     web_route(paths.NEW_STORY, desk.new_story, Kind.EDITOR, method="POST", signed_in=True),
+    *(
+        web_route(path, handler, Kind.EDITOR, method="POST", signed_in=True)
+        for path, handler in (
+            (paths.PUBLISH, publishing.publish),
+            (paths.SCHEDULE, publishing.schedule),
+            (paths.UNSCHEDULE, publishing.unschedule),
+            (paths.UNPUBLISH, publishing.unpublish),
+            (paths.CHANGE_SLUG, publishing.change_slug),
+            (paths.DELETE, deleting.delete),
+        )
+    ),
+    web_route(paths.DELETE, deleting.delete_page, Kind.EDITOR, signed_in=True),
     web_route(paths.FRONT, pages.front, Kind.PAGE),
     web_route(paths.SEARCH, pages.search, Kind.PAGE),
     web_route(paths.TOPIC, pages.topic, Kind.PAGE),

@@ -5,6 +5,17 @@ service and answers with them."""
 
 from .desk import DeskItem, desk_page
 from .frame import Desk
+from .publishing import Publishing, delete_page, publishing_of, publishing_refused_page
 from .signin import refused_page, signin_page
 
-__all__ = ["Desk", "DeskItem", "desk_page", "refused_page", "signin_page"]
+__all__ = [
+    "Desk",
+    "DeskItem",
+    "Publishing",
+    "delete_page",
+    "desk_page",
+    "publishing_of",
+    "publishing_refused_page",
+    "refused_page",
+    "signin_page",
+]

@@ -22,6 +22,7 @@ from pydantic import TypeAdapter
 
 from ...model.records import Element, StoryRecord, UserRecord, element_of
 from ...model.shapes import Page, SearchItem, StorySummary, UserProfile
+from ..embed.oembed import embed_code
 from .document import asset as _asset
 from .document import render_document as _render
 from .elements import element_view, render_views
@@ -160,7 +161,7 @@ def story_page(
         heading="h1",
         player_script=Markup(player_script()),  # noqa: S704 - the package's own file
         pager=pager,
-        embed_code=f'<script src="{site.script(author.username, story.slug)}"></script>',
+        embed_code=embed_code(site.script(author.username, story.slug)),
         **shown,
     )
 
