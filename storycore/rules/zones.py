@@ -55,10 +55,10 @@ def utc_moment(day: str, clock_time: str, zone: str) -> datetime:
     """The moment in UTC that the local ``day`` (``2026-12-01``) at ``clock_time`` (``10:30``)
     means in ``zone``; ``InvalidParameter`` naming ``date``, ``time`` or ``zone`` for a value
     that is not one, or for a local time that ``zone``'s clocks skip."""
-    if known_zone(zone) is None:
-        raise InvalidParameter("Choose a time zone from the list.", field="zone")
     local_day = _parsed_day(day)
     local_time = _parsed_time(clock_time)
+    if known_zone(zone) is None:
+        raise InvalidParameter("Choose a time zone from the list.", field="zone")
     where = _zone(zone)
     local = datetime.combine(local_day, local_time, tzinfo=where)  # fold=0: the first of two
     try:

@@ -18,7 +18,7 @@ from ...model.shapes import StoryDetail
 from ...presentation import editor
 from ...rules.numbers import whole_number
 from ...rules.paths import EDITOR, filled
-from ...rules.zones import utc_moment
+from ...rules.zones import DEFAULT_ZONE, utc_moment
 from ..messages import HttpResponse
 from ..pages import not_found_page
 from .call import EditorCall
@@ -95,7 +95,7 @@ def schedule(call: EditorCall) -> HttpResponse:
 
     def act(story: StoryDetail) -> tuple[str, dict[str, str]]:
         form = call.form
-        zone = form.get("zone")
+        zone = form.get("zone") or DEFAULT_ZONE
         moment = utc_moment(form.get("date").strip(), form.get("time").strip(), zone)
         call.service.stories.publish(
             *_names(story), viewer=call.viewer, version=_version(call), publish_at=moment
