@@ -166,7 +166,9 @@ def _problems(refused: InvalidParameter | Conflict) -> dict[str, str]:
     return {name if name in _TYPED else "form": message}
 
 
-def _refused(call: EditorCall, story: StoryDetail, refused: InvalidParameter | Conflict) -> HttpResponse:
+def _refused(
+    call: EditorCall, story: StoryDetail, refused: InvalidParameter | Conflict
+) -> HttpResponse:
     """The forms of ``story`` again as typed, with the problem, in the API's status."""
     desk = desk_of(call)
     typed = {name: call.form.get(name) for name in _TYPED if name in call.form}

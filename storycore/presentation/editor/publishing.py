@@ -1,6 +1,7 @@
-"""The editor's publishing, address and deleting forms (docs/editor.md#publishing-the-address-and-deleting):
-what ``templates/editor/_publishing.html`` shows of a story, the page that shows them again
-with a refused value beside its field, and the page that asks before a delete.
+"""The editor's publishing, address and deleting forms
+(docs/editor.md#publishing-the-address-and-deleting): what ``editor/_publishing.html`` shows
+of a story, the page that shows the forms again with a refused value beside its field, and the
+page that asks before a delete.
 
 Publish, schedule and cancel the schedule carry the version the editor holds, so that they
 never act on a version the writer did not see. A schedule is shown in the zone the writer
@@ -149,8 +150,10 @@ def publishing_of(
     day = clock = schedule = ""
     if story.publish_at:
         local = local_moment(datetime.fromisoformat(story.publish_at.replace("Z", "+00:00")), zone)
-        day, clock, schedule = f"{local:%Y-%m-%d}", f"{local:%H:%M}", moment_text(
-            story.publish_at, zone
+        day, clock, schedule = (
+            f"{local:%Y-%m-%d}",
+            f"{local:%H:%M}",
+            moment_text(story.publish_at, zone),
         )
     state = "published" if story.status == "published" else "working"
     if story.publish_at and state == "working":

@@ -248,9 +248,7 @@ def test_a_slug_change_goes_to_the_new_editor_and_the_old_page_redirects(
     assert old.headers["location"].endswith("/alice/sea-fog")
 
 
-def test_a_taken_slug_is_the_apis_409_with_the_slug_as_typed(
-    world: World, alice: Writer
-) -> None:
+def test_a_taken_slug_is_the_apis_409_with_the_slug_as_typed(world: World, alice: Writer) -> None:
     world.service.stories.create("alice", {"title": "Rain", "slug": "rain"}, viewer=world.alice)
     answer = alice.post(f"{EDIT}/slug", slug="rain")
     assert answer.status_code == 409
@@ -328,6 +326,9 @@ def test_share_shows_the_permalink_shortlink_and_the_story_pages_embed_code(
     assert _value_of(shown, "share-shortlink") == story.shortlink
     embed = re.search(r'id="share-embed"[^>]*>([^<]*)</textarea>', shown)
     page_code = re.search(r"<pre><code>([^<]*)</code></pre>", alice.client.get("/alice/fog").text)
-    assert embed is not None and page_code is not None
+    assert embed is not None
+    assert page_code is not None
     assert embed.group(1) == page_code.group(1)
-    assert "readonly" in re.search(r'<input[^>]*id="share-permalink"[^>]*>', shown).group(0)  # type: ignore[union-attr]
+    permalink_field = re.search(r'<input[^>]*id="share-permalink"[^>]*>', shown)
+    assert permalink_field is not None
+    assert "readonly" in permalink_field.group(0)
