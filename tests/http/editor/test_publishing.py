@@ -48,6 +48,7 @@ class World:
     service: Service
     alice: Viewer
     app: StorycoreASGI
+    clock: ManualClock
 
     def story(self, slug: str = "fog") -> Any:
         return self.service.stories.read("alice", slug, viewer=self.alice)
@@ -61,12 +62,13 @@ def _token(page: httpx.Response) -> str:
 
 @pytest.fixture
 def world() -> Iterator[World]:
-    service = Service(open_store("memory://"), settings=TEST_SETTINGS, clock=ManualClock(NOW))
+    clock = ManualClock(NOW)
+    service = Service(open_store("memory://"), settings=TEST_SETTINGS, clock=clock)
     service.accounts.create_user("alice", "alice-password")
     service.accounts.create_user("bob", "bob-password")
     alice = service.accounts.as_user("alice")
     service.stories.create("alice", {"title": "Fog", "slug": "fog"}, viewer=alice)
-    yield World(service, alice, StorycoreASGI(service))
+    yield World(service, alice, StorycoreASGI(service), clock)
     service.close()
 
 
@@ -332,3 +334,24 @@ def test_share_shows_the_permalink_shortlink_and_the_story_pages_embed_code(
     permalink_field = re.search(r'<input[^>]*id="share-permalink"[^>]*>', shown)
     assert permalink_field is not None
     assert "readonly" in permalink_field.group(0)
+
+
+def test_cancelling_a_schedule_that_has_come_changes_nothing(world: World, alice: Writer) -> None:
+    """The editor was showing the schedule; the story was published at its time since."""
+    world.service.stories.save(
+        "alice", "fog", {}, viewer=world.alice, publish_at="2026-12-01T09:30:00Z"
+    )
+    held = world.story().version
+    world.clock.set(datetime(2026, 12, 1, 9, 31, tzinfo=UTC))
+    assert world.service.publish_due() == 1
+    answer = alice.post(f"{EDIT}/unschedule", version=str(held))
+    assert answer.status_code == 409
+    assert world.story().status == "published"
+
+
+def test_an_editor_may_publish_another_writers_story(world: World) -> None:
+    world.service.accounts.create_user("erin", "erin-password", editor=True)
+    for erin in _signed_in(world, "erin"):
+        answer = erin.post(f"{EDIT}/publish", version=str(world.story().version))
+        assert answer.status_code == 303
+    assert world.story().status == "published"
