@@ -45,6 +45,8 @@ _CHANGED = (
     "The story changed after this page was loaded (in another window, or by an editor). "
     "Open the editor again to see it as it is now."
 )
+#: What a writer calls the API's fields where its messages name them.
+_SAID = {"publish_at": "the time"}
 _NO_VERSION = "This form holds no version of the story. Open the editor again and send it anew."
 
 
@@ -161,9 +163,12 @@ def _problems(refused: InvalidParameter | Conflict) -> dict[str, str]:
         return {"form": _CHANGED}
     if refused.field == "version":
         return {"form": _NO_VERSION}
-    message = refused.message[:1].upper() + refused.message[1:]
-    name = {"publish_at": "date"}.get(refused.field or "", refused.field or "")
-    return {name if name in _TYPED else "form": message}
+    field = refused.field or ""
+    message = refused.message
+    if field in _SAID and message.startswith(f"{field} "):
+        message = _SAID[field] + message[len(field) :]
+    name = {"publish_at": "date"}.get(field, field)
+    return {name if name in _TYPED else "form": message[:1].upper() + message[1:]}
 
 
 def _refused(
