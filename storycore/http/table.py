@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..rules import paths
 from . import apidocs, feeds, pages, static, web
 from .api import ROUTES
-from .editor import desk, history, preview, profile, signin
+from .editor import deleting, desk, history, preview, profile, publishing, signin
 from .openapi import openapi_document
 from .routing import Kind, Route, web_route
 
@@ -44,6 +44,18 @@ TABLE: tuple[Route, ...] = (
     web_route(paths.PREVIEW, preview.preview, Kind.EDITOR, signed_in=True),
     web_route(paths.HISTORY, history.history, Kind.EDITOR, signed_in=True),
     web_route(paths.HISTORY, history.restore, Kind.EDITOR, method="POST", signed_in=True),
+    *(
+        web_route(path, handler, Kind.EDITOR, method="POST", signed_in=True)
+        for path, handler in (
+            (paths.PUBLISH, publishing.publish),
+            (paths.SCHEDULE, publishing.schedule),
+            (paths.UNSCHEDULE, publishing.unschedule),
+            (paths.UNPUBLISH, publishing.unpublish),
+            (paths.CHANGE_SLUG, publishing.change_slug),
+            (paths.DELETE, deleting.delete),
+        )
+    ),
+    web_route(paths.DELETE, deleting.delete_page, Kind.EDITOR, signed_in=True),
     web_route(paths.FRONT, pages.front, Kind.PAGE),
     web_route(paths.SEARCH, pages.search, Kind.PAGE),
     web_route(paths.TOPIC, pages.topic, Kind.PAGE),

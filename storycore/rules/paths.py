@@ -20,6 +20,7 @@ __all__ = [
     "API_REFERENCE_FILE",
     "AUTHOR",
     "AUTHOR_FEED",
+    "CHANGE_SLUG",
     "DELETE",
     "DESK",
     "EDITOR",
@@ -31,6 +32,8 @@ __all__ = [
     "PAGE_SCRIPT",
     "PREVIEW",
     "PROFILE",
+    "PUBLISH",
+    "SCHEDULE",
     "SCRIPT",
     "SEARCH",
     "SHORTLINK",
@@ -45,6 +48,8 @@ __all__ = [
     "TOPIC_FEED",
     "UNDER_DOCS",
     "UNDER_STATIC",
+    "UNPUBLISH",
+    "UNSCHEDULE",
     "WEB_PATHS",
     "filled",
     "first_words",
@@ -90,8 +95,29 @@ EDITOR = "/{username}/{slug}/edit"
 DELETE = "/{username}/{slug}/edit/delete"
 PREVIEW = "/{username}/{slug}/preview"
 HISTORY = "/{username}/{slug}/history"
+#: The forms of a story's editor that publish it, schedule it or cancel its schedule,
+#: unpublish it and change its address (docs/editor.md#publishing-the-address-and-deleting).
+PUBLISH = "/{username}/{slug}/edit/publish"
+SCHEDULE = "/{username}/{slug}/edit/schedule"
+UNSCHEDULE = "/{username}/{slug}/edit/unschedule"
+UNPUBLISH = "/{username}/{slug}/edit/unpublish"
+CHANGE_SLUG = "/{username}/{slug}/edit/slug"
 #: The editor's paths, which crawlers are asked to leave alone.
-EDITOR_PATHS = (SIGN_IN, SIGN_OUT, DESK, NEW_STORY, PROFILE, PREVIEW, HISTORY)
+EDITOR_PATHS = (
+    SIGN_IN,
+    SIGN_OUT,
+    DESK,
+    NEW_STORY,
+    PROFILE,
+    PREVIEW,
+    HISTORY,
+    PUBLISH,
+    SCHEDULE,
+    UNSCHEDULE,
+    UNPUBLISH,
+    CHANGE_SLUG,
+    DELETE,
+)
 #: The words a story's editor pages add after its slug: never slugs (``slugs``).
 STORY_PAGE_WORDS = frozenset(template.rsplit("/", 1)[1] for template in (EDITOR, PREVIEW, HISTORY))
 

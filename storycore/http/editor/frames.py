@@ -4,14 +4,17 @@ last action did (``?done=``)."""
 from __future__ import annotations
 
 from ...presentation.editor import Desk
+from ...rules.zones import DEFAULT_ZONE, known_zone
 from .call import EditorCall
 
 __all__ = ["desk_of"]
 
 
 def desk_of(call: EditorCall, here: str = "", scripts: tuple[str, ...] = ()) -> Desk:
-    """The frame of the page ``call`` answers (``here`` names it in the writer's links)."""
+    """The frame of the page ``call`` answers (``here`` names it in the writer's links); the
+    zone a schedule was just set in (``?zone=``) is the zone its time is shown in."""
     user = call.viewer.user
+    query = call.request.query()
     desk = Desk(
         call.site,
         call.form_token,
@@ -19,5 +22,6 @@ def desk_of(call: EditorCall, here: str = "", scripts: tuple[str, ...] = ()) -> 
         hosted=call.hosted,
         here=here,
         scripts=scripts,
+        zone=known_zone(query.get("zone")) or DEFAULT_ZONE,
     )
-    return desk.noticed(call.request.query().get("done"))
+    return desk.noticed(query.get("done"))

@@ -7,16 +7,21 @@ from .desk import DeskItem, desk_page
 from .frame import Desk
 from .history import compare_page, history_page, restore_page
 from .profile import PROFILE_LABELS, profile_page
+from .publishing import Publishing, delete_page, publishing_of, publishing_refused_page
 from .signin import refused_page, signin_page
 
 __all__ = [
     "PROFILE_LABELS",
     "Desk",
     "DeskItem",
+    "Publishing",
     "compare_page",
+    "delete_page",
     "desk_page",
     "history_page",
     "profile_page",
+    "publishing_of",
+    "publishing_refused_page",
     "refused_page",
     "restore_page",
     "signin_page",

@@ -4,11 +4,16 @@ links, the sign-out form, and the notice of what the last action did."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...rules.paths import DESK, PROFILE, SIGN_OUT
+from ...rules.zones import DEFAULT_ZONE
 from ..pages.document import render_document
 from ..pages.site import Site
+
+if TYPE_CHECKING:
+    from ...model.shapes import StoryDetail
+    from .publishing import Publishing
 
 __all__ = ["DONE", "Desk", "render_editor_page"]
 
@@ -34,7 +39,9 @@ DONE = {
 class Desk:
     """The writer an editor page is for, and what its frame needs: ``form_token`` for every
     form, ``hosted`` when the host application signs writers in (no sign-out), ``done`` the
-    notice of the last action, ``scripts`` the addresses of the page's scripts."""
+    notice of the last action, ``scripts`` the addresses of the page's scripts, ``zone`` the
+    time zone the writer last scheduled in (docs/editor.md#publishing-the-address-and-deleting).
+    """
 
     site: Site
     form_token: str
@@ -43,6 +50,7 @@ class Desk:
     done: str = ""
     here: str = ""
     scripts: tuple[str, ...] = field(default=())
+    zone: str = DEFAULT_ZONE
 
     @property
     def signed_in(self) -> bool:
@@ -67,6 +75,12 @@ class Desk:
     def noticed(self, done: str | None) -> Desk:
         """This frame saying what ``done`` (a word of ``DONE``) did; another word says nothing."""
         return replace(self, done=DONE.get(done or "", ""))
+
+    def publishing(self, story: StoryDetail) -> Publishing:
+        """The publishing forms of ``story`` (``templates/editor/_publishing.html``)."""
+        from .publishing import publishing_of  # which renders with this frame
+
+        return publishing_of(self, story)
 
 
 def render_editor_page(template: str, desk: Desk, title: str, **context: Any) -> str:

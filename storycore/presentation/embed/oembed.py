@@ -7,10 +7,16 @@ from html import escape
 from typing import Any
 from xml.etree import ElementTree
 
-__all__ = ["DEFAULT_WIDTH", "oembed", "oembed_xml"]
+__all__ = ["DEFAULT_WIDTH", "embed_code", "oembed", "oembed_xml"]
 
 DEFAULT_WIDTH = 640
 DEFAULT_HEIGHT = 800
+
+
+def embed_code(script_url: str) -> str:
+    """The code that shows a story inside any page: the element that loads its embed script
+    at ``script_url``. The story page and the editor show it to copy; oEmbed answers it."""
+    return f'<script src="{escape(script_url)}"></script>'
 
 
 def oembed(
@@ -36,7 +42,7 @@ def oembed(
         "title": title,
         "author_name": author_name,
         "author_url": author_url,
-        "html": f'<script src="{escape(script_url)}"></script>',
+        "html": embed_code(script_url),
         "width": width,
         "height": height,
         "cache_age": 3600,

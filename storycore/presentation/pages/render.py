@@ -24,6 +24,7 @@ from ...model.records import Element, StoryRecord, UserRecord, element_of
 from ...model.shapes import Page, SearchItem, StorySummary, UserProfile
 from ...rules.paths import PAGE_SCRIPT, filled
 from ..scripts import script_name
+from ..embed.oembed import embed_code
 from .document import asset as _asset
 from .document import render_document as _render
 from .elements import element_view, render_views
@@ -181,7 +182,7 @@ def story_page(
         heading="h1",
         player_src=site.web_url + filled(PAGE_SCRIPT, name=player_script_name()),
         pager=pager,
-        embed_code=f'<script src="{site.script(author.username, story.slug)}"></script>',
+        embed_code=embed_code(site.script(author.username, story.slug)),
         preview=preview,
         **{**shown, "player": shown["player"] and preview is None},
     )
