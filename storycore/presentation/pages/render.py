@@ -23,8 +23,8 @@ from pydantic import TypeAdapter
 from ...model.records import Element, StoryRecord, UserRecord, element_of
 from ...model.shapes import Page, SearchItem, StorySummary, UserProfile
 from ...rules.paths import PAGE_SCRIPT, filled
-from ..scripts import script_name
 from ..embed.oembed import embed_code
+from ..scripts import script_name
 from .document import asset as _asset
 from .document import render_document as _render
 from .elements import element_view, render_views
