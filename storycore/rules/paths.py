@@ -90,7 +90,7 @@ PREVIEW = "/{username}/{slug}/preview"
 HISTORY = "/{username}/{slug}/history"
 EDITOR_FILE = "/static/editor/{name}"
 #: The editor's paths, which crawlers are asked to leave alone.
-EDITOR_PATHS = (SIGN_IN, SIGN_OUT, DESK, NEW_STORY)
+EDITOR_PATHS = (SIGN_IN, SIGN_OUT, DESK, NEW_STORY, EDITOR)
 #: The words a story's editor pages add after its slug: never slugs (``slugs``).
 STORY_PAGE_WORDS = frozenset(template.rsplit("/", 1)[1] for template in (EDITOR, PREVIEW, HISTORY))
 
