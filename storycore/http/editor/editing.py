@@ -43,7 +43,8 @@ from .frames import desk_of
 __all__ = ["edit", "editor_page"]
 
 _HIDDEN = (NotFound, Forbidden, Unauthorized)
-NO_PROBLEMS = Problems()
+_NO_PROBLEMS = Problems()
+_NO_VERSION = "The form does not say which version of the story it holds. Nothing was saved."
 
 
 def editor_page(call: EditorCall) -> HttpResponse:
@@ -184,7 +185,10 @@ def _save(call: EditorCall, edited: EditedStory, held: Held, focus: str, done: s
     editor with the refused value beside its field; or, when the story changed since the page
     was made, the conflict (409)."""
     username = edited.author.username
-    version = int(held.version) if held.version.isdigit() else held.version
+    if not held.version.isdigit():  # never a save without a version: it would overwrite
+        problems = Problems(general=_NO_VERSION)
+        return _page(call, edited, held, problems=problems, status=400)
+    version = int(held.version)
     try:
         saved = call.service.stories.save(
             username, edited.story.slug, story_input(held), viewer=call.viewer, version=version
@@ -220,7 +224,7 @@ def _page(
     edited: EditedStory,
     held: Held,
     *,
-    problems: Problems = NO_PROBLEMS,
+    problems: Problems = _NO_PROBLEMS,
     conflict: Conflict | None = None,
     added: frozenset[str] = frozenset(),
     preview: ElementItem | None = None,

@@ -384,3 +384,11 @@ def test_every_form_field_maps_to_a_label(alice: Writer) -> None:
     visible = re.findall(r'<(?:input|textarea|select) id="([^"]+)"', page)
     labelled = set(re.findall(r'<label for="([^"]+)"', page))
     assert set(visible) <= labelled
+
+
+def test_a_form_without_its_version_saves_nothing(alice: Writer) -> None:
+    slug = story(alice)
+    page = alice.client.get(alice.editor(slug)).text
+    answer = alice.press(slug, page, "save", version="", title="Overwritten")
+    assert answer.status_code == 400
+    assert stored(alice, slug)["title"] == "Fog"
