@@ -36,14 +36,16 @@ SOURCE_KINDS = frozenset({"quote", "link", "image", "video"})
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """An element found, with the story it is in (its author, slug and title): ``key``
-    names it among the results (the story's id and the element's)."""
+    """An element found, with the story it is in (its author, slug, title, and whether it
+    is public: else only its author and editors read it): ``key`` names it among the results
+    (the story's id and the element's)."""
 
     element: Element
     story_id: str
     story_title: str
     username: str
     slug: str
+    public: bool
 
     @property
     def key(self) -> str:
@@ -105,7 +107,7 @@ class Sources:
     def _source(self, story: StoryRecord, element: Element) -> Source:
         author = self._ctx.store.users.get(story.author_id)
         username = author.username if author is not None else ""
-        return Source(element, story.id, story.title, username, story.slug)
+        return Source(element, story.id, story.title, username, story.slug, story.is_public)
 
 
 def _matches(element: Element, words: set[str], network: str) -> bool:

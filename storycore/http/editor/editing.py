@@ -273,5 +273,7 @@ def _source_item(call: EditorCall, source: Source) -> SourceItem:
         key=source.key,
         item=element_item(source.element, call.site),
         story_title=source.story_title,
-        story_url=call.site.story(source.username, source.slug),
+        story_url=call.site.story(source.username, source.slug)
+        if source.public
+        else call.url(filled(PREVIEW, username=source.username, slug=source.slug)),
     )
