@@ -147,8 +147,15 @@ def _added(
             problems = Problems(general="That source is no longer found. Search again.")
             return _page(call, edited, held, problems=problems, status=409)
         return source.element.model_copy(update={"id": new_element_id(), "added_at": None})
+    return _resolved(call, edited, held)
+
+
+def _resolved(call: EditorCall, edited: EditedStory, held: Held) -> Element | HttpResponse:
+    """The element the address typed adds, resolved as a create resolves it; or the editor
+    saying, beside the address, why it adds none."""
+    address = call.form.get("address")
     try:
-        return call.service.stories.preview_element(form.get("address"), viewer=call.viewer)
+        return call.service.stories.preview_element(address, viewer=call.viewer)
     except StorycoreError as refused:
         problems = problems_of(refused, held.elements)
         return _page(call, edited, held, problems=problems, status=refused.status)
@@ -156,12 +163,9 @@ def _added(
 
 def _preview(call: EditorCall, edited: EditedStory, held: Held) -> HttpResponse:
     """The editor again, showing what the address typed adds (nothing saved)."""
-    address = call.form.get("address")
-    try:
-        element = call.service.stories.preview_element(address, viewer=call.viewer)
-    except StorycoreError as refused:
-        problems = problems_of(refused, held.elements)
-        return _page(call, edited, held, problems=problems, status=refused.status)
+    element = _resolved(call, edited, held)
+    if isinstance(element, HttpResponse):
+        return element
     return _page(call, edited, held, preview=element_item(element, call.site))
 
 

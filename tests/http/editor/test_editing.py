@@ -392,3 +392,12 @@ def test_a_form_without_its_version_saves_nothing(alice: Writer) -> None:
     answer = alice.press(slug, page, "save", version="", title="Overwritten")
     assert answer.status_code == 400
     assert stored(alice, slug)["title"] == "Fog"
+
+
+def test_an_address_refused_is_shown_beside_it_and_adds_nothing(alice: Writer) -> None:
+    slug = story(alice)
+    page = alice.client.get(alice.editor(slug)).text
+    answer = alice.press(slug, page, "add-address:bottom", address="javascript:alert(1)")
+    assert answer.status_code == 400
+    assert 'aria-describedby="address-problem address-hint" aria-invalid="true"' in answer.text
+    assert stored(alice, slug)["elements"] == []
