@@ -49,8 +49,9 @@ class StoryFields:
 @dataclass(frozen=True, slots=True)
 class ElementItem:
     """An element in the editor: its id, kind and name, its markup as the story page shows
-    it, the text (a text element's HTML) or caption (an image's) the form holds for it, and
-    whether it came with the newer version of a conflict."""
+    it (none for a text element, which is edited in place), the text (a text element's HTML)
+    or caption (an image's) the form holds for it, and whether it came with the newer
+    version of a conflict."""
 
     id: str
     type: str
@@ -78,7 +79,7 @@ def element_item(
         id=element.id,
         type=element.type,
         name=element_name(view),
-        markup=render_views([view]),
+        markup=Markup() if element.type == "text" else render_views([view]),  # text: edited
         text=text if text is not None else str(stored_text or ""),
         caption=str(image.get("caption", "") or "") if isinstance(image, Mapping) else "",
         added_since=added_since,
