@@ -401,3 +401,16 @@ def test_an_address_refused_is_shown_beside_it_and_adds_nothing(alice: Writer) -
     assert answer.status_code == 400
     assert 'aria-describedby="address-problem address-hint" aria-invalid="true"' in answer.text
     assert stored(alice, slug)["elements"] == []
+
+
+def test_a_conflict_says_what_the_newer_version_changed(alice: Writer) -> None:
+    slug = story(alice, elements=[PICTURE])
+    page = alice.client.get(alice.editor(slug)).text
+    alice.service.stories.save(
+        "alice", slug, {"title": "Theirs", "elements": [PAGE]}, viewer=alice.viewer
+    )
+    changes = alice.press(slug, page, "save").text
+    listed = changes[changes.index('class="conflict-changes"') : changes.index("</ul>")]
+    assert "Title: now “Theirs”" in listed
+    assert "Added link to news.example" in listed
+    assert "Removed image from pictures.example" in listed
