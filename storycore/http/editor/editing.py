@@ -17,7 +17,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ...errors import Forbidden, NotFound, StorycoreError, Unauthorized, VersionConflict
+from ...errors import (
+    Forbidden,
+    NotFound,
+    StorycoreError,
+    StoryMoved,
+    Unauthorized,
+    VersionConflict,
+)
 from ...model.records import Element, trusted_element
 from ...presentation import editor
 from ...presentation.editor.editing import (
@@ -85,8 +92,19 @@ def edit(call: EditorCall) -> HttpResponse:
 
 
 def _edited(call: EditorCall) -> EditedStory:
+    """The story the editor's address names; one whose slug changed since (the old slug is
+    an alias) is the story at its new slug, so that a form posted to the old address keeps
+    what was typed (its version then meets the newer one: a conflict)."""
     username, slug = call.arguments["username"], call.arguments["slug"]
-    return call.service.stories.edited(username, slug, viewer=call.viewer)
+    stories = call.service.stories
+    try:
+        return stories.edited(username, slug, viewer=call.viewer)
+    except NotFound:
+        try:
+            stories.open(username, slug, viewer=call.viewer, per_page=1, count_view=False)
+        except StoryMoved as moved:
+            return stories.edited(moved.username, moved.slug, viewer=call.viewer)
+        raise
 
 
 def _known(call: EditorCall, edited: EditedStory) -> dict[str, Element]:

@@ -414,3 +414,12 @@ def test_a_conflict_says_what_the_newer_version_changed(alice: Writer) -> None:
     assert "Title: now “Theirs”" in listed
     assert "Added link to news.example" in listed
     assert "Removed image from pictures.example" in listed
+
+
+def test_a_form_posted_after_a_slug_change_keeps_what_was_typed(alice: Writer) -> None:
+    slug = story(alice)
+    page = alice.client.get(alice.editor(slug)).text
+    alice.service.stories.change_slug("alice", slug, "moved", viewer=alice.viewer)
+    answer = alice.press(slug, page, "save", title="Typed")
+    assert answer.status_code == 409
+    assert dict(form_of(answer.text))["title"] == "Typed"
