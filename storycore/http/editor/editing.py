@@ -60,6 +60,10 @@ def editor_page(call: EditorCall) -> HttpResponse:
         edited = _edited(call)
     except _HIDDEN:
         return not_found_page(call.service, "story")
+    if edited.story.slug != call.arguments["slug"]:  # the old address of a story moved since
+        return call.see_other(
+            filled(EDITOR, username=edited.author.username, slug=edited.story.slug)
+        )
     return _page(call, edited, held_story(edited))
 
 

@@ -423,3 +423,13 @@ def test_a_form_posted_after_a_slug_change_keeps_what_was_typed(alice: Writer) -
     answer = alice.press(slug, page, "save", title="Typed")
     assert answer.status_code == 409
     assert dict(form_of(answer.text))["title"] == "Typed"
+
+
+def test_the_editor_of_an_old_slug_leads_to_the_new_one(alice: Writer) -> None:
+    slug = story(alice)
+    alice.service.stories.change_slug("alice", slug, "moved", viewer=alice.viewer)
+    answer = alice.client.get(alice.editor(slug))
+    assert (answer.status_code, answer.headers["location"]) == (
+        303,
+        "http://testserver/alice/moved/edit",
+    )
