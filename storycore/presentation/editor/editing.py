@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup
 
-from ...model.records import Element
+from ...model.records import Element, element_of
 from ..pages.elements import element_view, render_views
 from ..pages.site import Site
 from .element_names import element_name
@@ -79,11 +80,22 @@ def element_item(
         id=element.id,
         type=element.type,
         name=element_name(view),
-        markup=Markup() if element.type == "text" else render_views([view]),  # text: edited
+        markup=Markup() if element.type == "text" else _markup(site, element.model_dump_json()),
         text=text if text is not None else str(stored_text or ""),
         caption=str(image.get("caption", "") or "") if isinstance(image, Mapping) else "",
         added_since=added_since,
     )
+
+
+#: The elements' markups ``_markup`` keeps: an editor shows the same elements page after page.
+KEPT_MARKUPS = 1024
+
+
+@lru_cache(maxsize=KEPT_MARKUPS)
+def _markup(site: Site, document: str) -> Markup:
+    """The markup of the element whose JSON is ``document``, rendered once for each element
+    and site (a pure function of them, as a kept story page is)."""
+    return render_views([element_view(element_of(document), site)])
 
 
 @dataclass(frozen=True, slots=True)
