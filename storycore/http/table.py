@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..rules import paths
 from . import apidocs, feeds, pages, static, web
 from .api import ROUTES
-from .editor import deleting, desk, history, preview, profile, publishing, signin
+from .editor import deleting, desk, editing, history, preview, profile, publishing, signin
 from .openapi import openapi_document
 from .routing import Kind, Route, web_route
 
@@ -39,6 +39,8 @@ TABLE: tuple[Route, ...] = (
     web_route(paths.SIGN_OUT, signin.sign_out, Kind.EDITOR, method="POST"),
     web_route(paths.DESK, desk.desk, Kind.EDITOR, signed_in=True),
     web_route(paths.NEW_STORY, desk.new_story, Kind.EDITOR, method="POST", signed_in=True),
+    web_route(paths.EDITOR, editing.editor_page, Kind.EDITOR, signed_in=True),
+    web_route(paths.EDITOR, editing.edit, Kind.EDITOR, method="POST", signed_in=True),
     web_route(paths.PROFILE, profile.profile_page, Kind.EDITOR, signed_in=True),
     web_route(paths.PROFILE, profile.change, Kind.EDITOR, method="POST", signed_in=True),
     web_route(paths.PREVIEW, preview.preview, Kind.EDITOR, signed_in=True),

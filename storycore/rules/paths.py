@@ -108,6 +108,7 @@ EDITOR_PATHS = (
     SIGN_OUT,
     DESK,
     NEW_STORY,
+    EDITOR,
     PROFILE,
     PREVIEW,
     HISTORY,

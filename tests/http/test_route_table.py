@@ -47,20 +47,21 @@ def test_every_first_segment_of_the_web_host_is_a_reserved_username_and_vice_ver
 
 def test_every_word_a_row_fixes_where_another_takes_a_username_is_reserved() -> None:
     """``/search`` beside ``/{username}``, ``/v1/stories/browse/...`` beside
-    ``/v1/stories/{username}``: either path would otherwise be a user's too. Rows of the API
-    and of the web host never meet (every path under ``/v1`` is the API's), so a word fixed in
-    one (``edit`` in ``/{username}/{slug}/edit``) is no user's name in the other."""
+    ``/v1/stories/{username}``: either path would otherwise be a user's too. A row of the API
+    and one of the web host never share a path (every path under ``/v1`` is the API's), so
+    ``/{username}/{slug}/edit`` fixes no word beside ``/v1/stories/{username}``."""
     fixed_there = set()
     for taking in TABLE:
         for index, segment in enumerate(taking.segments):
             if segment != "{username}":
                 continue
             before = taking.segments[:index]
+            side = in_api(taking.template)
             fixed_there |= {
                 other.segments[index]
                 for other in TABLE
                 if len(other.segments) > index
-                and in_api(other.template) == in_api(taking.template)
+                and in_api(other.template) == side
                 and not other.segments[index].startswith("{")
                 and all(
                     a == b or a.startswith("{") or b.startswith("{")

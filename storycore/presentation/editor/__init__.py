@@ -4,6 +4,7 @@ page: records and shapes in, HTML text out. The HTTP layer (``storycore.http.edi
 service and answers with them."""
 
 from .desk import DeskItem, desk_page
+from .editing import editor_page
 from .frame import Desk
 from .history import compare_page, history_page, restore_page
 from .profile import PROFILE_LABELS, profile_page
@@ -18,6 +19,7 @@ __all__ = [
     "compare_page",
     "delete_page",
     "desk_page",
+    "editor_page",
     "history_page",
     "profile_page",
     "publishing_of",
