@@ -44,6 +44,7 @@ __all__ = [
     "NewStory",
     "RevisionRepository",
     "SearchIndex",
+    "SignInFailures",
     "Store",
     "StoryRead",
     "StoryRepository",
@@ -539,6 +540,31 @@ class DeliveryRepository(Protocol):
         ...
 
 
+@runtime_checkable
+class SignInFailures(Protocol):
+    """Failed sign-ins, each a time under an opaque key, for every process on the store to
+    count: storage only; the limit is the core's (``storycore.usecases.sign_in_limit``). A key
+    is any text of up to a few hundred characters but NUL (which PostgreSQL's text cannot
+    hold), compared exactly; a time is a stored timestamp
+    (``storycore.rules.timestamps.format_timestamp``), whose text sorts as the times do.
+    """
+
+    def add(self, keys: Sequence[str], at: str) -> None:
+        """Record one failure at ``at`` under each of ``keys``. Several processes adding at
+        once lose none: two failures at one time (under one key) are two."""
+        ...
+
+    def since(self, key: str, after: str, limit: int) -> list[str]:
+        """The times of the key's failures later than ``after`` (not at it), oldest first, at
+        most ``limit``: a read of the key's failures after ``after`` only (an index on key and
+        time), whatever other keys hold."""
+        ...
+
+    def prune(self, before: str) -> int:
+        """Delete every key's failures at or before ``before``; how many went."""
+        ...
+
+
 class StoryRead(NamedTuple):
     """What reading a story takes from storage (``Store.read_story``)."""
 
@@ -575,6 +601,7 @@ class Store(Protocol):
     events: EventLog
     webhooks: WebhookRepository
     deliveries: DeliveryRepository
+    sign_in_failures: SignInFailures
 
     def read_story(self, username: str, slug: str, offset: int, limit: int) -> StoryRead:
         """The user ``username`` (compared regardless of case), their story that lives at

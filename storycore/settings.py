@@ -53,6 +53,10 @@ class Limits(BaseModel):
     # not an input limit: the days the event log keeps an event (docs/webhooks.md#how-long-
     # events-are-kept); older ones go once no delivery of theirs is pending
     event_days: int = Field(default=30, ge=1)
+    # not an input limit: the failed sign-ins a username, and a client address, may have in any
+    # minute, counted across every process on the store; a sign-in past them is refused with
+    # 429 and Retry-After until the oldest leaves the minute (``usecases.sign_in_limit``)
+    sign_ins_per_minute: int = Field(default=10, ge=1)
 
 
 class Network(BaseModel):

@@ -8,6 +8,7 @@ makes each call atomic (``_Part``), and records go in and out as copies (``_copy
 
 from __future__ import annotations
 
+import bisect
 import functools
 import inspect
 import threading
@@ -65,6 +66,7 @@ class _State:
     webhooks: dict[str, WebhookRecord] = field(default_factory=dict)
     deliveries: dict[tuple[str, str], Delivery] = field(default_factory=dict)  # (webhook, event)
     derivation: int | None = None
+    sign_in_failures: dict[str, list[str]] = field(default_factory=dict)  # key -> times, sorted
 
 
 class _Part:
@@ -600,6 +602,29 @@ class _Deliveries(_Part, ports.DeliveryRepository):
         return True
 
 
+class _SignInFailures(_Part, ports.SignInFailures):
+    """Each key's failure times, kept sorted: ``since`` is a bisection and a slice."""
+
+    def add(self, keys: Sequence[str], at: str) -> None:
+        for key in keys:
+            bisect.insort(self._s.sign_in_failures.setdefault(key, []), at)
+
+    def since(self, key: str, after: str, limit: int) -> list[str]:
+        times = self._s.sign_in_failures.get(key, [])
+        return _page(times, bisect.bisect_right(times, after), limit)
+
+    def prune(self, before: str) -> int:
+        removed = 0
+        for key, times in list(self._s.sign_in_failures.items()):
+            gone = bisect.bisect_right(times, before)
+            removed += gone
+            if gone == len(times):
+                del self._s.sign_in_failures[key]
+            else:
+                del times[:gone]
+        return removed
+
+
 class MemoryStore(ports.Store):
     """Every repository over one new, empty set of dicts."""
 
@@ -617,6 +642,7 @@ class MemoryStore(ports.Store):
         self.tokens, self.identities = _Tokens(state), _Identities(state)
         self.events, self.webhooks = _Events(state), _Webhooks(state)
         self.deliveries = _Deliveries(state)
+        self.sign_in_failures = _SignInFailures(state)
 
     def derivation(self) -> int | None:
         return self._state.derivation

@@ -18,6 +18,7 @@ from ._accounts import MongoApplications, MongoIdentities, MongoTokens, MongoUse
 from ._client import connect, drop_database
 from ._events import MongoEvents
 from ._revisions import MongoRevisions
+from ._sign_in_failures import MongoSignInFailures
 from ._stories import MongoSearch, MongoStories
 from ._webhooks import MongoDeliveries, MongoWebhooks
 
@@ -42,6 +43,7 @@ class MongoStore(Store):
         self.tokens, self.identities = MongoTokens(db), MongoIdentities(db)
         self.events, self.webhooks = MongoEvents(db), MongoWebhooks(db)
         self.deliveries = MongoDeliveries(db)
+        self.sign_in_failures = MongoSignInFailures(db)
 
     def derivation(self) -> int | None:
         found = self._collections.meta.find_one({"_id": "derivation"})

@@ -89,6 +89,7 @@ INDEXES: dict[str, tuple[IndexModel, ...]] = {
             partialFilterExpression={"state": "pending"},
         ),
     ),
+    "sign_in_failures": (_index("key_at", ("key", _UP), ("at", _UP)), _index("at", ("at", _UP))),
 }
 
 
@@ -109,3 +110,4 @@ class Collections:
     events: Collection[Document]
     webhooks: Collection[Document]
     deliveries: Collection[Document]
+    sign_in_failures: Collection[Document]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from storycore.ports import Store, StoryRead
 
 from .._sql.accounts import Applications, Identities, Tokens
+from .._sql.sign_in_failures import SQLSignInFailures
 from ._accounts import PostgreSQLUsers
 from ._database import POOL_SIZE, Database, drop_schema, empty_schema
 from ._events import PostgreSQLEvents
@@ -45,6 +46,7 @@ class PostgreSQLStore(Store):
         )
         self.events = PostgreSQLEvents(db)
         self.webhooks, self.deliveries = PostgreSQLWebhooks(db), PostgreSQLDeliveries(db)
+        self.sign_in_failures = SQLSignInFailures(db)
 
     def read_story(self, username: str, slug: str, offset: int, limit: int) -> StoryRead:
         return read_story(self._db, username, slug, offset, limit)

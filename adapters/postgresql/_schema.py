@@ -212,7 +212,17 @@ CREATE INDEX deliveries_webhook ON deliveries (webhook_id, created, event_id);
 # webhook-is-told): false for the webhooks registered before.
 _V6 = "ALTER TABLE webhooks ADD COLUMN private boolean NOT NULL DEFAULT false"
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+# Failed sign-ins, counted across every process on the schema (``_sql/sign_in_failures``): a row
+# each, no unique key (two at one time are two, and concurrent inserts never wait on each
+# other); ``(key, at)`` serves a key's count over its window, ``at`` the pruning of what left
+# every window.
+_V7 = f"""
+CREATE TABLE sign_in_failures (key {_C} NOT NULL, at {_C} NOT NULL);
+CREATE INDEX sign_in_failures_key ON sign_in_failures (key, at);
+CREATE INDEX sign_in_failures_at ON sign_in_failures (at);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 
 #: The tables of the last migration but ``schema_version``, in an order that empties them: each
 #: after the tables whose rows refer to it, and ``author_stats`` after ``stories``, whose
@@ -221,4 +231,5 @@ TABLES = (
     *("tokens", "identities", "elements", "aliases", "embeds", "revisions", "stories"),
     "author_stats",
     *("users", "apps", "store_meta", "events", "webhooks", "deliveries"),
+    "sign_in_failures",
 )

@@ -15,6 +15,7 @@ import sqlite3
 from storycore.ports import Store
 
 from .._sql.accounts import Applications, Identities, Tokens
+from .._sql.sign_in_failures import SQLSignInFailures
 from ._accounts import SQLiteUsers
 from ._connection import Connection, opening_error
 from ._events import SQLiteEvents
@@ -60,6 +61,7 @@ class SQLiteStore(Store):
         )
         self.events = SQLiteEvents(db)
         self.webhooks, self.deliveries = SQLiteWebhooks(db), SQLiteDeliveries(db)
+        self.sign_in_failures = SQLSignInFailures(db)
 
     def derivation(self) -> int | None:
         row = self.connection.row("SELECT value FROM store_meta WHERE name = 'derivation'")

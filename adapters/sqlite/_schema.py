@@ -339,7 +339,16 @@ CREATE INDEX deliveries_newest ON deliveries(webhook_id, created, event_id)
 # webhook-is-told): 0 or 1, 0 for the webhooks registered before.
 _V13 = "ALTER TABLE webhooks ADD COLUMN private INTEGER NOT NULL DEFAULT 0"
 
+# Failed sign-ins, counted across the processes on the file (``_sql/sign_in_failures``): a row
+# each, no unique key (two at one time are two); ``(key, at)`` serves a key's count over its
+# window, ``at`` the pruning of what left every window. Existing databases start with none.
+_V14 = """
+CREATE TABLE sign_in_failures (key TEXT NOT NULL, at TEXT NOT NULL);
+CREATE INDEX sign_in_failures_key ON sign_in_failures(key, at);
+CREATE INDEX sign_in_failures_at ON sign_in_failures(at)
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     *(_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12),
-    _V13,
+    *(_V13, _V14),
 )

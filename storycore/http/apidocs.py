@@ -11,7 +11,9 @@ here are answered, looked up, never joined to a folder: any other path under ``/
 host's HTML 404 (``pages.no_page``). The files change only with the installed versions, so they
 carry the caching of ``static`` and an entity tag computed once. Where ``swagger-ui-py`` is not
 installed (the ``apidocs`` extra), the page is a 404 that names the extra and links to the
-document.
+document. The page is sent with every page's headers (``page_headers``) and runs under their
+security policy as it is: its scripts and stylesheets are files of the web host, and Swagger UI
+needs no inline script, no ``eval`` and no inline stylesheet.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from ..rules.paths import API_REFERENCE
 from ..service import Service
 from .conditional import content_tag
 from .messages import HttpRequest, HttpResponse
-from .pages import HTML_HEADERS, not_found_page
+from .page_headers import service_page_headers
+from .pages import not_found_page
 from .static import CACHE_CONTROL, STATIC
 
 __all__ = ["PAGE", "reference_file", "reference_page"]
@@ -128,7 +131,7 @@ def _without_viewer(service: Service, root_path: str) -> HttpResponse:
         f'itself is at <a href="{root}/v1/openapi.json">/v1/openapi.json</a>.</p>\n'
         "</main>\n</body>\n</html>\n"
     )
-    return HttpResponse(404, list(HTML_HEADERS), page.encode())
+    return HttpResponse(404, service_page_headers(service), page.encode())
 
 
 def reference_page(
@@ -138,7 +141,7 @@ def reference_page(
     if _viewer_folder() is None:
         return _without_viewer(service, request.root_path)
     page = _page(root_path=request.root_path, web_url=service.web_url, site_name=service.site_name)
-    return HttpResponse(200, list(HTML_HEADERS), page.encode())
+    return HttpResponse(200, service_page_headers(service), page.encode())
 
 
 def reference_file(

@@ -3,7 +3,7 @@ page, the front page, a topic's and a hashtag's pages, the search page, and the 
 404. Each reads the service, then hands what it read to ``storycore.presentation.pages``, which
 renders the HTML. Each handler answers a row of the route table (``table``); ``HttpApp`` gives
 every 200 its ``ETag`` and ``Cache-Control`` (``conditional``), as it does every answer of the web
-host.
+host. Every page carries the headers of ``page_headers`` (its security policy among them).
 
 A page number (``?page=N``) that is not a whole number from 1, or a page past the last (but
 the first), is the HTML 404: there is no such page. A search the service refuses (a query
@@ -19,10 +19,10 @@ from ..presentation import pages
 from ..rules.hashtags import normalize_tag
 from ..service import Service
 from .messages import HttpRequest, HttpResponse
+from .page_headers import service_page_headers
 from .redirects import redirect
 
 __all__ = [
-    "HTML_HEADERS",
     "author",
     "front",
     "no_page",
@@ -33,7 +33,6 @@ __all__ = [
     "topic",
 ]
 
-HTML_HEADERS = [("Content-Type", "text/html; charset=utf-8"), ("X-Content-Type-Options", "nosniff")]
 #: The featured stories the front page shows above the latest.
 FRONT_FEATURED = 4
 #: The stories a list page shows at once.
@@ -51,11 +50,11 @@ def site_of(service: Service) -> pages.Site:
 def not_found_page(service: Service, what: str) -> HttpResponse:
     """The web host's 404 page for a missing ``what`` (a story, a user, a page, ...)."""
     body = pages.not_found_page(site_of(service), what)
-    return HttpResponse(404, list(HTML_HEADERS), body.encode())
+    return HttpResponse(404, service_page_headers(service), body.encode())
 
 
-def _html(body: str) -> HttpResponse:
-    return HttpResponse(200, list(HTML_HEADERS), body.encode())
+def _html(service: Service, body: str) -> HttpResponse:
+    return HttpResponse(200, service_page_headers(service), body.encode())
 
 
 def _page(request: HttpRequest) -> str | None:
@@ -105,7 +104,7 @@ def _listed(service: Service, render: Callable[[], str], missing: str = "page") 
     """The page ``render`` makes, or the 404 when what it shows, or its page, does not
     exist."""
     try:
-        return _html(render())
+        return _html(service, render())
     except NotFound:
         return not_found_page(service, missing)
     except InvalidParameter:
@@ -131,7 +130,7 @@ def _story(
         page=shown.page,
         has_next=shown.has_next,
     )
-    return _html(body)
+    return _html(service, body)
 
 
 def _author(service: Service, username: str, page: str | None) -> str:
@@ -169,7 +168,7 @@ def _search(service: Service, request: HttpRequest, page: str | None) -> HttpRes
     site = site_of(service)
     q = request.query().get("q", "").strip()
     if not q:
-        return _html(pages.search_page(site, "", None))
+        return _html(service, pages.search_page(site, "", None))
     try:
         results = service.catalog.search(q, page=page, per_page=LIST_SIZE)
         _exists(results.page, results.items)
@@ -184,8 +183,8 @@ def _search(service: Service, request: HttpRequest, page: str | None) -> HttpRes
             f"{len(q)}. Shorten it and search again."
         )
         body = pages.search_page(site, q, None, problem=problem)
-        return HttpResponse(400, list(HTML_HEADERS), body.encode())
-    return _html(pages.search_page(site, q, results))
+        return HttpResponse(400, service_page_headers(service), body.encode())
+    return _html(service, pages.search_page(site, q, results))
 
 
 def _exists(page: int, items: Sequence[object]) -> None:

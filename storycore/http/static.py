@@ -1,5 +1,8 @@
 """The files storycore serves itself on the web host: the demo's pictures, shipped in the
-package (``storycore/static/demo``), at ``{web_url}/static/demo/{name}`` (docs/decisions.md).
+package (``storycore/static/demo``), at ``{web_url}/static/demo/{name}`` (docs/decisions.md),
+and the pages' scripts (the video posters' player, the editor's) at
+``{web_url}/static/{stem}.{hash}.js``, each named for its content, so that it may be kept for
+good (``IMMUTABLE``): pages run no inline script (docs/api.md#the-web-host).
 
 Only the names the package holds are answered: a path is looked up among them, never joined
 to a folder, so no ``..`` or encoded separator reaches the file system; any other path under
@@ -13,6 +16,7 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
+from ..presentation.scripts import script_content
 from ..rules.paths import UNDER_STATIC
 from ..service import Service
 from .messages import HttpRequest, HttpResponse
@@ -21,11 +25,13 @@ from .pages import not_found_page
 __all__ = [
     "CACHE_CONTROL",
     "DEMO_FOLDER",
+    "IMMUTABLE",
     "STATIC",
     "demo_file",
     "demo_file_answer",
     "demo_url",
     "no_file",
+    "page_script_answer",
 ]
 
 #: The first segment of every path answered here (``paths.UNDER_STATIC``; a reserved username),
@@ -35,6 +41,8 @@ STATIC = UNDER_STATIC.strip("/").split("/")[0]
 DEMO_FOLDER = f"{STATIC}/demo"
 #: Static files are the same for a whole release: caches may keep them a week.
 CACHE_CONTROL = "public, max-age=604800"
+#: A file whose address names its content never changes there: caches may keep it a year.
+IMMUTABLE = "public, max-age=31536000, immutable"
 
 _TYPES = {".webp": "image/webp", ".jpg": "image/jpeg", ".png": "image/png"}
 
@@ -77,6 +85,22 @@ def demo_file_answer(
         ("Cache-Control", CACHE_CONTROL),
     ]
     return HttpResponse(200, headers, demo_file(name))  # its ETag: ``conditional.cached``
+
+
+def page_script_answer(
+    service: Service, request: HttpRequest, arguments: dict[str, str]
+) -> HttpResponse:
+    """A page's script under the name of its content (``presentation.scripts``); the HTML 404
+    under any other, an older version's among them."""
+    script = script_content(arguments["name"])
+    if script is None:
+        return no_file(service, request, arguments)
+    headers = [
+        ("Content-Type", "application/javascript; charset=utf-8"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Cache-Control", IMMUTABLE),
+    ]
+    return HttpResponse(200, headers, script.encode())  # its ETag: ``conditional``
 
 
 def no_file(service: Service, request: HttpRequest, arguments: dict[str, str]) -> HttpResponse:

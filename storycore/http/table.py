@@ -25,6 +25,7 @@ TABLE: tuple[Route, ...] = (
     web_route(paths.OPENAPI, openapi_document, Kind.DOCUMENT),
     web_route(paths.SHORTLINK, web.shortlink, Kind.REDIRECT),
     web_route(paths.STATIC_FILE, static.demo_file_answer, Kind.FILE),
+    web_route(paths.PAGE_SCRIPT, static.page_script_answer, Kind.FILE),
     web_route(paths.UNDER_STATIC, static.no_file, Kind.FILE),
     web_route(paths.API_REFERENCE, apidocs.reference_page, Kind.PAGE),
     web_route(paths.API_REFERENCE_FILE, apidocs.reference_file, Kind.FILE),

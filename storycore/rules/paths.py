@@ -23,12 +23,12 @@ __all__ = [
     "DELETE",
     "DESK",
     "EDITOR",
-    "EDITOR_FILE",
     "EDITOR_PATHS",
     "FRONT",
     "HISTORY",
     "NEW_STORY",
     "OPENAPI",
+    "PAGE_SCRIPT",
     "PREVIEW",
     "PROFILE",
     "SCRIPT",
@@ -70,6 +70,8 @@ AUTHOR_FEED = "/{username}/feed.atom"
 TOPIC_FEED = "/topics/{topic}/feed.atom"
 #: The demo's files (docs/decisions.md), and every other path under ``/static``.
 STATIC_FILE = "/static/demo/{name}"
+#: The pages' scripts (the video posters' player), each named for its content.
+PAGE_SCRIPT = "/static/{name}.js"
 UNDER_STATIC = "/static/{rest:path}"
 #: The API reference and its viewer's files, and every other path under ``/docs``.
 API_REFERENCE = "/docs/api"
@@ -78,7 +80,7 @@ UNDER_DOCS = "/docs/{rest:path}"
 
 #: The editor's pages (docs/editor.md): signing in and out, the writer's desk, a new story, the
 #: writer's profile, and a story's editor (with the page asking before a delete), preview and
-#: history; its scripts are files under ``/static``.
+#: history; its scripts are the pages' scripts (``PAGE_SCRIPT``).
 SIGN_IN = "/signin"
 SIGN_OUT = "/signout"
 DESK = "/me"
@@ -88,7 +90,6 @@ EDITOR = "/{username}/{slug}/edit"
 DELETE = "/{username}/{slug}/edit/delete"
 PREVIEW = "/{username}/{slug}/preview"
 HISTORY = "/{username}/{slug}/history"
-EDITOR_FILE = "/static/editor/{name}"
 #: The editor's paths, which crawlers are asked to leave alone.
 EDITOR_PATHS = (SIGN_IN, SIGN_OUT, DESK, NEW_STORY, EDITOR)
 #: The words a story's editor pages add after its slug: never slugs (``slugs``).
@@ -109,6 +110,7 @@ WEB_PATHS = (
     AUTHOR_FEED,
     TOPIC_FEED,
     STATIC_FILE,
+    PAGE_SCRIPT,
     UNDER_STATIC,
     API_REFERENCE,
     API_REFERENCE_FILE,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-__all__ = ["TIMESTAMP_SHAPE", "format_timestamp", "parse_timestamp"]
+__all__ = ["TIMESTAMP_SHAPE", "format_timestamp", "moment", "parse_timestamp"]
 
 #: The shape of a timestamp the service reads: ASCII digits only, matched whole (``$`` would
 #: also take a final newline); an offset of at most 23:59 with minutes up to 59, as ISO 8601
@@ -31,6 +31,11 @@ def format_timestamp(moment: datetime) -> str:
         moment = moment.replace(tzinfo=UTC)
     moment = moment.astimezone(UTC)
     return f"{moment.year:04d}-{moment:%m-%dT%H:%M:%S}.{moment.microsecond // 1000:03d}Z"
+
+
+def moment(stamp: str) -> datetime:
+    """The aware datetime a timestamp the service wrote (``format_timestamp``) stands for."""
+    return datetime.fromisoformat(stamp)
 
 
 def parse_timestamp(text: str) -> str | None:

@@ -36,6 +36,7 @@ from ..rules.timestamps import format_timestamp
 from ..rules.usernames import username_key, validate_username
 from ._events import profile_events, user_event
 from .context import Context
+from .sign_in_limit import SignInLimit
 from .wording import wording
 
 __all__ = ["Accounts", "AppCredentials"]
@@ -57,6 +58,7 @@ class Accounts:
     def __init__(self, context: Context) -> None:
         self._ctx = context
         self._users = context.store.users
+        self._sign_ins = SignInLimit(context)
 
     def create_user(
         self,
@@ -185,8 +187,16 @@ class Accounts:
     def sign_in(self, username: str, password: str, *, address: str | None = None) -> str:
         """A new token for ``username`` through the web host's own application
         (``WEB_HOST_APP``), made the first time anyone signs in: what a sign-in page keeps in
-        its session cookie (docs/editor.md#signing-in). Refused as ``authenticate`` refuses."""
-        user = self._proven(username, password)
+        its session cookie (docs/editor.md#signing-in). Refused as ``authenticate`` refuses;
+        past the limit of failed sign-ins for ``username`` or the client's ``address``
+        (``Settings.limits.sign_ins_per_minute``, across every process on the store),
+        ``RateLimited`` before the password is tried."""
+        self._sign_ins.check(username, address)
+        try:
+            user = self._proven(username, password)
+        except Unauthorized:
+            self._sign_ins.failed(username, address)
+            raise
         return self._issue(user, self._web_host_app())
 
     def change_password(self, viewer: Viewer, current: str, new: str) -> None:

@@ -36,7 +36,7 @@ from storycore.usecases.reindex import bring_up_to_date
 from tests import _postgresql
 from tests._missing_driver import opening_without
 from tests.conftest import TEST_SETTINGS
-from tests.contract._factories import add_story, add_user, make_story, make_user
+from tests.contract._factories import add_story, add_user, at, make_story, make_user
 from tests.testing.test_testing_plugin import _run_pytest
 
 pytestmark = pytest.mark.postgresql
@@ -371,6 +371,7 @@ _UNDO = {
     """,
     5: "DROP TABLE events; DROP TABLE webhooks; DROP TABLE deliveries;",
     6: "ALTER TABLE webhooks DROP COLUMN private;",
+    7: "DROP TABLE sign_in_failures;",
 }
 
 
@@ -408,6 +409,18 @@ def test_migrating_counts_each_authors_public_stories_views_and_embed_loads(
     assert (stats.stories, stats.views, stats.embeds) == (1, 3, 2)
 
 
+def test_a_schema_of_version_6_migrates_with_no_failed_sign_ins(url: str, schema: str) -> None:
+    open_store(url).close()
+    rewind(schema, to=6)
+    store = open_store(url)
+    try:
+        assert store.sign_in_failures.since("user:alice", at(0), 10) == []
+        store.sign_in_failures.add(["user:alice"], at(1))
+        assert store.sign_in_failures.since("user:alice", at(0), 10) == [at(1)]
+    finally:
+        store.close()
+
+
 # -- emptied schemas, which the testing kit opens again ------------------------------------
 
 
@@ -429,7 +442,7 @@ def _row_counts(schema: str) -> dict[str, int]:
 def _filled(url: str) -> None:
     """A store with a row in every table: users, an app, a token, an identity, a story with
     elements, an alias, embed counts, author stats, a revision, the derivation version, an
-    event, a webhook and a delivery."""
+    event, a webhook, a delivery and a failed sign-in."""
     store = open_store(url)
     bring_up_to_date(store)  # the derivation version, as a command opening it records it
     with Service(store, TEST_SETTINGS) as service:
@@ -466,6 +479,7 @@ def _filled(url: str) -> None:
         )
         service.store.deliveries.add_many([Delivery("hook", "evt_1", "story.saved", "now")])
         service.store.identities.add_user("idp", "42", make_user("bob"))
+        service.store.sign_in_failures.add(["user:alice"], stored.updated)
 
 
 def test_emptying_a_schema_deletes_every_row_and_keeps_its_tables(url: str, schema: str) -> None:

@@ -71,6 +71,7 @@ _UNDO = {
     """,
     12: "DROP TABLE deliveries; DROP TABLE webhooks; DROP TABLE events;",
     13: "ALTER TABLE webhooks DROP COLUMN private;",
+    14: "DROP TABLE sign_in_failures;",
 }
 
 
@@ -295,5 +296,18 @@ def test_a_database_of_version_12_migrates_with_its_webhooks_not_private(tmp_pat
         found = store.webhooks.get("hook")
         assert found is not None
         assert found.private is False
+    finally:
+        store.close()
+
+
+def test_a_database_of_version_13_migrates_with_no_failed_sign_ins(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'v13.db'}"
+    open_store(url).close()
+    _rewind(tmp_path / "v13.db", to=13)
+    store = open_store(url)
+    try:
+        assert store.sign_in_failures.since("user:alice", at(0), 10) == []
+        store.sign_in_failures.add(["user:alice"], at(1))
+        assert store.sign_in_failures.since("user:alice", at(0), 10) == [at(1)]
     finally:
         store.close()

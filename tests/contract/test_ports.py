@@ -16,6 +16,7 @@ from storycore.ports import (
     IdentityRepository,
     RevisionRepository,
     SearchIndex,
+    SignInFailures,
     Store,
     StoryRepository,
     TokenRepository,
@@ -30,6 +31,7 @@ PORTS = {
     "apps": ApplicationRepository,
     "tokens": TokenRepository,
     "identities": IdentityRepository,
+    "sign_in_failures": SignInFailures,
 }
 
 

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 from hypothesis import given, settings
 
+from storycore.rules import timestamps
 from storycore.rules.timestamps import format_timestamp, parse_timestamp
 from storycore.testing.strategies import moments
 
@@ -128,3 +129,11 @@ def test_timestamp_text_sorts_in_time_order(first: datetime, second: datetime) -
         assert format_timestamp(first) <= format_timestamp(second)
     else:
         assert format_timestamp(first) >= format_timestamp(second)
+
+
+@BOUNDED
+@given(MODERN)
+def test_moment_reads_a_timestamp_as_the_time_it_was_written_for(written: datetime) -> None:
+    read = timestamps.moment(format_timestamp(written))
+    assert read.utcoffset() == timedelta(0)
+    assert timedelta(0) <= written - read < timedelta(milliseconds=1)  # to the millisecond

@@ -25,7 +25,7 @@ from ...rules.paths import SIGN_IN
 from ...service import Service
 from ..forms import Form
 from ..messages import HttpRequest, HttpResponse
-from ..page_headers import page_headers
+from ..page_headers import service_page_headers
 from ..pages import site_of
 from . import sessions
 
@@ -120,7 +120,10 @@ def answer(
         response = expired_form(call)
     else:
         response = route.handler(call)
-    response.headers += page_headers(framed=False) + _NO_STORE
+    added = service_page_headers(service, framed=False) + _NO_STORE
+    names = {name.lower() for name, _ in added}
+    kept = [header for header in response.headers if header[0].lower() not in names]
+    response.headers = kept + added
     response.headers += [("Set-Cookie", value) for value in call.cookies]
     return response
 

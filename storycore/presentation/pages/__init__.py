@@ -4,7 +4,9 @@ Jinja2 templates (``templates/``: one a page, ``partials/`` one an element kind)
 Everything here is records in, HTML text out: the HTTP layer reads the service and serves it.
 ``render_elements`` is the one renderer of a story's elements, for the story page and the
 embed alike; ``embedded_story`` is what the embed script inserts (the story page's header and
-elements), and ``player_script`` the one script of the video posters, for both.
+elements), ``player_script`` the one script of the video posters, for both (the story page
+loads it as a file named ``player_script_name``), and ``page_style`` the stylesheet every page
+inlines.
 """
 
 from .elements import render_elements
@@ -17,7 +19,9 @@ from .render import (
     kept_front_page,
     kept_story_page,
     not_found_page,
+    page_style,
     player_script,
+    player_script_name,
     search_page,
     story_page,
     tagged_page,
@@ -34,7 +38,9 @@ __all__ = [
     "kept_front_page",
     "kept_story_page",
     "not_found_page",
+    "page_style",
     "player_script",
+    "player_script_name",
     "render_elements",
     "search_page",
     "story_page",

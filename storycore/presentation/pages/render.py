@@ -22,6 +22,8 @@ from pydantic import TypeAdapter
 
 from ...model.records import Element, StoryRecord, UserRecord, element_of
 from ...model.shapes import Page, SearchItem, StorySummary, UserProfile
+from ...rules.paths import PAGE_SCRIPT, filled
+from ..scripts import script_name
 from .document import asset as _asset
 from .document import render_document as _render
 from .elements import element_view, render_views
@@ -37,8 +39,10 @@ __all__ = [
     "kept_front_page",
     "kept_story_page",
     "not_found_page",
+    "page_style",
     "pager_of",
     "player_script",
+    "player_script_name",
     "search_page",
     "story_page",
     "tagged_page",
@@ -158,7 +162,7 @@ def story_page(
             "prev": pager.previous,
         },
         heading="h1",
-        player_script=Markup(player_script()),  # noqa: S704 - the package's own file
+        player_src=site.web_url + filled(PAGE_SCRIPT, name=player_script_name()),
         pager=pager,
         embed_code=f'<script src="{site.script(author.username, story.slug)}"></script>',
         **shown,
@@ -266,10 +270,23 @@ def kept_embedded_story(
     )
 
 
+def page_style() -> str:
+    """The stylesheet every page inlines in its ``<style>`` (the web host's policy allows it
+    by its hash: ``storycore.http.page_headers``)."""
+    return _asset("style.css")
+
+
 def player_script() -> str:
     """The script that turns a video poster into its provider's player on a click: the
-    story page runs it on the document, the embed on its story (``/*SCOPE*/document``)."""
+    story page loads it as a file of the web host (``player_script_name``), the embed runs it
+    on its story (``/*SCOPE*/document``)."""
     return _asset("player.js")
+
+
+def player_script_name() -> str:
+    """The name the web host serves ``player_script`` under (``paths.PAGE_SCRIPT``):
+    ``player.`` and the start of its content's sha256 (``storycore.presentation.scripts``)."""
+    return script_name("player")
 
 
 def _story_parts(
