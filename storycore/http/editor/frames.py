@@ -4,9 +4,11 @@ last action did (``?done=``)."""
 from __future__ import annotations
 
 from ...presentation.editor import Desk
+from ...presentation.scripts import script_name
+from ...rules.paths import PAGE_SCRIPT, filled
 from .call import EditorCall
 
-__all__ = ["desk_of"]
+__all__ = ["desk_of", "script_address"]
 
 
 def desk_of(call: EditorCall, here: str = "", scripts: tuple[str, ...] = ()) -> Desk:
@@ -21,3 +23,9 @@ def desk_of(call: EditorCall, here: str = "", scripts: tuple[str, ...] = ()) -> 
         scripts=scripts,
     )
     return desk.noticed(call.request.query().get("done"))
+
+
+def script_address(call: EditorCall, stem: str) -> str:
+    """The address of the page script ``stem`` (``presentation.scripts``), named for its
+    content, on the web host."""
+    return call.url(filled(PAGE_SCRIPT, name=script_name(stem)))
