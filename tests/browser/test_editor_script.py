@@ -236,3 +236,79 @@ def test_a_newer_version_stops_the_autosave_and_shows_the_conflict(
     backup = json.loads(tab.evaluate("Object.values(localStorage)[0]"))
     assert ["description", "My description"] in backup["values"]
     _quiet(tab, "status of 409")
+
+
+def test_changes_kept_from_an_older_version_come_back_as_a_conflict_overwriting_nothing(
+    tab: Any, story_server: StoryServer, writer: Viewer
+) -> None:
+    address = _story(story_server, writer, "older")
+    _open(tab, address)
+    tab.context.set_offline(True)
+    tab.get_by_label("Description").fill("Mine, from the train")
+    tab.wait_for_function(
+        "() => document.querySelector('#editor-saved').textContent.includes('offline')",
+        timeout=WAIT_MS,
+    )
+    context = tab.context
+    tab.close()
+    context.set_offline(False)
+    story_server.service.stories.save(
+        USERNAME, "older", {"title": "Their title"}, viewer=writer, version=1
+    )
+
+    again = _recording(context.new_page())
+    _open(again, address)
+    offer = again.get_by_role("region", name="Unsaved changes from")
+    assert "made to version 1" in offer.inner_text()
+    offer.get_by_role("button", name="Restore them").click()
+    again.wait_for_selector("#conflict-heading", timeout=WAIT_MS)
+
+    story = story_server.service.stories.edited(USERNAME, "older", viewer=writer).story
+    assert (story.title, story.description or "", story.version) == ("Their title", "", 2)
+    assert again.get_by_label("Description").input_value() == "Mine, from the train"
+    assert again.evaluate(VERSION) == "2"
+    _quiet(again, "status of 409")
+
+
+def test_alt_home_and_alt_end_move_the_focused_element_to_the_top_and_the_bottom(
+    tab: Any, story_server: StoryServer, writer: Viewer
+) -> None:
+    address = _story(story_server, writer, "ends", ["One", "Two", "Three"])
+    one, two, three = (
+        e.id for e in story_server.service.stories.edited(USERNAME, "ends", viewer=writer).elements
+    )
+    _open(tab, address)
+    order = "[...document.querySelectorAll('[data-elements] > li')].map(li => li.dataset.elementId)"
+
+    tab.locator(f"button[value='remove:{two}']").focus()
+    tab.keyboard.press("Alt+End")
+    assert tab.evaluate(order) == [one, three, two]
+    tab.keyboard.press("Alt+Home")
+    assert tab.evaluate(order) == [two, one, three]
+    assert tab.evaluate("document.activeElement.value") == f"remove:{two}"
+    assert tab.url == address
+    _quiet(tab)
+
+
+def test_an_element_dragged_by_its_handle_moves_and_is_saved(
+    tab: Any, story_server: StoryServer, writer: Viewer
+) -> None:
+    address = _story(story_server, writer, "drag", ["One", "Two", "Three"])
+    one, two, three = (
+        e.id for e in story_server.service.stories.edited(USERNAME, "drag", viewer=writer).elements
+    )
+    _open(tab, address)
+    version = tab.evaluate(VERSION)
+
+    handle = tab.locator(f"#element-{one} .editor-drag")
+    last = tab.locator(f"#element-{three}")
+    tab.set_viewport_size({"width": 1024, "height": 2400})  # the list, whole on the screen
+    last.scroll_into_view_if_needed()
+    box = last.bounding_box()
+    handle.drag_to(last, target_position={"x": box["width"] / 2, "y": box["height"] - 5})
+
+    _saved_since(tab, version)
+    after = story_server.service.stories.edited(USERNAME, "drag", viewer=writer)
+    assert [element.id for element in after.elements] == [two, three, one]
+    assert tab.locator(f"#element-{one} .editor-element-name").inner_text() == "3. Text “One”"
+    _quiet(tab)

@@ -195,20 +195,23 @@
   /* ---- Putting an answer in place of the page's main ---- */
 
   /* The new main, with what was typed while the request was out put back into it
-     (``posted``: what the form held when it was sent, or null when the form was not sent). */
+     (``posted``: what the form held when it was sent, or null when the form was not sent).
+     Returns the story's values as the answer holds them, before any is put back. */
   function swap(page, posted) {
     const form = editorForm();
     const now = form ? new Map(new FormData(form)) : new Map();
     document.title = page.title;
     $("main").replaceWith(document.adoptNode($("main", page)));
     const fresh = editorForm();
-    if (!fresh) return;
+    if (!fresh) return null;
+    const arrived = storyValues(fresh);
     for (const [name, value] of now) {
       const field = fresh.elements.namedItem(name);
       const typed = field && (field.tagName === "TEXTAREA" || (field.tagName === "INPUT" && /^(text|url|search|email)$/.test(field.type)));
       if (typed && posted && posted.has(name) && posted.get(name) !== value && typeof value === "string") field.value = value;
     }
     enhance();
+    return arrived;
   }
 
   /* Where focus goes once the answer to ``verb`` on ``id`` is in place. */
@@ -246,7 +249,6 @@
     clearTimeout(state.timer);
     const body = bodyOf([...new FormData(form)]);
     if (button && button.name) body.append(button.name, button.value);
-    const values = storyValues(form);
     const [verb, id] = (body.get("action") || "save").split(/:(.*)/s);
     const before = new Set(items().map((item) => item.dataset.elementId));
     const focus = focusAfter(verb, id || "", button, before);
@@ -269,11 +271,11 @@
       return;
     }
     if (saved) history.replaceState(null, "", response.url);
-    swap(page, body);
+    const arrived = swap(page, body);
     if (saved) {
       state.stopped = false;
-      state.saved = storyValues(editorForm());
-      if (same(state.saved, values)) forget(editorForm());
+      state.saved = arrived;
+      if (same(storyValues(editorForm()), arrived)) forget(editorForm());
     }
     if (response.status === 409) state.stopped = true;
     const notice = $(".notice-area")?.textContent.trim();
@@ -370,20 +372,15 @@
   let dragged = null;
   let draggedFrom = -1;
 
-  document.addEventListener("pointerdown", (event) => {
-    const handle = event.target instanceof Element && event.target.closest(".editor-drag");
-    if (handle) handle.closest("li").draggable = true;
-  });
-  document.addEventListener("pointerup", () => {
-    for (const item of items()) item.draggable = false;
-  });
   document.addEventListener("dragstart", (event) => {
-    const item = event.target instanceof Element && event.target.closest("[data-elements] > li");
-    if (!item || !item.draggable) return;
+    const handle = event.target instanceof Element && event.target.closest(".editor-drag");
+    const item = handle && handle.closest("[data-elements] > li");
+    if (!item) return;
     dragged = item;
     draggedFrom = items().indexOf(item);
     event.dataTransfer.effectAllowed = "move";
     event.dataTransfer.setData("text/plain", nameOf(item));
+    event.dataTransfer.setDragImage(item, 16, 16);
     item.classList.add("editor-dragging");
   });
   document.addEventListener("dragover", (event) => {
@@ -401,7 +398,6 @@
     const item = dragged;
     dragged = null;
     if (!item) return;
-    item.draggable = false;
     item.classList.remove("editor-dragging");
     renumber();
     if (items().indexOf(item) !== draggedFrom) moved(item);
@@ -487,9 +483,9 @@
       return;
     }
     if (saved) history.replaceState(null, "", response.url);
-    swap(page, null);
+    const arrived = swap(page, null);
     if (saved) {
-      state.saved = storyValues(editorForm());
+      state.saved = arrived;
       state.stopped = false;
       forget(editorForm());
       announce("Your unsaved changes are restored and saved.");
@@ -521,7 +517,7 @@
     }
     for (const item of items()) {
       completeButtons(item);
-      if (!$(".editor-drag", item)) item.prepend(make("span", { className: "editor-drag", "aria-hidden": "true", title: "Drag to reorder" }, "\u283f"));
+      if (!$(".editor-drag", item)) item.prepend(make("span", { className: "editor-drag", draggable: true, "aria-hidden": "true", title: "Drag to reorder" }, "\u283f"));
     }
     renumber();
   }
