@@ -42,16 +42,20 @@ def tab(browser: Any, story_server: StoryServer, writer: Viewer) -> Iterator[Any
     """A tab of a fresh browser context, signed in through the sign-in page, recording what
     is logged and any violation of the security policy."""
     context = browser.new_context()
+    yield _signed_in(context, story_server)
+    context.close()
+
+
+def _signed_in(context: Any, server: StoryServer) -> Any:
     context.route("**/*", _loopback_only)
     context.add_init_script(WATCH_POLICY)
     opened = _recording(context.new_page())
-    opened.goto(f"{story_server.base}/signin?next=/me")
+    opened.goto(f"{server.base}/signin?next=/me")
     opened.get_by_label("Username").fill(USERNAME)
     opened.get_by_label("Password").fill(PASSWORD)
     opened.get_by_role("button", name="Sign in").click()
-    opened.wait_for_url(f"{story_server.base}/me")
-    yield opened
-    context.close()
+    opened.wait_for_url(f"{server.base}/me")
+    return opened
 
 
 def _recording(tab: Any) -> Any:
@@ -312,3 +316,62 @@ def test_an_element_dragged_by_its_handle_moves_and_is_saved(
     assert [element.id for element in after.elements] == [two, three, one]
     assert tab.locator(f"#element-{one} .editor-element-name").inner_text() == "3. Text “One”"
     _quiet(tab)
+
+
+def test_removing_needs_no_page_load_and_focus_goes_to_the_next_element(
+    tab: Any, story_server: StoryServer, writer: Viewer
+) -> None:
+    address = _story(story_server, writer, "removing", ["One", "Two"])
+    one, two = (
+        e.id
+        for e in story_server.service.stories.edited(USERNAME, "removing", viewer=writer).elements
+    )
+    _open(tab, address)
+    tab.evaluate("window.__same_page = true")
+
+    tab.locator(f"button[value='remove:{one}']").click()
+    tab.wait_for_selector(f"#element-{one}", state="detached", timeout=WAIT_MS)
+
+    assert tab.evaluate("window.__same_page") is True
+    elements = story_server.service.stories.edited(USERNAME, "removing", viewer=writer).elements
+    assert [element.id for element in elements] == [two]
+    assert tab.evaluate("document.activeElement.closest('li').dataset.elementId") == two
+    _quiet(tab)
+
+
+def test_signing_out_waits_for_the_changes_to_be_saved(
+    tab: Any, story_server: StoryServer, writer: Viewer
+) -> None:
+    address = _story(story_server, writer, "leaving")
+    _open(tab, address)
+
+    tab.get_by_label("Title").fill("Saved on the way out")
+    tab.get_by_role("button", name="Sign out").click()
+    tab.wait_for_url(lambda url: "/edit" not in url, timeout=WAIT_MS)
+
+    story = story_server.service.stories.edited(USERNAME, "leaving", viewer=writer).story
+    assert story.title == "Saved on the way out"
+    _quiet(tab)
+
+
+def test_a_select_marked_for_the_browsers_time_zone_starts_at_it(
+    browser: Any, story_server: StoryServer, writer: Viewer
+) -> None:
+    address = _story(story_server, writer, "zone")
+    context = browser.new_context(timezone_id="Asia/Tokyo")
+    tab = _signed_in(context, story_server)
+    zones = (
+        '<label for="zone">Time zone</label><select id="zone" data-browser-zone>'
+        "<option>UTC</option><option>Asia/Tokyo</option></select></main>"
+    )
+
+    def with_a_zone(route: Any) -> None:
+        answer = route.fetch()
+        route.fulfill(response=answer, body=answer.text().replace("</main>", zones, 1))
+
+    tab.route(address, with_a_zone)
+    _open(tab, address)
+
+    assert tab.locator("#zone").input_value() == "Asia/Tokyo"
+    _quiet(tab)
+    context.close()
