@@ -375,3 +375,26 @@ def test_a_select_marked_for_the_browsers_time_zone_starts_at_it(
     assert tab.locator("#zone").input_value() == "Asia/Tokyo"
     _quiet(tab)
     context.close()
+
+
+def test_what_the_script_adds_has_no_wcag_2_2_a_or_aa_violation_found_by_axe(
+    tab: Any, story_server: StoryServer, writer: Viewer
+) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    address = _story(story_server, writer, "axe", ["One", "Two"])
+    _open(tab, address)
+    tab.context.set_offline(True)
+    tab.get_by_label("Title").fill("Kept")
+    tab.wait_for_function(
+        "() => document.querySelector('#editor-saved').textContent.includes('offline')",
+        timeout=WAIT_MS,
+    )
+    tab.context.set_offline(False)
+    tab.reload()
+    tab.wait_for_selector("#editor-backup")
+    tab.locator("[data-elements] > li").first.locator("button[value^='down:']").click()
+
+    tags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+    response = Axe().run(tab, options={"runOnly": {"type": "tag", "values": tags}}).response
+    assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in response["violations"]] == []
