@@ -398,3 +398,22 @@ def test_what_the_script_adds_has_no_wcag_2_2_a_or_aa_violation_found_by_axe(
     tags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
     response = Axe().run(tab, options={"runOnly": {"type": "tag", "values": tags}}).response
     assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in response["violations"]] == []
+
+
+def test_enter_in_a_field_saves_without_a_page_load_and_keeps_focus_there(
+    tab: Any, story_server: StoryServer, writer: Viewer
+) -> None:
+    address = _story(story_server, writer, "enter")
+    _open(tab, address)
+    tab.evaluate("window.__same_page = true")
+    version = tab.evaluate(VERSION)
+
+    tab.get_by_label("Title").fill("Pressed Enter")
+    tab.get_by_label("Title").press("Enter")
+    _saved_since(tab, version)
+
+    assert tab.evaluate("window.__same_page") is True
+    assert tab.evaluate("document.activeElement.id") == "title"
+    story = story_server.service.stories.edited(USERNAME, "enter", viewer=writer).story
+    assert story.title == "Pressed Enter"
+    _quiet(tab)

@@ -214,8 +214,9 @@
     return arrived;
   }
 
-  /* Where focus goes once the answer to ``verb`` on ``id`` is in place. */
-  function focusAfter(verb, id, button, before) {
+  /* Where focus goes once the answer to ``verb`` on ``id`` is in place; ``focused``: what
+     had it when the form was sent (a field Enter was pressed in, say). */
+  function focusAfter(verb, id, button, before, focused) {
     const all = items();
     const at = all.findIndex((item) => item.dataset.elementId === id);
     const neighbour = verb === "remove" ? all[at + 1] || all[at - 1] : null;
@@ -239,19 +240,20 @@
         const found = $$(".editor-source").length;
         announce(found ? `Found ${found} source${found === 1 ? "" : "s"}.` : "No source holds these words.");
       }
+      const field = focused && focused !== button && focused.id && document.getElementById(focused.id);
       const again = button && $$("main button").find((b) => b.name === button.name && b.value === button.value);
-      place(again || $("main h1"));
+      place(field || again || $("main h1"));
     };
   }
 
-  async function act(form, button) {
+  async function act(form, button, focused) {
     if (form !== editorForm()) return;
     clearTimeout(state.timer);
     const body = bodyOf([...new FormData(form)]);
     if (button && button.name) body.append(button.name, button.value);
     const [verb, id] = (body.get("action") || "save").split(/:(.*)/s);
     const before = new Set(items().map((item) => item.dataset.elementId));
-    const focus = focusAfter(verb, id || "", button, before);
+    const focus = focusAfter(verb, id || "", button, before, focused);
     form.setAttribute("aria-busy", "true");
     let answer;
     try {
@@ -426,7 +428,10 @@
     const [verb, id] = button && button.name === "action" ? button.value.split(/:(.*)/s) : ["save", ""];
     const item = id && items().find((li) => li.dataset.elementId === id);
     if (verb in MOVES && item) move(item, verb, button);
-    else queue(() => act(form, button));
+    else {
+      const focused = document.activeElement;
+      queue(() => act(form, button, focused));
+    }
   });
 
   document.addEventListener("input", (event) => {
