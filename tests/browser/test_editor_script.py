@@ -417,3 +417,21 @@ def test_enter_in_a_field_saves_without_a_page_load_and_keeps_focus_there(
     story = story_server.service.stories.edited(USERNAME, "enter", viewer=writer).story
     assert story.title == "Pressed Enter"
     _quiet(tab)
+
+
+def test_an_autosave_refused_for_a_value_says_why_and_saves_nothing(
+    tab: Any, story_server: StoryServer, writer: Viewer
+) -> None:
+    address = _story(story_server, writer, "refused")
+    _open(tab, address)
+
+    tab.get_by_label("Thumbnail address").fill("not an address")
+    tab.wait_for_function(
+        "() => document.querySelector('#editor-saved').textContent.startsWith('Not saved: ')",
+        timeout=WAIT_MS,
+    )
+
+    assert tab.get_by_label("Thumbnail address").input_value() == "not an address"
+    story = story_server.service.stories.edited(USERNAME, "refused", viewer=writer).story
+    assert (story.thumbnail or "", story.version) == ("", 1)
+    _quiet(tab, "status of 400")
