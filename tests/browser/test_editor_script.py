@@ -8,7 +8,7 @@ never writes over a newer version; all under the page's security policy, with no
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -65,7 +65,8 @@ def _recording(tab: Any) -> Any:
     return tab
 
 
-def _story(server: StoryServer, writer: Viewer, slug: str, texts: list[str] = ()) -> str:  # type: ignore[assignment]
+def _story(server: StoryServer, writer: Viewer, slug: str, texts: Sequence[str] = ()) -> str:
+    """A new story of the writer's with a text element for each of ``texts``: its editor."""
     elements = [{"type": "text", "data": {"text": f"<p>{text}</p>"}} for text in texts]
     story = {"title": f"Story {slug}", "slug": slug, "elements": elements}
     server.service.stories.create(USERNAME, story, viewer=writer)
