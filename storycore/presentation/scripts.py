@@ -17,6 +17,7 @@ __all__ = ["SCRIPTS", "script_content", "script_name"]
 #: The scripts, by stem: the package and the file that hold each.
 SCRIPTS = {
     "player": ("storycore.presentation.pages", "player.js"),
+    "editor": ("storycore.presentation.editor", "editor.js"),
 }
 
 

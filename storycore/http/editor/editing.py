@@ -45,7 +45,7 @@ from ._conflicts import conflict_of, merged_elements
 from ._refused_fields import problems_of
 from ._story_form import MOVES, Held, held_form, held_story, inserted, moved, story_input
 from .call import EditorCall
-from .frames import desk_of
+from .frames import desk_of, script_address
 
 __all__ = ["edit", "editor_page"]
 
@@ -274,7 +274,7 @@ def _page(
         for e in held.elements
     ]
     body = editor.editor_page(
-        desk_of(call),
+        desk_of(call, scripts=(script_address(call, "editor"),)),
         story=story,
         links=links,
         version=held.version,

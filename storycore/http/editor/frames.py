@@ -4,10 +4,12 @@ last action did (``?done=``)."""
 from __future__ import annotations
 
 from ...presentation.editor import Desk
+from ...presentation.scripts import script_name
+from ...rules.paths import PAGE_SCRIPT, filled
 from ...rules.zones import DEFAULT_ZONE, known_zone
 from .call import EditorCall
 
-__all__ = ["desk_of"]
+__all__ = ["desk_of", "script_address"]
 
 
 def desk_of(call: EditorCall, here: str = "", scripts: tuple[str, ...] = ()) -> Desk:
@@ -25,3 +27,9 @@ def desk_of(call: EditorCall, here: str = "", scripts: tuple[str, ...] = ()) -> 
         zone=known_zone(query.get("zone")) or DEFAULT_ZONE,
     )
     return desk.noticed(query.get("done"))
+
+
+def script_address(call: EditorCall, stem: str) -> str:
+    """The address of the page script ``stem`` (``presentation.scripts``), named for its
+    content, on the web host."""
+    return call.url(filled(PAGE_SCRIPT, name=script_name(stem)))

@@ -122,6 +122,12 @@ class Publishing:
         """The time-zone list, the zone of the form chosen."""
         return zone_options(self.zone)
 
+    @property
+    def browser_zone(self) -> bool:
+        """Whether the list may start at the browser's zone where JavaScript runs: no zone
+        other than the default was chosen (docs/editor.md#with-javascript)."""
+        return self.zone == DEFAULT_ZONE
+
     def problem(self, name: str) -> str:
         """The problem with the field ``name``, or ``""``."""
         return self.problems.get(name, "")
