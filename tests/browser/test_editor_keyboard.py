@@ -12,7 +12,8 @@ ends with the story, read through the service, as the steps made it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -30,9 +31,11 @@ TEXT = "Fog over the harbour this morning."
 TEXT_NAME = f"text “{TEXT}”"
 POST = "https://socialA.example/porto_news/status/9"
 POST_NAME = "quote by porto_news"
-#: Typed into a date field and a time field of Chromium in the en-US locale: 31 December 2099,
-#: 10:30 in the evening.
-DATE_TYPED, TIME_TYPED, SCHEDULED = "12312099", "1030PM", "2099-12-31T22:30"
+#: The day a story is scheduled for (a schedule is at most a year ahead), at 10:30 in the
+#: evening, UTC; typed into Chromium's date and time fields as the en-US locale reads them.
+DAY = (datetime.now(UTC) + timedelta(days=30)).date()
+DATE_TYPED, TIME_TYPED = DAY.strftime("%m%d%Y"), "1030PM"
+SCHEDULED = f"{DAY.isoformat()}T22:30"
 
 #: The accessible name of the focused control, near enough for these pages: its label, else
 #: its text (with the words only screen readers get), else its value.
@@ -86,8 +89,15 @@ def _press(tab: Any, name: str, key: str = "Enter") -> None:
     tab.keyboard.press(key)
 
 
-def _said(tab: Any, words: str) -> None:
-    """Waits until the page's notice says ``words``."""
+def _heard(tab: Any, words: str, action: Callable[[], None]) -> None:
+    """Does ``action``, then waits until the page's notice says ``words``: the notice shown
+    before is emptied first, so that only what the action led to is heard (a new page, or a
+    live region a script fills)."""
+    tab.evaluate(
+        "() => document.querySelectorAll('[role=status]').forEach((region) => "
+        "region.replaceChildren())"
+    )
+    action()
     tab.wait_for_function(
         "(words) => [...document.querySelectorAll('[role=status]')]"
         ".some((region) => region.textContent.includes(words))",
@@ -127,8 +137,7 @@ def _sign_in_with_keys(tab: Any, base: str, username: str) -> None:
 def _start_with_keys(tab: Any, title: str) -> None:
     _tab_to(tab, "Title")
     tab.keyboard.type(title)
-    tab.keyboard.press("Enter")
-    _said(tab, "Your new story is ready to write.")
+    _heard(tab, "Your new story is ready to write.", lambda: tab.keyboard.press("Enter"))
 
 
 def _focus_is_on_moved(tab: Any, element_id: str) -> bool:
@@ -152,32 +161,26 @@ def test_a_story_is_started_written_reordered_and_saved_with_the_keyboard_alone(
 
     _tab_to(tab, "New text")
     tab.keyboard.type(TEXT)
-    _press(tab, "Add the text")
-    _said(tab, "Added and saved.")
+    _heard(tab, "Added and saved.", lambda: _press(tab, "Add the text"))
     assert _order(tab) == ["text"]
 
     _tab_to(tab, "Address")
     tab.keyboard.type(POST)
     _press(tab, "Show it")
     tab.wait_for_selector("#add-preview", timeout=WAIT_MS)
-    _press(tab, "Add at the bottom")
-    _said(tab, "Added and saved.")
+    _heard(tab, "Added and saved.", lambda: _press(tab, "Add at the bottom"))
     assert _order(tab) == ["text", "quote"]
 
     quote_id = tab.get_attribute("[data-element-type=quote]", "id")
     tab.keyboard.press("Shift+Tab")  # from wherever the page put the focus, back into it
-    _press(tab, f"Move {POST_NAME} up", key=" ")
-    tab.wait_for_function(
-        "() => document.querySelector('[data-element-id]').dataset.elementType === 'quote'",
-        timeout=WAIT_MS,
-    )
+    _heard(tab, "Saved.", lambda: _press(tab, f"Move {POST_NAME} up", key=" "))
+    assert _order(tab) == ["quote", "text"]
     assert _focus_is_on_moved(tab, quote_id)
 
     _tab_to(tab, "Title", key="Shift+Tab")
     tab.keyboard.press("Control+A")
     tab.keyboard.type("Harbour notes, final")
-    _press(tab, "Save")
-    _said(tab, "Saved.")
+    _heard(tab, "Saved.", lambda: _press(tab, "Save"))
 
     story = _story(service, "typist", tab)
     assert (story.story.title, [element.type for element in story.elements]) == (
@@ -194,8 +197,7 @@ def test_a_story_is_published_with_the_keyboard_alone(
     tab = keyboard_tab
     _sign_in_with_keys(tab, story_server.base, "typist")
     _start_with_keys(tab, "Published by keys")
-    _press(tab, "Publish now")
-    _said(tab, "Published.")
+    _heard(tab, "Published.", lambda: _press(tab, "Publish now"))
     assert _story(service, "typist", tab).story.status == "published"
 
 
@@ -212,12 +214,16 @@ def test_a_story_is_scheduled_with_the_keyboard_alone(
     tab.keyboard.type(TIME_TYPED)
     _tab_to(tab, "Time zone")
     tab.keyboard.type("UTC")
-    _press(tab, "Schedule")
-    _said(tab, "Scheduled.")
+    _heard(tab, "Scheduled.", lambda: _press(tab, "Schedule"))
     detail = service.stories.read(
         "typist", _editor_path(tab).split("/")[2], viewer=service.accounts.as_user("typist")
     )
     assert (detail.status, (detail.publish_at or "")[:16]) == ("working", SCHEDULED)
+
+
+def _field(tab: Any, name: str) -> Any:
+    """The field labelled ``name`` (not a section of the same name)."""
+    return tab.locator("input, textarea, select").and_(tab.get_by_label(name, exact=True))
 
 
 def _press_form(tab: Any, name: str) -> None:
@@ -230,18 +236,20 @@ def test_a_story_is_started_written_reordered_and_saved_with_forms_alone(
 ) -> None:
     tab = form_tab
     tab.goto(story_server.base + "/signin")
-    tab.get_by_label("Username").fill("former")
-    tab.get_by_label("Password").fill("former-password")
+    _field(tab, "Username").fill("former")
+    _field(tab, "Password").fill("former-password")
     _press_form(tab, "Sign in")
-    tab.get_by_label("Title").fill("Harbour forms")
+    _field(tab, "Title").fill("Harbour forms")
     _press_form(tab, "Start writing")
-    tab.get_by_label("New text").fill(TEXT)
+    _field(tab, "New text").fill(TEXT)
     _press_form(tab, "Add the text")
-    tab.get_by_label("Address", exact=True).fill(POST)
+    _field(tab, "Address").fill(POST)
     _press_form(tab, "Show it")
     _press_form(tab, "Add at the bottom")
+    quote_id = tab.get_attribute("[data-element-type=quote]", "id")
     _press_form(tab, f"Move {POST_NAME} up")
-    tab.get_by_label("Title", exact=True).fill("Harbour forms, final")
+    assert tab.url.endswith(f"#{quote_id}")  # where the page opens, and Tab goes on from
+    _field(tab, "Title").fill("Harbour forms, final")
     _press_form(tab, "Save")
     assert tab.locator("[role=status]").inner_text().strip() == "Saved."
 
@@ -251,10 +259,13 @@ def test_a_story_is_started_written_reordered_and_saved_with_forms_alone(
         ["quote", "text"],
     )
     if routed("SCHEDULE", "POST"):
-        tab.get_by_label("Date", exact=True).fill("2099-12-31")
-        tab.get_by_label("Time", exact=True).fill("22:30")
+        _field(tab, "Date").fill(DAY.isoformat())
+        _field(tab, "Time").fill("22:30")
         _press_form(tab, "Schedule")
-        assert _story(service, "former", tab).story.publish_at.startswith("2099-12-31T22:30")
+        detail = service.stories.read(
+            "former", _editor_path(tab).split("/")[2], viewer=service.accounts.as_user("former")
+        )
+        assert (detail.publish_at or "")[:16] == SCHEDULED
     if routed("PUBLISH", "POST"):
         _press_form(tab, "Publish now")
         assert _story(service, "former", tab).story.status == "published"
