@@ -97,7 +97,7 @@ class World:
             for element in edited.elements
         ]
 
-    def every_kind(self) -> list[dict[str, Any]]:
+    def every_kind(self) -> list[Any]:
         """An element of every kind: the demo's, an unresolved quote and an image without a
         caption."""
         elements = self.demo_elements()

@@ -127,19 +127,20 @@ def _measure(world: World, tab: Any, opened: Opened, name: str, scheme: str) -> 
         tab.remove_listener("response", document)
     shows = tab.locator(opened.shows).count() > 0
     violations, passed = {}, 0
-    scroll = (0, 0)
+    scroll: tuple[int, int] = (0, 0)
     for width in sorted({*WIDTHS, *([TABLET[name]] if name in TABLET else [])}):
         tab.set_viewport_size({"width": width, "height": HEIGHT})
         response = _axe(tab)
         violations[width] = _violations(response)
         passed = min(passed or len(response["passes"]), len(response["passes"]))
         if width == NARROW:
-            scroll = tab.evaluate(
+            scroll_width, client_width = tab.evaluate(
                 "[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]"
             )
+            scroll = (scroll_width, client_width)
     _shoot(tab, name, scheme)
     return Measured(
-        opened, statuses[-1], shows, list(tab.logged), violations, passed, tuple(scroll), tab.url
+        opened, statuses[-1], shows, list(tab.logged), violations, passed, scroll, tab.url
     )
 
 
