@@ -84,7 +84,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark each run of a storage test with its backend, before ``-m`` selects."""
+    """Mark each run of a storage test with its backend, before ``-m`` selects; then put the
+    tests marked ``long`` first (``_long_first``)."""
     for item in items:
         callspec = getattr(item, "callspec", None)
         url = callspec.params.get("storycore_store_url") if callspec else None
@@ -92,6 +93,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(_BACKEND_MARKS[url.split(":", 1)[0]])
         if item.get_closest_marker("postgresql") and (reason := _postgresql.unavailable()):
             item.add_marker(pytest.mark.skip(reason=reason))
+    _long_first(items)
+
+
+def _long_first(items: list[pytest.Item]) -> None:
+    """The tests marked ``long`` first, each part in its own order: pytest-xdist hands tests out
+    in this order (``--no-loadscope-reorder`` in ``pyproject.toml``), so the long ones start
+    while the many short ones fill the other workers, rather than trail at the end of a run
+    with every other worker idle."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -35,7 +35,11 @@ from tests.contract._factories import add_user, changed, make_story
 from tests.reliability import _workers
 
 # the process pool starts once, on one worker
-pytestmark = [pytest.mark.postgresql, pytest.mark.xdist_group("postgresql-reliability")]
+pytestmark = [
+    pytest.mark.postgresql,
+    pytest.mark.xdist_group("postgresql-reliability"),
+    pytest.mark.long,
+]
 
 CALLS = 32  # concurrent calls of each test
 PROCESSES = 2

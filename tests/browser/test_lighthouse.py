@@ -30,8 +30,8 @@ import pytest
 from tests.browser._demo_pages import ERROR_STATUS, HOST_PAGE_PATH, PAGES, host_page
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, HostPages
 
-# one Lighthouse run per page, one after the other, on one worker
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-lighthouse")]
+# one Lighthouse run per page, one after the other, on one worker, started first (long)
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-lighthouse"), pytest.mark.long]
 
 VERSION = "12.2.3"
 CLI = Path(__file__).parents[2] / ".lighthouse" / "node_modules" / "lighthouse" / "cli" / "index.js"

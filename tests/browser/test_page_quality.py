@@ -20,7 +20,11 @@ from tests.browser._demo_pages import DRAWN, HOST_PAGE_PATH, PAGES, host_page, s
 from tests.browser.conftest import HostPages
 
 # Chromium and the servers start once, on one worker
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-page-quality")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.xdist_group("browser-page-quality"),
+    pytest.mark.long,
+]
 
 #: axe-core's tags for the rules of WCAG 2.0 and 2.1, levels A and AA.
 WCAG21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]

@@ -39,7 +39,11 @@ from tests import _postgresql
 from tests.conftest import TEST_SETTINGS
 
 # one pair of servers per module: its tests go to one worker
-pytestmark = [pytest.mark.postgresql, pytest.mark.xdist_group("postgresql-serving")]
+pytestmark = [
+    pytest.mark.postgresql,
+    pytest.mark.xdist_group("postgresql-serving"),
+    pytest.mark.long,
+]
 
 STARTUP_SECONDS = 30
 STOP_SECONDS = 10

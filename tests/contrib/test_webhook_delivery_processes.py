@@ -59,8 +59,9 @@ from tests import _postgresql
 from tests._log import at_least
 from tests._serve import children, stop
 
-# the tests start servers of their own and time them: one worker runs them one after another
-pytestmark = pytest.mark.xdist_group("webhook-delivery-processes")
+# the tests start servers of their own and time them: one worker runs them one after another,
+# started first (they wait out leases: the longest run of the suite)
+pytestmark = [pytest.mark.xdist_group("webhook-delivery-processes"), pytest.mark.long]
 
 CLI = [sys.executable, "-m", "storycore.contrib.cli"]
 HOST = "127.0.0.1"

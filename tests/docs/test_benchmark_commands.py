@@ -22,8 +22,9 @@ import pytest
 
 from tests import _postgresql
 
-# the commands run one after another, on one worker: each is a benchmark of its own
-pytestmark = pytest.mark.xdist_group("benchmark-commands")
+# the commands run one after another, on one worker: each is a benchmark of its own (long,
+# started first)
+pytestmark = [pytest.mark.xdist_group("benchmark-commands"), pytest.mark.long]
 
 ROOT = Path(__file__).resolve().parents[2]
 #: ``python -m benchmarks`` and its arguments, up to the end of the line or a comment.

@@ -37,7 +37,10 @@ curl() { command curl -sS --max-time 10 --fail-with-body "$@"; echo; }
 # the same, each request also writing its HTTP status on standard error
 _STATUSES = _PRELUDE.replace('"$@"', "-w '%{stderr}@@status %{http_code}\\n' \"$@\"")
 
-pytestmark = pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
+pytestmark = [
+    pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed"),
+    pytest.mark.long,  # servers and many requests: started first
+]
 
 
 def _section(heading: str) -> str:

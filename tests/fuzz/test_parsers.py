@@ -66,6 +66,7 @@ def _normalize(items: list[Any]) -> list[Element]:
     )
 
 
+@pytest.mark.long
 @FUZZ
 @given(JSON)
 def test_any_story_json_value_parses_or_is_invalid_parameter(value: Any) -> None:
@@ -73,12 +74,14 @@ def test_any_story_json_value_parses_or_is_invalid_parameter(value: Any) -> None
     assert refusal is None or refusal.field is None or refusal.field.startswith("story")
 
 
+@pytest.mark.long
 @FUZZ
 @given(st.text(max_size=200) | hostile_text() | st.binary(max_size=200))
 def test_any_serialized_story_parses_or_is_invalid_parameter(raw: str | bytes) -> None:
     _refusal(lambda: parse_story(raw, SETTINGS.limits))
 
 
+@pytest.mark.long
 @FUZZ
 @given(st.lists(JSON, max_size=6))
 def test_any_elements_normalize_or_are_invalid_parameter(items: list[Any]) -> None:
@@ -97,6 +100,7 @@ def test_any_elements_normalize_or_are_invalid_parameter(items: list[Any]) -> No
 # -- the kit's promises ------------------------------------------------------------------------
 
 
+@pytest.mark.long
 @KIT
 @given(story_members())
 def test_the_kits_story_members_parse_and_their_elements_normalize(members: dict[str, Any]) -> None:

@@ -26,6 +26,9 @@ from benchmarks import events, revisions, starving
 from benchmarks.http_load import serve_command
 from tests._serve import children, launched
 
+# each runs a benchmark through (servers, processes, endpoints that hang): long, started first
+pytestmark = pytest.mark.long
+
 
 @pytest.mark.skipif(sys.platform != "linux", reason="child processes are read from /proc")
 def test_the_http_benchmark_serves_storycore_in_one_process_as_the_bare_app(

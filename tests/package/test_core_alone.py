@@ -42,7 +42,8 @@ REGISTRY = ("pypi.org", 443)
 #: would otherwise never end (a ``serve`` that starts), not a measure of time.
 CEILING = 600
 
-pytestmark = pytest.mark.xdist_group("core_alone")
+# one environment, on one worker, started first (building and installing it is a long run)
+pytestmark = [pytest.mark.xdist_group("core_alone"), pytest.mark.long]
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 INSTALLED_AS = {
     "storycore": "storycore",
@@ -97,6 +99,7 @@ def test_mypy_holds_the_tests_and_benchmarks_to_the_packages_strict_rules() -> N
     assert relaxed == []
 
 
+@pytest.mark.long  # mypy --strict over the installed package, from a cold cache
 def test_mypy_outside_the_checkout_sees_storycore_adapters(tmp_path: Path) -> None:
     # run against this environment's storycore, as installed by the README (``pip install -e .``)
     (tmp_path / "app.py").write_text(WRONG_CALL)

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-# the page's examples run once, in one process, on one worker
-pytestmark = pytest.mark.xdist_group("testing-docs")
+# the page's examples run once, in one process, on one worker, started first (a long run)
+pytestmark = [pytest.mark.xdist_group("testing-docs"), pytest.mark.long]
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "testing.md"
 BLOCK = re.compile(r"```(\w+)\n# (\S+)\n(.*?)```", flags=re.DOTALL)

@@ -75,8 +75,8 @@ from storycore.usecases.events import MAX_EVENTS
 from tests._log import at_least
 from tests.conftest import TEST_SETTINGS
 
-# every store keeps the model's invariants
-pytestmark = pytest.mark.every_backend
+# every store keeps the model's invariants (many examples on each: long, started first)
+pytestmark = [pytest.mark.every_backend, pytest.mark.long]
 
 AUTHORS = ("alice", "bob")
 #: what a restore takes from a revision: title, description, thumbnail, element documents
