@@ -22,7 +22,11 @@ from storycore import Service
 from tests.browser._editor_states import routed
 from tests.browser.conftest import StoryServer
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-editor-keyboard")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.xdist_group("browser-editor-keyboard"),
+    pytest.mark.long,
+]
 
 #: How many presses of Tab may separate two controls of the editor before a test gives up.
 MOST_TABS = 120

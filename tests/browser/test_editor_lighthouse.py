@@ -31,7 +31,11 @@ from tests.browser.test_lighthouse import (
     _short_of_full,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-editor-lighthouse")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.xdist_group("browser-editor-lighthouse"),
+    pytest.mark.long,
+]
 
 ELEMENTS = 20
 MEASURED = ["desk", "editor"]

@@ -25,7 +25,11 @@ from tests.browser._editor_states import STATES, Opened, World
 from tests.browser.conftest import StoryServer
 
 # Chromium and the server start once, on one worker
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-editor-quality")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.xdist_group("browser-editor-quality"),
+    pytest.mark.long,
+]
 
 #: axe-core's tags for the rules of WCAG 2.0, 2.1 and 2.2, levels A and AA.
 WCAG22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]

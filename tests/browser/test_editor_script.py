@@ -17,7 +17,11 @@ from storycore.model.visibility import Viewer
 from tests.browser.conftest import StoryServer, _loopback_only
 
 # Chromium and the server start once, on one worker
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-editor-script")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.xdist_group("browser-editor-script"),
+    pytest.mark.long,
+]
 
 USERNAME = "ada"
 PASSWORD = "ada-password-1"
