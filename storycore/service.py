@@ -32,6 +32,7 @@ from .usecases.lifecycle import Stories
 from .usecases.ratelimit import RateLimiter
 from .usecases.revisions import Revisions
 from .usecases.scheduling import Scheduler
+from .usecases.sources import Sources
 from .usecases.viewcounts import ViewCounts
 from .usecases.webhooks import Webhooks
 
@@ -42,7 +43,8 @@ class Service:
     """One story service over one store.
 
     ``accounts`` holds users, applications and authentication; ``stories`` the life of one
-    story; ``catalog`` the lists and search; ``embeds`` what the public web host serves;
+    story; ``catalog`` the lists and search; ``sources`` the elements of stories a writer
+    may read, to add again (docs/editor.md#the-editor); ``embeds`` what the public web host serves;
     ``delegation`` creation on behalf of identity-provider users, which sends requests through
     ``provider_client`` (``storycore.contrib.identity.HttpProviderClient`` in the bindings);
     ``imports`` reads an export back, checked and derived as writes would make it;
@@ -126,6 +128,7 @@ class Service:
         self.stories = Stories(context)
         self.revisions = Revisions(context)
         self.catalog = Catalog(context)
+        self.sources = Sources(context, self.catalog)
         self.embeds = Embeds(context)
         self.delegation = Delegation(
             context, self.accounts, self.stories, self._provider_client, self._limiter

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..rules import paths
 from . import apidocs, feeds, pages, static, web
 from .api import ROUTES
-from .editor import desk, signin
+from .editor import desk, editing, signin
 from .openapi import openapi_document
 from .routing import Kind, Route, web_route
 
@@ -39,6 +39,8 @@ TABLE: tuple[Route, ...] = (
     web_route(paths.SIGN_OUT, signin.sign_out, Kind.EDITOR, method="POST"),
     web_route(paths.DESK, desk.desk, Kind.EDITOR, signed_in=True),
     web_route(paths.NEW_STORY, desk.new_story, Kind.EDITOR, method="POST", signed_in=True),
+    web_route(paths.EDITOR, editing.editor_page, Kind.EDITOR, signed_in=True),
+    web_route(paths.EDITOR, editing.edit, Kind.EDITOR, method="POST", signed_in=True),
     web_route(paths.FRONT, pages.front, Kind.PAGE),
     web_route(paths.SEARCH, pages.search, Kind.PAGE),
     web_route(paths.TOPIC, pages.topic, Kind.PAGE),

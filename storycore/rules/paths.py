@@ -91,7 +91,7 @@ DELETE = "/{username}/{slug}/edit/delete"
 PREVIEW = "/{username}/{slug}/preview"
 HISTORY = "/{username}/{slug}/history"
 #: The editor's paths, which crawlers are asked to leave alone.
-EDITOR_PATHS = (SIGN_IN, SIGN_OUT, DESK, NEW_STORY)
+EDITOR_PATHS = (SIGN_IN, SIGN_OUT, DESK, NEW_STORY, EDITOR)
 #: The words a story's editor pages add after its slug: never slugs (``slugs``).
 STORY_PAGE_WORDS = frozenset(template.rsplit("/", 1)[1] for template in (EDITOR, PREVIEW, HISTORY))
 

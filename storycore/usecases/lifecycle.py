@@ -11,18 +11,19 @@ Each write is a row of the table in ``transitions`` (the statuses it leaves from
 changes, its events, whether it keeps a revision) and is stored by the one commit path
 (``_commit``). ``Stories`` is made of the groups of commands, a module each: reading
 (``_reading``), creating (``_creating``), changing (``_changing``) and featuring
-(``_featuring``).
+(``_featuring``), and what the editor reads (``_editing``).
 """
 
 from __future__ import annotations
 
 from ._changing import Changing
 from ._creating import Creating, new_story_record
+from ._editing import EditedStory, Editing
 from ._featuring import Featuring
 from ._reading import Reading, StoryReading
 
-__all__ = ["Stories", "StoryReading", "new_story_record"]
+__all__ = ["EditedStory", "Stories", "StoryReading", "new_story_record"]
 
 
-class Stories(Reading, Creating, Changing, Featuring):
-    """Creating, changing and reading one story."""
+class Stories(Reading, Creating, Changing, Featuring, Editing):
+    """Creating, changing and reading one story, and what its editor reads."""

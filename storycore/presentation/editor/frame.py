@@ -18,6 +18,7 @@ DONE = {
     "signed-out": "You are signed out.",
     "created": "Your new story is ready to write.",
     "saved": "Saved.",
+    "added": "Added and saved.",
     "published": "Published. Everyone can read it now.",
     "scheduled": "Scheduled.",
     "unscheduled": "The schedule is cancelled. The story stays unpublished.",
