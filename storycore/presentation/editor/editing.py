@@ -9,14 +9,16 @@ The HTTP layer (``storycore.http.editor.editing``) says what the form holds (``S
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from markupsafe import Markup
 
 from ...model.records import Element
-from ..pages.elements import element_view, render_views
+from ..pages.elements import ElementView, element_view
+from ..pages.environment import environment
 from ..pages.site import Site
 from .element_names import element_name
 from .frame import Desk, render_editor_page
@@ -48,22 +50,37 @@ class StoryFields:
 
 @dataclass(frozen=True, slots=True)
 class ElementItem:
-    """An element in the editor: its id, kind and name, its markup as the story page shows
-    it, the text (a text element's HTML) or caption (an image's) the form holds for it, and
-    whether it came with the newer version of a conflict."""
+    """An element in the editor: its id, kind and name, its view (``markup``: as the story
+    page shows it), the text (a text element's HTML) or caption (an image's) the form holds
+    for it, and whether it came with the newer version of a conflict."""
 
     id: str
     type: str
     name: str
-    markup: Markup
+    view: ElementView
     text: str = ""
     caption: str = ""
     added_since: bool = False
 
     @property
+    def markup(self) -> Markup:
+        """The element as the story page shows it, rendered where the page shows it (never
+        for a text element in the form, which shows its HTML to edit instead)."""
+        return _shown()(self.view)
+
+    @property
     def needs_caption(self) -> bool:
         """An image without a caption: its description for those who cannot see it."""
         return self.type == "image" and not self.caption.strip()
+
+
+@cache
+def _shown() -> Callable[[ElementView], Markup]:
+    """``render_views([view])`` for one view, by a macro of the same partials: one template
+    made once, instead of a template rendered for each element (templates/editor/_shown.html)."""
+    module: Any = environment().get_template("editor/_shown.html").module
+    macro: Callable[[ElementView], str] = module.shown
+    return lambda view: Markup(macro(view))  # noqa: S704 - autoescaped
 
 
 def element_item(
@@ -78,7 +95,7 @@ def element_item(
         id=element.id,
         type=element.type,
         name=element_name(view),
-        markup=render_views([view]),
+        view=view,
         text=text if text is not None else str(stored_text or ""),
         caption=str(image.get("caption", "") or "") if isinstance(image, Mapping) else "",
         added_since=added_since,
