@@ -24,8 +24,11 @@ bindings get it (no server, no network).
 - **Scripts.** Every ``<script src>`` of the editor page, fetched through the app, compressed
   with gzip at level 9 and with brotli at quality 11 (when ``pip install brotli`` is there).
 
-Each pair is timed in turn, in blocks (``--block`` requests of one, then of the other, the
-order swapped every round), after a few requests of each untimed. Prints Markdown tables.
+The requests of each comparison are timed in turn, in blocks (``--block`` requests of one,
+then of the next, the order turned round every round), after a few of each untimed:
+``--repeat`` GETs of each page, a third as many saves of each kind in blocks a third as long.
+Each request's CPU time (its thread's) is kept beside its wall-clock time, for a machine that
+other processes share; a target is met when both ratios meet it. Prints Markdown tables.
 Never part of the test suite.
 """
 
