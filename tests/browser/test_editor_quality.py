@@ -6,9 +6,10 @@ axe-core's WCAG 2.0, 2.1 and 2.2 A and AA rules at 320 and 1440 pixels wide (and
 fullest), and never scrolls sideways at 320.
 
 The pages are measured as the server answers them, the editor's script left out (its own
-additions are measured in ``test_editor_script``). Each state is loaded once per colour scheme, in one tab of one context per scheme, and
-measured at each width by resizing that tab. With ``EDITOR_SHOTS`` set to a folder, each page
-is also saved there as a PNG at 390 and 1280 pixels wide, to look at.
+additions are measured in ``test_editor_script``). Each state is loaded once per colour
+scheme, in one tab of one context per scheme, and measured at each width by resizing that
+tab. With ``EDITOR_SHOTS`` set to a folder, each page is also saved there as a PNG at 390 and
+1280 pixels wide, to look at.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@
 each of their tables; ``benchmarks.events`` starts ``storycore serve --workers 2`` and its
 receiver as real processes, and delivers every event of each burst once; ``benchmarks.starving``
 starts ``storycore serve`` and delivers each create's event to a healthy endpoint beside one
-that hangs and one that drips.
+that hangs and one that drips; ``benchmarks.editor`` signs in, reads the editor's form from its
+page and saves it, and prints its tables.
 
 The HTTP benchmark compares ``storycore serve`` with a bare app under one uvicorn worker, and
 the pages with the API on the same server: ``serve`` runs in one process too, or a run's
@@ -22,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import events, revisions, starving
+from benchmarks import editor, events, revisions, starving
 from benchmarks.http_load import serve_command
 from tests._serve import children, launched
 
@@ -89,3 +90,19 @@ def test_the_starving_benchmark_runs_through_on_a_few_creates(
     # it waits for every create's event at the healthy endpoint, alone and beside the others
     assert "| 1 | healthy alone | 3 |" in printed
     assert "| 1 | beside hanging and dripping | 3 |" in printed
+
+
+def test_the_editor_benchmark_runs_through_on_a_tiny_story(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    editor.main(["--repeat", "4", "--block", "2", "--elements", "6", "--stories", "0"])
+    printed = capsys.readouterr().out
+    # each request answered as expected (the benchmark stops on any other status), and the
+    # editor held to its story page rendered anew and its save to an API save
+    assert "| GET the editor of a story of 6 elements |" in printed
+    assert re.search(
+        r"^\| GET its story page, rendered anew \(cold\) \|.* \| ≤ 1\.5: ", printed, re.M
+    )
+    assert "| POST the editor's form, Save (6 elements), 303 |" in printed
+    assert re.search(r"^\| POST /v1/stories/.* \| ≤ 1\.3: ", printed, re.M)
+    assert re.search(r"^\| \*\*all of them\*\* \|", printed, re.M)
