@@ -18,6 +18,7 @@ from markupsafe import Markup
 
 from ...model.records import Element, element_of
 from ..pages.elements import element_view, render_views
+from ..pages.environment import environment
 from ..pages.site import Site
 from .element_names import element_name
 from .frame import Desk, render_editor_page
@@ -149,6 +150,27 @@ class EditorLinks:
     page: str = ""
 
 
+@lru_cache(maxsize=4096)
+def element_fragment(
+    item: ElementItem,
+    number: int,
+    last: bool,
+    element_problem: str,
+    text_problem: str,
+    caption_problem: str,
+    newer: int,
+) -> Markup:
+    """The editor's list item of ``item``, the ``number``-th element (``last`` or not), with
+    the problems the service found with it and the version a conflict brought it with. Kept
+    for each of these: a story's editor shows again mostly what it showed last (the story page
+    keeps its rendering too, ``pages.kept_story_page``); its forms' token is not in it."""
+    module: Any = environment().get_template("editor/_element.html").module
+    fragment: Markup = module.element(
+        item, number, last, element_problem, text_problem, caption_problem, newer
+    )
+    return fragment
+
+
 def editor_page(
     desk: Desk,
     *,
@@ -190,4 +212,32 @@ def editor_page(
         networks=networks,
         sources=sources,
         heading=title,
+        fragments=_fragments(items, problems, conflict.newer if conflict else 0),
+        positions=_positions(tuple((item.id, item.name) for item in items), position),
     )
+
+
+def _fragments(items: Sequence[ElementItem], problems: Problems, newer: int) -> Markup:
+    """The list items of ``items``, in order (``element_fragment``)."""
+    last = len(items)
+    return Markup("").join(
+        element_fragment(
+            item,
+            number,
+            number == last,
+            problems.of(f"element-{item.id}"),
+            problems.of(f"text-{item.id}"),
+            problems.of(f"caption-{item.id}"),
+            newer,
+        )
+        for number, item in enumerate(items, 1)
+    )
+
+
+@lru_cache(maxsize=1024)
+def _positions(named: tuple[tuple[str, str], ...], position: str) -> Markup:
+    """The Position list's options after each element (``named``: ids and names, in order),
+    ``position`` chosen."""
+    module: Any = environment().get_template("editor/_element.html").module
+    options: Markup = module.positions(named, position)
+    return options
