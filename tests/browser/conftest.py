@@ -138,3 +138,31 @@ def page(browser: Any) -> Iterator[Any]:
     tab.on("pageerror", lambda error: tab.page_errors_seen.append(error))  # noqa: PLW0108
     yield tab
     context.close()
+
+
+PLAYER_PAGE = "<!doctype html><html lang=en><title>player</title><p>playing</p></html>"
+
+
+@pytest.fixture(scope="module")
+def player() -> Iterator[str]:
+    """A fake video player on an origin of its own: the address of its page for ``{id}``."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = PLAYER_PAGE.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/player/{{id}}"
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(timeout=10)

@@ -10,9 +10,7 @@ The player is a fake served on 127.0.0.1 on an origin of its own, as a provider'
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -27,7 +25,6 @@ from tests._serve import in_thread
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-page-policy")]
 
 VIDEO_ID = "abcdefgh"
-PLAYER_PAGE = "<!doctype html><html lang=en><title>player</title><p>playing</p></html>"
 #: What the page reports of each violation of its policy, recorded from before its first script.
 RECORD_VIOLATIONS = """
 window.violations = [];
@@ -47,31 +44,6 @@ PAGES = {
     "search": "/search?q=video",
     "not found": "/alice/no-such-story",
 }
-
-
-@pytest.fixture(scope="module")
-def player() -> Iterator[str]:
-    """A fake video player on an origin of its own: the address of its page for ``{id}``."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            body = PLAYER_PAGE.encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/player/{{id}}"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(timeout=10)
 
 
 @pytest.fixture(scope="module")

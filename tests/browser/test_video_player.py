@@ -8,9 +8,7 @@ says is the page's, not a provider's.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -26,32 +24,6 @@ from tests.browser.conftest import HostPages
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-video-player")]
 
 VIDEO_ID = "abcdefgh"
-PLAYER_PAGE = "<!doctype html><html lang=en><title>player</title><p>playing</p></html>"
-
-
-@pytest.fixture(scope="module")
-def player() -> Iterator[str]:
-    """A fake video player on an origin of its own: the address of its page for ``{id}``."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            body = PLAYER_PAGE.encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/player/{{id}}"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(timeout=10)
 
 
 @pytest.fixture(scope="module")
