@@ -7,12 +7,12 @@ from __future__ import annotations
 from ...errors import InvalidParameter
 from ...model.shapes import StorySummary
 from ...presentation import editor
+from ...presentation.editor.publishing import moment_text
 from ...rules.paths import EDITOR, NEW_STORY, PREVIEW, filled
 from ..messages import HttpResponse
 from ..pages import not_found_page
 from .call import EditorCall
 from .frames import desk_of
-from .moments import moment_text
 
 __all__ = ["desk", "new_story"]
 

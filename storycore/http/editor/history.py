@@ -17,13 +17,13 @@ from ...model.element_kinds import Element
 from ...model.shapes import RevisionItem, StoryDetail
 from ...presentation import editor
 from ...presentation.editor.history import Choice, HistoryItem, HistoryStory, Side
+from ...presentation.editor.publishing import moment_text
 from ...rules.numbers import whole_number
 from ...rules.paths import EDITOR, HISTORY, PREVIEW, filled
 from ..messages import HttpResponse
 from ..pages import not_found_page
 from .call import EditorCall
 from .frames import desk_of
-from .moments import moment_text
 
 __all__ = ["history", "restore"]
 
