@@ -96,7 +96,7 @@ def _serve_options(command: argparse.ArgumentParser) -> None:
         "--site-name",
         type=site_name,
         help="the site's name in pages and feeds (default: $STORYCORE_SITE_NAME, else the"
-        " public address's host)",
+        " demo's with --demo, else the public address's host)",
     )
     command.add_argument(
         "--demo", action="store_true", help="load the demo data into an empty store"

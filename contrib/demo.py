@@ -1,26 +1,33 @@
 """A small, realistic demo data set: five users (one enterprise, one editor, one curator) and
-about fifty stories using every element type, with topics, hashtags, drafts and private ones.
+fifty stories written by hand (``_demo_stories``) using every element type, with topics,
+hashtags, drafts, private and featured ones, on a site named ``SITE_NAME``.
 
-It looks like a real site offline (docs/decisions.md): its pictures, link thumbnails, video
-posters and avatars are files storycore ships and serves itself under ``/static/demo/``; quotes
-carry their text, author, avatar and time; link cards their title, description and thumbnail.
-It is made through the service like any host application would, so it obeys every rule.
+It reads as a real site (docs/decisions.md#command-line): each story is about one place and one
+topic, its words, hashtags, picture, quoted posts, link card and video about them, and no two
+stories share a title. It looks like one offline: its pictures, link thumbnails, video posters
+and avatars are files storycore ships and serves itself under ``/static/demo/``; quotes carry
+their text, author, avatar and time; link cards their title, description and thumbnail. It is
+made through the service like any host application would, so it obeys every rule.
 """
 
 from __future__ import annotations
 
-import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from storycore.http.static import demo_file, demo_url
-from storycore.rules.slugs import derive_slug, next_free_slug
+from storycore.rules.slugs import derive_slug
 from storycore.rules.timestamps import format_timestamp
 from storycore.service import Service
 
-__all__ = ["load_demo"]
+from ._demo_stories import PLACES, POSTERS, STORIES, DemoStory
+
+__all__ = ["SITE_NAME", "load_demo"]
 
 DEMO_PASSWORD = "demo-password"  # noqa: S105 - a documented demo password
+#: The demo site's name, fitting its writers (a harbour-town reporter, a science desk, food
+#: and travel notebooks): ``serve --demo`` names its site so when no name is given.
+SITE_NAME = "Harbour Notes"
 
 _USERS: tuple[tuple[str, str, str, str, str, dict[str, bool]], ...] = (
     ("alice", "Alice Martin", "Harbour town reporter.", "Lisbon", "enterprise", {}),
@@ -29,60 +36,6 @@ _USERS: tuple[tuple[str, str, str, str, str, dict[str, bool]], ...] = (
     ("dev_ed", "Edwin Park", "Editor on duty.", "Seoul", "free", {"editor": True}),
     ("curator", "Mina Okafor", "Picks the front page.", "Lagos", "free", {"can_feature": True}),
 )
-
-_TOPICS = {
-    "travel": ("Night train to {place}", "Three days in {place}", "Walking the coast of {place}"),
-    "science": ("What the {thing} taught us", "A closer look at {thing}", "Why {thing} matters"),
-    "food": ("The {thing} of {place}", "Cooking {thing} at home", "Markets of {place}"),
-    "music": ("Live from {place}", "The sound of {thing}", "A night of {thing} in {place}"),
-    "sport": ("Match day in {place}", "The return of {thing}", "Training with {thing}"),
-}
-_PLACES = ("Porto", "Kyoto", "Oaxaca", "Tromsø", "Marrakesh", "Tbilisi", "Valparaíso", "Hanoi")
-_THINGS = ("comets", "sourdough", "tides", "jazz", "lichen", "cycling", "tea", "glaciers")
-_LINES = (
-    "The morning started grey and ended in gold.",
-    "Nobody in the queue agreed on anything except the coffee.",
-    "We counted forty boats before noon.",
-    "The guide spoke three languages and laughed in all of them.",
-    "By evening the square was full of music.",
-    "Locals say the best view is from the old water tower.",
-)
-#: Each place's picture (``{key}.webp``), as its caption tells it.
-_CAPTIONS = {
-    "porto": "Boats waiting in the harbour fog under the bridge, Porto",
-    "kyoto": "Evening sun over the hills and a pagoda, Kyoto",
-    "oaxaca": "Cacti on the hills outside Oaxaca at dusk",
-    "tromso": "Northern lights over the fjord, Tromsø",
-    "marrakesh": "Snow on the Atlas behind the palms and walls of Marrakesh",
-    "tbilisi": "The old town's lights below the fortress, Tbilisi",
-    "valparaiso": "Sunset over the bay and the coloured houses of Valparaíso",
-    "hanoi": "Rice terraces in the morning mist, north of Hanoi",
-}
-#: A second paragraph for a story's text.
-_NOTES = (
-    "We took the first train out and were there before the shops opened.",
-    "Half the town seemed to be on the water; the other half was watching them.",
-    "Ask for the daily special, and then ask where the cook buys the fish.",
-    "The walk back took twice as long, because everyone stopped to talk.",
-    "A storm was forecast all week. It never came, and nobody complained.",
-)
-#: What a place's news account posts (socialA).
-_NEWS = (
-    "Ferries on the river line run again from 10:00 after the morning fog. Expect short delays.",
-    "Tonight: free concert on the main square from 21:00.\nBring a jacket, the wind is back.",
-    "The old market in {place} reopens on Saturday after two years of works. Stalls open at 7.",
-    "Road to the coast closed until 18:00 for the cycling race. Buses take the hill road.",
-    "Clear skies tonight over {place}: the best chance this month to see the comet.",
-    "Water tower viewpoint open late all week.\nLast entry 22:30.",
-)
-#: The title of a topic's link card; its picture is ``{topic}.webp``.
-_LINK_TITLES = {
-    "travel": "A slow guide to {place}",
-    "science": "{Thing}: what we know so far",
-    "food": "Where to eat in {place}",
-    "music": "The venues of {place}, from cellars to stadiums",
-    "sport": "The season ahead in {place}",
-}
 _DEMO_DAY = datetime(2026, 3, 1, 8, tzinfo=UTC)  # around when the quoted posts were posted
 
 
@@ -117,106 +70,104 @@ class _Pictures:
         return {"src": self.url(name), "caption": caption, "width": width, "height": height}
 
 
-def _elements(
-    rng: random.Random, story: int, topic: str, place: str, thing: str, pictures: _Pictures
-) -> list[Any]:
-    """A story's elements. ``rng`` draws the three lines it drew before pictures came (so the
-    demo's titles and slugs stay as they were); everything else comes from ``extra``."""
-    extra = random.Random(f"demo:{story}")  # noqa: S311 - reproducible demo data, not secrets
-    key = derive_slug(place).replace("-", "")
-    posted = _DEMO_DAY + timedelta(days=story, minutes=extra.randrange(600))
-    video_id = f"demo{story:07d}"
-    elements: list[Any] = [
-        {
-            "type": "text",
-            "data": {
-                "text": f"<p>{rng.choice(_LINES)} <b>{place}</b> #{topic}</p>"
-                f"<p>{extra.choice(_NOTES)}</p>"
-            },
+#: The two accounts of each place whose posts the stories quote, by network: the account's
+#: username and name, the path of its posts, and its avatar (``avatar-{place}-{kind}.webp``).
+_ACCOUNTS = {
+    "socialA": ("{key}news", "{name} News", "status", "news"),
+    "socialB": ("{key}_voices", "{name} Voices", "posts", "voices"),
+}
+
+
+def _quote(
+    network: str, story: DemoStory, text: str, posted: datetime, number: int, pictures: _Pictures
+) -> dict[str, Any]:
+    """The post ``text`` of ``story``'s place's account on ``network``, quoted."""
+    place = PLACES[story.place]
+    username, name, path, kind = (
+        part.format(key=story.place, name=place.name) for part in _ACCOUNTS[network]
+    )
+    home = f"https://{network}.example"
+    return {
+        "type": "quote",
+        "permalink": f"{home}/{username}/{path}/{1000 + number}",
+        "source": {"name": network, "href": home, "username": username},
+        "attribution": {
+            "name": name,
+            "username": username,
+            "href": f"{home}/{username}",
+            "thumbnail": pictures.url(f"avatar-{story.place}-{kind}.webp"),
         },
-        {
-            "type": "quote",
-            "permalink": f"https://socialA.example/{key}news/status/{1000 + story}",
-            "source": {
-                "name": "socialA",
-                "href": "https://socialA.example",
-                "username": f"{key}news",
-            },
-            "attribution": {
-                "name": f"{place} News",
-                "username": f"{key}news",
-                "href": f"https://socialA.example/{key}news",
-                "thumbnail": pictures.url(f"avatar-{key}-news.webp"),
-            },
-            "data": {"quote": {"text": extra.choice(_NEWS).format(place=place)}},
-            "posted_at": format_timestamp(posted),
-        },
+        "data": {"quote": {"text": text}},
+        "posted_at": format_timestamp(posted),
+    }
+
+
+def _elements(number: int, story: DemoStory, pictures: _Pictures) -> list[Any]:
+    """The elements of the demo's story ``number``, in the order a writer would put them: its
+    text, the place's news, its picture, a voice of the place, a link, a video, a map."""
+    place = PLACES[story.place]
+    paragraphs = "".join(f"<p>{paragraph}</p>" for paragraph in story.text)
+    elements: list[Any] = [{"type": "text", "data": {"text": paragraphs}}]
+    posted = _DEMO_DAY + timedelta(days=number, minutes=37 * number % 600)
+    if story.news:
+        elements.append(_quote("socialA", story, story.news, posted, number, pictures))
+    picture = f"{story.place}.webp" if story.picture == "place" else f"{story.topic}.webp"
+    caption = story.caption or place.caption
+    elements.append(
         {
             "type": "image",
-            "permalink": pictures.url(f"{key}.webp"),
-            "data": {"image": pictures.image(f"{key}.webp", _CAPTIONS[key])},
-        },
-        {
-            "type": "quote",
-            "permalink": f"https://socialB.example/{key}_voices/posts/{story}",
-            "source": {
-                "name": "socialB",
-                "href": "https://socialB.example",
-                "username": f"{key}_voices",
-            },
-            "attribution": {
-                "name": f"{place} Voices",
-                "username": f"{key}_voices",
-                "href": f"https://socialB.example/{key}_voices",
-                "thumbnail": pictures.url(f"avatar-{key}-voices.webp"),
-            },
-            "data": {"quote": {"text": rng.choice(_LINES)}},
-            "posted_at": format_timestamp(posted + timedelta(minutes=extra.randrange(30, 240))),
-        },
-        {
-            "type": "link",
-            "permalink": f"https://news.example/{topic}/{key}-{story}",
-            "source": {"name": "News Example", "href": "https://news.example"},
-            "data": {
-                "link": {
-                    "title": _LINK_TITLES[topic].format(place=place, Thing=thing.capitalize()),
-                    "description": rng.choice(_LINES),
-                    "thumbnail": pictures.url(f"{topic}.webp"),
-                }
-            },
-        },
-    ]
-    if story % 3 == 0:
-        title = (
-            f"A night of {thing} in {place}, live"
-            if topic == "music"
-            else f"{place} from the train window"
+            "permalink": pictures.url(picture),
+            "data": {"image": pictures.image(picture, caption)},
+        }
+    )
+    if story.voice:
+        later = posted + timedelta(minutes=90)
+        elements.append(_quote("socialB", story, story.voice, later, number, pictures))
+    if story.link is not None:
+        title, description = story.link
+        elements.append(
+            {
+                "type": "link",
+                "permalink": f"https://news.example/{story.topic}/{derive_slug(title)}",
+                "source": {"name": "News Example", "href": "https://news.example"},
+                "data": {
+                    "link": {
+                        "title": title,
+                        "description": description,
+                        "thumbnail": pictures.url(f"{story.topic}.webp"),
+                    }
+                },
+            }
         )
-        poster = "poster-stage.webp" if topic == "music" else "poster-journey.webp"
-        address = f"https://www.youtube.com/watch?v={video_id}"
+    if story.video:
+        address = f"https://www.youtube.com/watch?v=demo{number:07d}"
         elements.append(
             {
                 "type": "video",
                 "permalink": address,
                 "source": {"name": "YouTube", "href": "https://www.youtube.com"},
                 "data": {
-                    "video": {"src": address, "title": title, "thumbnail": pictures.url(poster)}
+                    "video": {
+                        "src": address,
+                        "title": story.video,
+                        "thumbnail": pictures.url(POSTERS[story.topic]),
+                    }
                 },
             }
         )
-    if story % 5 == 0:
-        elements.append({"type": "other", "permalink": f"https://maps.example/{key}"})
+    if story.map:
+        elements.append({"type": "other", "permalink": f"https://maps.example/{story.place}"})
     return elements
 
 
-def load_demo(
-    service: Service, *, stories: int = 50, seed: int = 2026, web_url: str | None = None
-) -> int:
-    """Make the demo users and stories; returns how many stories were made.
+def load_demo(service: Service, *, stories: int = len(STORIES), web_url: str | None = None) -> int:
+    """Make the demo users and its first ``stories`` stories (all of them by default: about
+    fifty, written by hand in ``_demo_stories``); returns how many stories were made.
 
-    Users get the password ``demo-password``. Existing users are left alone, and so is a demo
-    story its author already has: each goes at the slug its title gives on an empty store, so
-    loading the demo again changes nothing (docs/decisions.md#command-line).
+    Users get the password ``demo-password``; ``dev_ed`` is an editor and ``curator`` may
+    feature stories. Existing users are left alone, and so is a demo story its author already
+    has: each goes at the slug its title gives, so loading the demo again changes nothing
+    (docs/decisions.md#command-line).
 
     Pictures and avatars are stored as addresses on the web host at ``web_url``, by default the
     service's own (``Settings.web_url``, else ``DEFAULT_WEB_URL``; ``serve --demo`` passes the
@@ -225,7 +176,6 @@ def load_demo(
     pictures load wherever the store is served.
     """
     pictures = _Pictures(web_url or service.web_url)
-    rng = random.Random(seed)  # noqa: S311 - reproducible demo data, not secrets
     for username, name, bio, location, plan, roles in _USERS:
         if service.store.users.get_by_username(username) is None:
             service.accounts.create_user(
@@ -240,32 +190,25 @@ def load_demo(
                 editor=roles.get("editor", False),
                 can_feature=roles.get("can_feature", False),
             )
-    authors = [u[0] for u in _USERS[:3]]
     curator = service.accounts.as_user("curator")
-    slugs: dict[str, set[str]] = {author: set() for author in authors}
     made = 0
-    for number in range(stories):
-        author = authors[number % len(authors)]
-        viewer = service.accounts.as_user(author)
-        topic = rng.choice(sorted(_TOPICS))
-        place, thing = rng.choice(_PLACES), rng.choice(_THINGS)
-        title = rng.choice(_TOPICS[topic]).format(place=place, thing=thing)
-        slug = next_free_slug(derive_slug(title), slugs[author])
-        slugs[author].add(slug)
-        story = {
-            "title": title,
-            "slug": slug,
-            "description": f"{rng.choice(_LINES)} #{thing}",
-            "elements": _elements(rng, number, topic, place, thing, pictures),
-            "topics": [topic],
-            "hashtags": [place.lower()],
-            "private": number % 17 == 16,
-        }
+    for number, story in enumerate(STORIES[:stories]):
+        viewer = service.accounts.as_user(story.author)
         assert viewer.user is not None
+        slug = derive_slug(story.title)
         if service.store.stories.taken_slugs(viewer.user.id, [slug]):
             continue  # loaded before
-        created = service.stories.create(author, story, viewer=viewer, publish=number % 7 != 6)
+        sent = {
+            "title": story.title,
+            "slug": slug,
+            "description": story.description,
+            "elements": _elements(number, story, pictures),
+            "topics": [story.topic],
+            "hashtags": [story.place, *story.hashtags],
+            "private": story.private,
+        }
+        service.stories.create(story.author, sent, viewer=viewer, publish=not story.draft)
         made += 1
-        if created.status == "published" and not created.private and number % 6 == 0:
-            service.stories.feature(author, created.slug, viewer=curator)
+        if story.featured:
+            service.stories.feature(story.author, slug, viewer=curator)
     return made

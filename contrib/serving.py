@@ -31,6 +31,7 @@ from storycore.service import Service
 
 from ._options import composition
 from .asgi import EDITOR_VARIABLE, StorycoreASGI, editor_wanted, from_environment
+from .demo import SITE_NAME as DEMO_SITE_NAME
 from .demo import load_demo
 from .listen import host_and_port, listening_socket
 
@@ -52,7 +53,8 @@ def serve(args: argparse.Namespace) -> None:
     either way, from the settings every command reads (``_options.composition``), so that the
     store is migrated, brought up to date and given the demo data once, and a wrong URL is one
     line here rather than a traceback in every worker; the workers compose theirs from the same
-    settings, handed over in their environment. Without the ``serve`` extra it is one line
+    settings, handed over in their environment. With ``--demo`` and no site name given, the
+    site is the demo's (``demo.SITE_NAME``). Without the ``serve`` extra it is one line
     naming it, before anything is opened."""
     require("serve")
     workers = args.workers or (1 if in_memory(args.db) else os.cpu_count() or 1)
@@ -62,6 +64,8 @@ def serve(args: argparse.Namespace) -> None:
             " --workers 1, or use a SQLite file or a database server"
         )
     given = composition(args)
+    if args.demo and given.site_name is None:  # the demo's site has a name of its own
+        given = replace(given, site_name=DEMO_SITE_NAME)
     sock = listening_socket(args.host, args.port)
     address = f"http://{host_and_port(args.host, sock.getsockname()[1])}"
     # without a web address, the scheduler's events name where it listens, as requests do

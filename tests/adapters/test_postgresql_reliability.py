@@ -355,10 +355,10 @@ def _revise(db: str, username: str, slug: str) -> None:
     """Give a story revisions (docs/api.md#revisions): saves, a slug change, a restore."""
     with Service(open_store(db)) as service:
         author = service.accounts.as_user(username)
-        detail = service.stories.save(username, slug, {"title": "Tea, first draft"}, viewer=author)
+        detail = service.stories.save(username, slug, {"title": "Fog, first draft"}, viewer=author)
         service.stories.save(username, slug, {"elements": []}, viewer=author)
-        service.stories.change_slug(username, slug, "tea", viewer=author)
-        service.revisions.restore(username, "tea", detail.version, viewer=author, version=4)
+        service.stories.change_slug(username, slug, "fog", viewer=author)
+        service.revisions.restore(username, "fog", detail.version, viewer=author, version=4)
 
 
 def test_a_store_moved_to_postgresql_and_back_exports_the_same_bytes(
@@ -367,7 +367,7 @@ def test_a_store_moved_to_postgresql_and_back_exports_the_same_bytes(
     source, back = f"sqlite:///{tmp_path / 'a.db'}", f"sqlite:///{tmp_path / 'b.db'}"
     drop_schema(url)  # an empty store: the fixture's alice would clash with the demo's ids
     assert main(["--db", source, "demo"]) == 0  # the data set; the moves run the command line
-    _revise(source, "alice", "cooking-tea-at-home")
+    _revise(source, "alice", "a-morning-in-the-harbour-fog-of-porto")
     exported = _cli("--db", source, "export")
     assert exported.count(b'"revisions":') == 1
     moved = tmp_path / "moved.jsonl"

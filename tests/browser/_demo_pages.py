@@ -5,7 +5,7 @@ page that carries the embed script, in one place for the axe and the Lighthouse 
 from __future__ import annotations
 
 #: A story of the demo with text, quotes, images, a video and link cards.
-STORY = "/alice/cooking-tea-at-home"
+STORY = "/alice/a-morning-in-the-harbour-fog-of-porto"
 
 #: Each page of docs/api.md#the-web-host on the demo data, by name: its path on the web host.
 #: Besides the

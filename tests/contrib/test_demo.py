@@ -1,7 +1,9 @@
 """The demo looks like a real site, offline (docs/decisions.md): its pictures and avatars are
 files storycore serves itself under ``/static/demo/`` of the web host, quotes carry their text,
 author, avatar, network and time, videos a poster and a title, link cards a title, a
-description and a thumbnail, and users an avatar, a website and a bio."""
+description and a thumbnail, and users an avatar, a website and a bio. Its stories read as
+written by people: each is about the place its title names and the topic it is filed under
+(its words, hashtags, pictures and quoted accounts), and no two share a title."""
 
 from __future__ import annotations
 
@@ -15,6 +17,9 @@ from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.demo import load_demo
 from storycore.http import HttpApp, HttpRequest
+from storycore.model.records import StoryRecord
+from storycore.model.shapes import StoryDetail
+from storycore.rules.sanitize import plain_text
 from tests.conftest import TEST_SETTINGS
 
 WEB_URL = "https://stories.example/site"
@@ -42,6 +47,21 @@ def _elements(service: Service) -> list[dict[str, Any]]:
         for story in listed.items:
             detail = service.stories.read(author, story.slug, viewer=viewer, per_page=100)
             found += [element.model_dump() for element in detail.elements]
+    return found
+
+
+def _stories(service: Service) -> list[tuple[StoryDetail, StoryRecord]]:
+    """Every story of the demo, private and working ones included, as read and as stored."""
+    found = []
+    for author in ("alice", "bruno", "chloe"):
+        viewer = service.accounts.as_user(author)
+        listed = service.catalog.user(
+            author, viewer=viewer, filter="working,published", per_page=100
+        )
+        for item in listed.items:
+            record = service.store.stories.get(item.id)
+            assert record is not None
+            found.append((service.stories.read(author, item.slug, viewer=viewer), record))
     return found
 
 
@@ -133,6 +153,116 @@ def test_the_demo_uses_the_services_web_url_by_default() -> None:
     with Service(open_store("memory://"), Settings(password_cost=2**4)) as service:
         load_demo(service, stories=1)
         assert all(a.startswith(f"{service.web_url}/static/demo/") for a in _addresses(service))
+
+
+# -- stories that read as written by people ---------------------------------------------------
+
+#: The demo's places, by name: each has its picture (``{key}.webp``) and two quoted accounts.
+PLACES = {
+    "Porto": "porto",
+    "Kyoto": "kyoto",
+    "Oaxaca": "oaxaca",
+    "Tromsø": "tromso",
+    "Marrakesh": "marrakesh",
+    "Tbilisi": "tbilisi",
+    "Valparaíso": "valparaiso",
+    "Hanoi": "hanoi",
+}
+#: The hashtags a story of each topic may carry, besides its place's (``porto``).
+TOPIC_TAGS = {
+    "travel": {"travel", "trains", "walking", "coast", "ferries", "river", "mountains",
+               "oldtown", "winter", "desert", "islands", "slowtravel"},
+    "science": {"science", "astronomy", "comets", "aurora", "tides", "fog", "lichen", "moss",
+                "geology", "glaciers", "weather", "ocean", "earthquakes", "springs", "monsoon",
+                "birds"},
+    "food": {"food", "tea", "coffee", "markets", "fish", "bread", "spices", "wine", "mezcal",
+             "chocolate", "noodles", "streetfood", "cheese"},
+    "music": {"music", "jazz", "fado", "folk", "choir", "concerts", "festival", "brass",
+              "gnawa", "vinyl"},
+    "sport": {"sport", "cycling", "running", "rowing", "football", "skiing", "surfing",
+              "sailing", "rugby", "marathon", "badminton", "swimming"},
+}  # fmt: skip
+#: The poster of a video of each topic that has videos: what it shows.
+POSTERS = {"music": "poster-stage.webp", "travel": "poster-journey.webp"}
+
+
+def _place(story: StoryDetail) -> str:
+    """The one place of the demo that ``story``'s title names."""
+    (name,) = [name for name in PLACES if name in story.title]
+    return name
+
+
+def _picture(address: str) -> str:
+    return address.rsplit("/", 1)[-1]
+
+
+def test_no_two_demo_stories_share_a_title(demo: Service) -> None:
+    titles = [story.title for story, _ in _stories(demo)]
+    assert len(titles) >= 45
+    assert sorted(titles) == sorted(set(titles))
+
+
+def test_every_story_is_filed_under_one_topic_and_its_title_names_one_place(
+    demo: Service,
+) -> None:
+    for story, record in _stories(demo):
+        assert len(record.topics) == 1, story.title
+        assert record.topics[0] in TOPIC_TAGS, story.title
+        assert _place(story)
+
+
+def test_each_story_names_its_place_in_its_description_or_first_element(demo: Service) -> None:
+    for story, _ in _stories(demo):
+        first = story.elements[0].model_dump()
+        assert first["type"] == "text", story.title
+        words = story.description + " " + plain_text(first["data"]["text"])
+        assert _place(story) in words, story.title
+
+
+def test_no_story_has_a_hashtag_its_topic_does_not_use(demo: Service) -> None:
+    """Its hashtags, given or written in its title, description and text: a food story is
+    not tagged #cycling."""
+    for story, record in _stories(demo):
+        allowed = TOPIC_TAGS[record.topics[0]] | {PLACES[_place(story)]}
+        assert record.tags, story.title
+        assert set(record.tags) <= allowed, (story.title, set(record.tags) - allowed)
+
+
+def test_each_story_shows_the_picture_of_its_place_or_its_topic(demo: Service) -> None:
+    """Its thumbnail (its first picture) and every picture in it show its place or its
+    topic; its link cards have its topic's picture, its videos its topic's poster."""
+    for story, record in _stories(demo):
+        topic, place = record.topics[0], PLACES[_place(story)]
+        assert _picture(story.thumbnail) in {f"{place}.webp", f"{topic}.webp"}, story.title
+        for element in (e.model_dump() for e in story.elements):
+            data = element["data"]
+            if element["type"] == "image":
+                assert _picture(data["image"]["src"]) in {f"{place}.webp", f"{topic}.webp"}
+            elif element["type"] == "link":
+                assert _picture(data["link"]["thumbnail"]) == f"{topic}.webp", story.title
+            elif element["type"] == "video":
+                assert _picture(data["video"]["thumbnail"]) == POSTERS[topic], story.title
+
+
+def test_each_story_quotes_the_accounts_of_its_place(demo: Service) -> None:
+    for story, _ in _stories(demo):
+        place = PLACES[_place(story)]
+        for element in (e.model_dump() for e in story.elements):
+            if element["type"] == "quote":
+                assert element["attribution"]["username"].startswith(place), story.title
+                assert _picture(element["attribution"]["thumbnail"]).startswith(f"avatar-{place}-")
+
+
+def test_the_demo_holds_drafts_private_and_featured_stories_of_every_kind_and_topic(
+    demo: Service,
+) -> None:
+    records = [record for _, record in _stories(demo)]
+    kinds = {kind for record in records for kind in record.element_counts}
+    assert kinds == {"text", "quote", "image", "video", "link", "other"}
+    assert {record.topics[0] for record in records} == set(TOPIC_TAGS)
+    assert any(record.status == "working" for record in records)
+    assert any(record.private and record.status == "published" for record in records)
+    assert any(record.featured_at and record.is_public for record in records)
 
 
 # -- pictures wherever the demo is served ---------------------------------------------------

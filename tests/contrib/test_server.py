@@ -108,7 +108,9 @@ def test_the_demo_pictures_are_served_at_the_address_listened_on(
     """Without --web-url, serve --demo stores its pictures' addresses under the address it
     listens on, where they load."""
     base, _ = server
-    story = httpx.get(f"{base}/v1/stories/alice/cooking-tea-at-home", timeout=10).json()
+    story = httpx.get(
+        f"{base}/v1/stories/alice/a-morning-in-the-harbour-fog-of-porto", timeout=10
+    ).json()
     image = next(e for e in story["content"]["elements"] if e["type"] == "image")
     src = image["data"]["image"]["src"]
     assert src.startswith(f"{base}/static/demo/")
@@ -141,11 +143,21 @@ def test_a_path_out_of_the_demo_folder_is_the_html_404(server: tuple[str, str], 
     assert b"There is no such file." in body
 
 
-def test_serve_demo_with_a_web_url_stores_its_pictures_under_it(tmp_path: Path) -> None:
+def test_serve_demo_names_its_site_when_no_name_is_given(server: tuple[str, str]) -> None:
+    """Not by the address's host (``127.0.0.1:8000``): the demo's site has a name of its own."""
+    page = httpx.get(f"{server[0]}/", timeout=10).text
+    assert '<meta property="og:site_name" content="Harbour Notes">' in page
+
+
+def test_serve_demo_with_a_web_url_and_a_site_name_keeps_both(tmp_path: Path) -> None:
+    """The pictures are stored under the web address, and the name given names the site."""
     db = f"sqlite:///{tmp_path / 'stories.db'}"
-    with serving(db, tmp_path, "--demo", "--web-url", "https://stories.example") as base:
+    given = ("--web-url", "https://stories.example", "--site-name", "Lisbon Ledger")
+    with serving(db, tmp_path, "--demo", *given) as base:
         profile = httpx.get(f"{base}/v1/users/alice", timeout=10).json()["content"]
+        page = httpx.get(f"{base}/", timeout=10).text
     assert profile["avatar"] == "https://stories.example/static/demo/avatar-alice.webp"
+    assert '<meta property="og:site_name" content="Lisbon Ledger">' in page
 
 
 def test_wrong_arguments_give_one_line_and_a_non_zero_exit() -> None:
