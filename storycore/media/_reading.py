@@ -56,7 +56,7 @@ class Frames:
     #: the ICC profile the pixels are in, to convert them from (None: sRGB)
     icc_profile: bytes | None
     #: drawn with at most 256 colours (a GIF, a paletted PNG), so worth encoding without loss
-    paletted: bool
+    few_colours: bool
 
     @property
     def animated(self) -> bool:
@@ -86,14 +86,14 @@ def read(content: bytes, *, max_pixels: int, max_frames: int, max_animation_pixe
     if width * height > max_pixels:
         raise PictureRefused(f"{_over(max_pixels)}: {width} x {height}")
     icc_profile = opened.info.get("icc_profile") or None
-    paletted = opened.format == "GIF" or opened.mode in ("P", "PA", "1")
+    few_colours = opened.format == "GIF" or opened.mode in ("P", "PA", "1")
     turn = _UPRIGHT.get(opened.getexif().get(ExifTags.Base.Orientation, 1))
     animated = opened.format in _ANIMATED_FORMATS and getattr(opened, "is_animated", False)
     if animated and (frames := _animation(opened, turn, max_frames, max_animation_pixels)):
         loop = int(opened.info.get("loop", 1))  # a GIF that says nothing plays once
-        return Frames(frames[0], frames[1], loop, icc_profile, paletted)
+        return Frames(frames[0], frames[1], loop, icc_profile, few_colours)
     opened.seek(0)
-    return Frames((_upright(_resizable(opened), turn),), (0,), 0, icc_profile, paletted)
+    return Frames((_upright(_resizable(opened), turn),), (0,), 0, icc_profile, few_colours)
 
 
 def _over(max_pixels: int) -> str:

@@ -3,8 +3,9 @@
 ``keep_picture`` turns fetched bytes into the files storycore keeps: at most 16 MiB in, a
 JPEG, PNG, GIF or WebP as its bytes decode, at most 40 megapixels (refused from its header,
 before anything is decoded), turned upright, converted to sRGB, at most 2048 pixels on its
-long side, and encoded again as WebP with no metadata and no byte of the input; beside it,
-the narrower widths of ``WIDTHS`` for ``srcset``. Each file is named by the SHA-256 of its
+long side, and encoded again as WebP with no metadata and no byte of the input; beside a
+still picture, the narrower widths of ``WIDTHS`` for ``srcset`` (an animation is kept at one
+width). Each file is named by the SHA-256 of its
 bytes. Anything else is ``PictureRefused``, whose message a writer can read; no error of
 Pillow's goes out of here.
 """
@@ -87,7 +88,8 @@ class KeptPicture:
     on its long side, and its narrower widths."""
 
     original: PictureFile
-    #: the widths of ``WIDTHS`` narrower than ``original``, narrowest first
+    #: the widths of ``WIDTHS`` narrower than ``original``, narrowest first (none for an
+    #: animation)
     widths: tuple[PictureFile, ...]
     #: whether ``original`` and its widths are animations
     animated: bool
@@ -125,11 +127,17 @@ def _kept(read: _reading.Frames) -> KeptPicture:
     scale = min(1.0, LONG_SIDE / max(width, height))
     size = (max(1, round(width * scale)), max(1, round(height * scale)))
     frames = tuple(in_srgb(frame, read.icc_profile) for frame in _writing.scaled(read.frames, size))
-    sizes = [(narrower, max(1, round(size[1] * narrower / size[0]))) for narrower in WIDTHS]
-    files = [_file(_writing.scaled(frames, each), read) for each in sizes if each[0] < size[0]]
-    return KeptPicture(_file(frames, read), tuple(files), read.animated)
+    if read.animated:
+        # an animation's frames multiply every width's cost: it is kept at one width
+        content = _writing.animation(frames, read.durations, read.loop)
+        return KeptPicture(PictureFile.of(content, *size), (), animated=True)
+    narrower = [(each, max(1, round(size[1] * each / size[0]))) for each in WIDTHS]
+    files = [
+        _still(_writing.scaled(frames, each)[0], read) for each in narrower if each[0] < size[0]
+    ]
+    return KeptPicture(_still(frames[0], read), tuple(files), animated=False)
 
 
-def _file(frames: tuple[Image.Image, ...], read: _reading.Frames) -> PictureFile:
-    content = _writing.webp(frames, read.durations, read.loop, lossless=read.paletted)
-    return PictureFile.of(content, *frames[0].size)
+def _still(picture: Image.Image, read: _reading.Frames) -> PictureFile:
+    content = _writing.still(picture, few_colours=read.few_colours)
+    return PictureFile.of(content, *picture.size)

@@ -88,6 +88,18 @@ def test_jpeg_png_gif_and_webp_are_kept(format: str, mode: str) -> None:
     assert _opened(kept.original).size == (40, 30)
 
 
+def test_a_photograph_is_kept_lossy() -> None:
+    kept = keep_picture(encoded(Image.effect_noise((64, 48), 40).convert("RGB"), "JPEG"))
+    assert b"VP8 " in webp_chunks(kept.original.content)
+
+
+def test_a_drawing_of_few_colours_is_kept_without_loss_when_that_is_smaller() -> None:
+    drawing = drawn(400, 300, "P")
+    kept = keep_picture(encoded(drawing, "PNG"))
+    assert b"VP8L" in webp_chunks(kept.original.content)
+    assert _opened(kept.original).convert("RGB").tobytes() == drawing.convert("RGB").tobytes()
+
+
 def test_the_same_picture_is_kept_as_the_same_bytes() -> None:
     picture = encoded(drawn(300, 200), "JPEG")
     assert keep_picture(picture) == keep_picture(picture)
@@ -229,6 +241,12 @@ def test_an_animated_gif_stays_animated() -> None:
     kept = keep_picture(_animation(5))
     assert kept.animated
     assert (_frames(kept.original), _opened(kept.original).info["duration"]) == (5, 120)
+
+
+def test_an_animation_is_kept_at_its_own_width_alone() -> None:
+    kept = keep_picture(_animation(3, size=(700, 400)))
+    assert kept.animated
+    assert kept.widths == ()
 
 
 def test_an_animated_webp_stays_animated() -> None:
