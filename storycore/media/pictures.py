@@ -123,21 +123,36 @@ def keep_picture(content: bytes) -> KeptPicture:
 
 
 def _kept(read: _reading.Frames) -> KeptPicture:
-    width, height = read.frames[0].size
-    scale = min(1.0, LONG_SIDE / max(width, height))
-    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    size = _bounded(read.frames[0].size)
     frames = tuple(in_srgb(frame, read.icc_profile) for frame in _writing.scaled(read.frames, size))
     if read.animated:
         # an animation's frames multiply every width's cost: it is kept at one width
         content = _writing.animation(frames, read.durations, read.loop)
         return KeptPicture(PictureFile.of(content, *size), (), animated=True)
-    narrower = [(each, max(1, round(size[1] * each / size[0]))) for each in WIDTHS]
-    files = [
-        _still(_writing.scaled(frames, each)[0], read) for each in narrower if each[0] < size[0]
-    ]
-    return KeptPicture(_still(frames[0], read), tuple(files), animated=False)
+    return _with_widths(frames[0], few_colours=read.few_colours)
 
 
-def _still(picture: Image.Image, read: _reading.Frames) -> PictureFile:
-    content = _writing.still(picture, few_colours=read.few_colours)
+def _bounded(size: tuple[int, int]) -> tuple[int, int]:
+    """``size`` scaled down to ``LONG_SIDE`` on its long side, when it is longer."""
+    width, height = size
+    scale = min(1.0, LONG_SIDE / max(width, height))
+    return max(1, round(width * scale)), max(1, round(height * scale))
+
+
+def _with_widths(picture: Image.Image, *, few_colours: bool) -> KeptPicture:
+    """``picture`` and its narrower widths, made from the widest down; each is kept only when
+    its file is smaller than the last one kept (a narrower file that is no smaller would save
+    a reader nothing)."""
+    kept = [_still(picture, few_colours=few_colours)]
+    for width in sorted((each for each in WIDTHS if each < picture.width), reverse=True):
+        height = max(1, round(picture.height * width / picture.width))
+        file = _still(_writing.scaled((picture,), (width, height))[0], few_colours=few_colours)
+        if file.size < kept[-1].size:
+            kept.append(file)
+    original, *narrower = kept
+    return KeptPicture(original, tuple(reversed(narrower)), animated=False)
+
+
+def _still(picture: Image.Image, *, few_colours: bool) -> PictureFile:
+    content = _writing.still(picture, few_colours=few_colours)
     return PictureFile.of(content, *picture.size)

@@ -137,6 +137,22 @@ def test_only_widths_smaller_than_the_original_are_made() -> None:
     assert [file.width for file in kept.widths] == [320, 640]
 
 
+def test_a_narrower_width_is_kept_only_when_its_file_is_smaller() -> None:
+    # a one-pixel checkerboard is a few bytes without loss, and grey moire once scaled
+    checkerboard = Image.new("P", (700, 500))
+    checkerboard.putpalette([255, 255, 255, 0, 0, 0])
+    checkerboard.putdata([(x + y) % 2 for y in range(500) for x in range(700)])
+    kept = keep_picture(encoded(checkerboard, "PNG"))
+    assert kept.widths == ()
+
+
+def test_each_narrower_width_is_a_smaller_file() -> None:
+    kept = keep_picture(encoded(Image.effect_noise((2000, 1500), 50).convert("RGB"), "JPEG"))
+    sizes = [file.size for file in kept.files]
+    assert sizes == sorted(sizes)
+    assert len(kept.widths) == 4
+
+
 def test_a_small_picture_has_no_other_width() -> None:
     assert keep_picture(encoded(drawn(320, 200), "PNG")).widths == ()
 
