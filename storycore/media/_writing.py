@@ -10,11 +10,11 @@ from PIL import Image
 
 #: WebP's lossy quality (libwebp's and Pillow's default; cwebp's advice for photographs).
 QUALITY = 80
-#: libwebp's effort for a still picture, 0 (fast) to 6 (small): its default, 4, is within 10%
-#: of 6's size in half its time.
+#: libwebp's effort for a still picture, 0 (fast) to 6 (small): its default, 4, is about 13%
+#: larger than 6 in a third of the time (docs/media.md#the-files).
 STILL_METHOD = 4
 #: The effort for an animation, whose frames multiply the encoder's work: 2 is about four
-#: times as fast as 4, within a few per cent of its size.
+#: times as fast as 4, and no larger on the animations measured (docs/media.md#the-files).
 ANIMATION_METHOD = 2
 #: Nothing is written but the pixels: no EXIF, ICC profile or XMP (Pillow writes them only when
 #: asked for; these say so, whatever the picture's ``info`` still holds).
