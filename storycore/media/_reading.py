@@ -75,25 +75,33 @@ def read(content: bytes, *, max_pixels: int, max_frames: int, max_animation_pixe
         opened = Image.open(io.BytesIO(content), formats=list(FORMATS))
     except UnidentifiedImageError as error:
         raise PictureRefused(f"not a picture: {_looks_like(content)}") from error
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
-        # Pillow's own bound (``MAX_IMAGE_PIXELS``, left as the host set it) is above
-        # storycore's: what it refuses from the header is over both
-        bound = Image.MAX_IMAGE_PIXELS or 0
-        raise PictureRefused(
-            f"{_over(max_pixels)}: this one is over {bound // 10**6} megapixels"
-        ) from error
-    width, height = opened.size
-    if width * height > max_pixels:
-        raise PictureRefused(f"{_over(max_pixels)}: {width} x {height}")
+    _hold_to(opened.size, max_pixels)
     icc_profile = opened.info.get("icc_profile") or None
     few_colours = opened.format == "GIF" or opened.mode in ("P", "PA", "1")
     turn = _UPRIGHT.get(opened.getexif().get(ExifTags.Base.Orientation, 1))
     animated = opened.format in _ANIMATED_FORMATS and getattr(opened, "is_animated", False)
-    if animated and (frames := _animation(opened, turn, max_frames, max_animation_pixels)):
+    if animated and (
+        frames := _animation(opened, turn, max_pixels, (max_frames, max_animation_pixels))
+    ):
         loop = int(opened.info.get("loop", 1))  # a GIF that says nothing plays once
         return Frames(frames[0], frames[1], loop, icc_profile, few_colours)
     opened.seek(0)
     return Frames((_upright(_resizable(opened), turn),), (0,), 0, icc_profile, few_colours)
+
+
+def over_pillows_bound(max_pixels: int) -> str:
+    """The reason a picture is refused when Pillow refuses its header first: Pillow's bound
+    (``MAX_IMAGE_PIXELS``, left as the host set it) is above storycore's, so what it refuses
+    is over both, though it does not say the size."""
+    bound = Image.MAX_IMAGE_PIXELS or 0
+    return f"{_over(max_pixels)}: this one is over {bound // 10**6} megapixels"
+
+
+def _hold_to(size: tuple[int, int], max_pixels: int) -> None:
+    """Refuse a picture of ``size`` over ``max_pixels``, before a row of it is decoded."""
+    width, height = size
+    if width * height > max_pixels:
+        raise PictureRefused(f"{_over(max_pixels)}: {width} x {height}")
 
 
 def _over(max_pixels: int) -> str:
@@ -110,19 +118,26 @@ def _looks_like(content: bytes) -> str:
 
 
 def _animation(
-    opened: Image.Image, turn: Image.Transpose | None, max_frames: int, max_pixels: int
+    opened: Image.Image,
+    turn: Image.Transpose | None,
+    max_pixels: int,
+    bounds: tuple[int, int],
 ) -> tuple[tuple[Image.Image, ...], tuple[int, ...]] | None:
-    """Every frame of ``opened`` and its duration, or None once they are over a bound (only
-    one frame beyond the bounds is ever read)."""
-    width, height = opened.size
+    """Every frame of ``opened`` and its duration, or None once they are over ``bounds`` (how
+    many frames, how many pixels in all): only one frame beyond them is ever read. A GIF grows
+    to a later frame larger than its header said, so each frame is held to ``max_pixels``."""
+    max_frames, max_animation_pixels = bounds
     frames: list[Image.Image] = []
     durations: list[int] = []
+    pixels = 0
     while True:
         try:
             opened.seek(len(frames))
         except EOFError:
             return tuple(frames), tuple(durations)
-        if len(frames) == max_frames or (len(frames) + 1) * width * height > max_pixels:
+        _hold_to(opened.size, max_pixels)
+        pixels += opened.size[0] * opened.size[1]
+        if len(frames) == max_frames or pixels > max_animation_pixels:
             return None
         frames.append(_upright(opened.convert("RGBA"), turn))
         duration = int(opened.info.get("duration", 0))

@@ -118,6 +118,10 @@ def keep_picture(content: bytes) -> KeptPicture:
             max_animation_pixels=MAX_ANIMATION_PIXELS,
         )
         return _kept(read)
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
+        # Pillow's own check, on a header or on a GIF's frame (a warning only under a filter
+        # that makes it an error: docs/media.md#refusals)
+        raise PictureRefused(_reading.over_pillows_bound(MAX_PIXELS)) from error
     except _DAMAGED as error:
         raise PictureRefused("a damaged or truncated picture") from error
 

@@ -77,3 +77,25 @@ def webp_chunks(content: bytes) -> list[bytes]:
         kinds.append(kind)
         at += 8 + size + (size & 1)
     return kinds
+
+
+def gif_growing_to(width: int, height: int) -> bytes:
+    """A GIF of two frames whose header says 10 x 10 and whose second frame says ``width`` x
+    ``height``: Pillow grows the picture to the frame when it reaches it."""
+    frames = [Image.new("RGB", (10, 10), colour) for colour in ("red", "blue")]
+    gif = bytearray(encoded(frames[0], "GIF", save_all=True, append_images=frames[1:]))
+    at = 13 + ((3 << ((gif[10] & 7) + 1)) if gif[10] & 0x80 else 0)  # past the colour table
+    descriptors = []
+    while gif[at] != 0x3B:
+        if gif[at] == 0x21:  # an extension: its label, then sub-blocks
+            at += 2
+        else:  # an image: its descriptor, its colour table, its code size, then sub-blocks
+            descriptors.append(at)
+            flags = gif[at + 9]
+            at += 10 + ((3 << ((flags & 7) + 1)) if flags & 0x80 else 0) + 1
+        while gif[at]:
+            at += gif[at] + 1
+        at += 1
+    second = descriptors[1]
+    gif[second + 1 : second + 9] = struct.pack("<HHHH", 0, 0, width, height)
+    return bytes(gif)

@@ -32,6 +32,7 @@ from ._pictures import (
     PAYLOAD,
     drawn,
     encoded,
+    gif_growing_to,
     gif_that_is_javascript,
     png_claiming,
     webp_chunks,
@@ -282,6 +283,13 @@ def test_an_animation_of_too_many_pixels_keeps_its_first_frame() -> None:
     assert (_frames(kept.original), kept.animated) == (1, False)
 
 
+def test_a_jpeg_holding_more_pictures_keeps_its_first() -> None:
+    first, second = Image.new("RGB", (64, 48), "red"), Image.new("RGB", (64, 48), "blue")
+    kept = keep_picture(encoded(first, "MPO", save_all=True, append_images=[second]))
+    assert (_frames(kept.original), kept.animated) == (1, False)
+    assert _pixel(_opened(kept.original), (10, 10))[0] > 200
+
+
 def test_a_still_picture_is_not_animated() -> None:
     assert not keep_picture(encoded(drawn(64, 48), "PNG")).animated
 
@@ -357,6 +365,12 @@ def test_40_megapixels_is_not_refused_for_its_size() -> None:
     assert MAX_PIXELS == 8000 * 5000
     # the header is believed, the rows (20 MB of zeros) are too few for it
     assert _refusal(png_claiming(8000, 5000)) == "a damaged or truncated picture"
+
+
+def test_a_gif_whose_later_frame_is_over_40_megapixels_is_refused() -> None:
+    assert _refusal(gif_growing_to(9000, 6000)) == (
+        "a picture of 40 megapixels at most: 9000 x 6000"
+    )
 
 
 def test_a_decompression_bomb_is_refused() -> None:
