@@ -80,9 +80,8 @@ def read(content: bytes, *, max_pixels: int, max_frames: int, max_animation_pixe
     few_colours = opened.format == "GIF" or opened.mode in ("P", "PA", "1")
     turn = _UPRIGHT.get(opened.getexif().get(ExifTags.Base.Orientation, 1))
     animated = opened.format in _ANIMATED_FORMATS and getattr(opened, "is_animated", False)
-    if animated and (
-        frames := _animation(opened, turn, max_pixels, (max_frames, max_animation_pixels))
-    ):
+    bounds = {"max_pixels": max_pixels, "max_frames": max_frames, "max_all": max_animation_pixels}
+    if animated and (frames := _animation(opened, turn, **bounds)):
         loop = int(opened.info.get("loop", 1))  # a GIF that says nothing plays once
         return Frames(frames[0], frames[1], loop, icc_profile, few_colours)
     opened.seek(0)
@@ -120,13 +119,15 @@ def _looks_like(content: bytes) -> str:
 def _animation(
     opened: Image.Image,
     turn: Image.Transpose | None,
+    *,
     max_pixels: int,
-    bounds: tuple[int, int],
+    max_frames: int,
+    max_all: int,
 ) -> tuple[tuple[Image.Image, ...], tuple[int, ...]] | None:
-    """Every frame of ``opened`` and its duration, or None once they are over ``bounds`` (how
-    many frames, how many pixels in all): only one frame beyond them is ever read. A GIF grows
-    to a later frame larger than its header said, so each frame is held to ``max_pixels``."""
-    max_frames, max_animation_pixels = bounds
+    """Every frame of ``opened`` and its duration, or None once they are more than
+    ``max_frames`` or hold more than ``max_all`` pixels: only one frame beyond them is ever
+    read. A GIF grows to a later frame larger than its header said, so each frame is held to
+    ``max_pixels`` too."""
     frames: list[Image.Image] = []
     durations: list[int] = []
     pixels = 0
@@ -137,7 +138,7 @@ def _animation(
             return tuple(frames), tuple(durations)
         _hold_to(opened.size, max_pixels)
         pixels += opened.size[0] * opened.size[1]
-        if len(frames) == max_frames or pixels > max_animation_pixels:
+        if len(frames) == max_frames or pixels > max_all:
             return None
         frames.append(_upright(opened.convert("RGBA"), turn))
         duration = int(opened.info.get("duration", 0))

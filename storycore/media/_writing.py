@@ -22,10 +22,15 @@ _BARE = {"exif": b"", "icc_profile": None, "xmp": b""}
 
 
 def scaled(frames: tuple[Image.Image, ...], size: tuple[int, int]) -> tuple[Image.Image, ...]:
-    """``frames`` at ``size``, with Lanczos (reduced in whole steps first when much larger)."""
-    if frames[0].size == size:
-        return frames
-    return tuple(frame.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0) for frame in frames)
+    """``frames`` at ``size``, with Lanczos (reduced in whole steps first when much larger);
+    a frame of that size already is kept as it is (a GIF's frames may differ in size when one
+    grew the picture)."""
+    return tuple(
+        frame
+        if frame.size == size
+        else frame.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
+        for frame in frames
+    )
 
 
 def still(picture: Image.Image, *, few_colours: bool) -> bytes:

@@ -195,6 +195,14 @@ def test_a_png_keeps_none_of_its_text() -> None:
         assert not METADATA_CHUNKS & set(webp_chunks(file.content))
 
 
+def test_a_webp_keeps_none_of_its_exif_or_xmp() -> None:
+    picture = encoded(drawn(64, 48), "WEBP", exif=_gps_exif(), xmp=PAYLOAD)
+    assert b"EXIF" in webp_chunks(picture)
+    for file in keep_picture(picture).files:
+        assert not METADATA_CHUNKS & set(webp_chunks(file.content))
+        assert PAYLOAD not in file.content
+
+
 def test_an_icc_profile_is_applied_and_dropped() -> None:
     profile = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
     kept = keep_picture(encoded(drawn(64, 48), "JPEG", icc_profile=profile))
