@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PIL import ExifTags, Image, UnidentifiedImageError
@@ -63,9 +64,19 @@ class Frames:
         return len(self.frames) > 1
 
 
-def read(content: bytes, *, max_pixels: int, max_frames: int, max_animation_pixels: int) -> Frames:
+def read(
+    content: bytes,
+    *,
+    max_pixels: int,
+    max_frames: int,
+    max_animation_pixels: int,
+    at_least: Callable[[tuple[int, int]], tuple[int, int]],
+) -> Frames:
     """The frames of ``content``: all of an animation's, or its first alone when they are
     more than ``max_frames`` or hold more than ``max_animation_pixels`` in all.
+
+    A JPEG is decoded at the smallest of its half, quarter or eighth (libjpeg scales as it
+    decodes, for a fraction of the time and memory) that is ``at_least`` its size as kept.
 
     Raises ``PictureRefused`` for anything but the four formats and for a header over
     ``max_pixels``; Pillow's errors for damaged bytes go through, for the caller to word."""
@@ -85,6 +96,8 @@ def read(content: bytes, *, max_pixels: int, max_frames: int, max_animation_pixe
         loop = int(opened.info.get("loop", 1))  # a GIF that says nothing plays once
         return Frames(frames[0], frames[1], loop, icc_profile, few_colours)
     opened.seek(0)
+    if opened.format == "JPEG":
+        opened.draft(None, at_least(opened.size))
     return Frames((_upright(_resizable(opened), turn),), (0,), 0, icc_profile, few_colours)
 
 

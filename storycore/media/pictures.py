@@ -116,6 +116,7 @@ def keep_picture(content: bytes) -> KeptPicture:
             max_pixels=MAX_PIXELS,
             max_frames=MAX_FRAMES,
             max_animation_pixels=MAX_ANIMATION_PIXELS,
+            at_least=_bounded,
         )
         return _kept(read)
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:

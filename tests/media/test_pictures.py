@@ -115,6 +115,16 @@ def test_a_large_picture_is_kept_at_2048_pixels_on_its_long_side() -> None:
     assert _opened(kept.original).size == (2048, 1536)
 
 
+def test_a_jpeg_twice_as_large_is_kept_at_2048_and_upright() -> None:
+    # decoded at half its size already (libjpeg scales as it decodes), then to 2048
+    exif = Image.Exif()
+    exif[0x0112] = 6  # Orientation: rotate 90 degrees clockwise
+    kept = keep_picture(encoded(drawn(7000, 5000), "JPEG", exif=exif))
+    upright = _opened(kept.original)
+    assert (kept.original.width, kept.original.height) == (1463, 2048)
+    assert _pixel(upright, (1300, 200))[0] > 150  # the red quarter, top right once upright
+
+
 def test_a_tall_picture_is_bounded_by_its_height() -> None:
     kept = keep_picture(encoded(drawn(1000, 4000), "PNG"))
     assert (kept.original.width, kept.original.height) == (512, 2048)
