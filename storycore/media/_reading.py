@@ -91,8 +91,11 @@ def read(
     few_colours = opened.format == "GIF" or opened.mode in ("P", "PA", "1")
     turn = _UPRIGHT.get(opened.getexif().get(ExifTags.Base.Orientation, 1))
     animated = opened.format in _ANIMATED_FORMATS and getattr(opened, "is_animated", False)
-    bounds = {"max_pixels": max_pixels, "max_frames": max_frames, "max_all": max_animation_pixels}
-    if animated and (frames := _animation(opened, turn, **bounds)):
+    if animated and (
+        frames := _animation(
+            opened, turn, max_pixels=max_pixels, max_frames=max_frames, max_all=max_animation_pixels
+        )
+    ):
         loop = int(opened.info.get("loop", 1))  # a GIF that says nothing plays once
         return Frames(frames[0], frames[1], loop, icc_profile, few_colours)
     opened.seek(0)
