@@ -1,5 +1,5 @@
 """Colours as every browser shows them: pixels converted from their ICC profile to sRGB, so
-the profile (bytes of the input) need not be kept (docs/media.md#colours)."""
+the profile (bytes of the input) need not be kept (docs/media.md#what-a-kept-picture-is)."""
 
 from __future__ import annotations
 
