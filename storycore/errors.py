@@ -6,7 +6,8 @@ error body, so no binding holds a rule::
 
     StorycoreError
     ├── InvalidParameter        400 invalid_parameter
-    │   └── InvalidSlug         400 invalid_slug
+    │   ├── InvalidSlug         400 invalid_slug
+    │   └── PictureRefused      400 invalid_parameter (a picture storycore does not keep)
     ├── Unauthorized            401 unauthorized
     ├── Forbidden               403 forbidden
     ├── NotFound                404 not_found
@@ -50,6 +51,7 @@ __all__ = [
     "MissingDependencyError",
     "NotFound",
     "PayloadTooLarge",
+    "PictureRefused",
     "ProviderUnavailable",
     "RateLimited",
     "SlugTaken",
@@ -97,6 +99,13 @@ class InvalidSlug(InvalidParameter):
     """A slug breaks the slug rule."""
 
     type = "invalid_slug"
+
+
+class PictureRefused(InvalidParameter):
+    """Fetched bytes that storycore does not keep as a picture (docs/media.md): too large, not
+    a JPEG, PNG, GIF or WebP as they decode, over 40 megapixels, damaged. The message is the
+    reason, for a writer to read; it is kept beside the address whose picture was refused.
+    """
 
 
 class Unauthorized(StorycoreError):

@@ -1,0 +1,19 @@
+"""docs/media.md runs as written: its Python example prints what the page says it prints."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests._markdown import code_blocks
+
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "media.md"
+
+
+def test_the_example_prints_what_the_page_says(capsys: pytest.CaptureFixture[str]) -> None:
+    text = PAGE.read_text()
+    (example,) = code_blocks(text, "python")
+    (printed,) = code_blocks(text, "text")
+    exec(compile(example, str(PAGE), "exec"), {})
+    assert capsys.readouterr().out == printed
