@@ -213,3 +213,21 @@ def test_the_long_pages_show_what_they_measure(tab: Any, addresses: dict[str, st
     _open(tab, addresses["host"], 320)
     tab.wait_for_selector(".s-story .s-element-quote")
     assert tab.locator(".s-story .s-title").text_content() == TITLE
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", ["story", "host"])
+def test_a_long_video_title_leaves_its_play_button_clear(
+    tab: Any, addresses: dict[str, str], name: str, width: int
+) -> None:
+    """A title of 500 characters laid over the poster shows its first lines, below the play
+    button, rather than covering the button and losing its start above the poster."""
+    _open(tab, addresses[name], width)
+    poster, button, title = tab.evaluate(
+        """() => ['.video-poster', '.video-play', '.video-title']
+        .map((part) => { const box = document.querySelector(part).getBoundingClientRect();
+                         return {top: box.top, bottom: box.bottom}; })"""
+    )
+    assert poster["top"] <= button["top"]
+    assert button["bottom"] <= title["top"]
+    assert title["bottom"] <= poster["bottom"]
