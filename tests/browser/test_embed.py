@@ -72,9 +72,13 @@ def stories(story_server: StoryServer) -> dict[str, str]:
     return made
 
 
-def _host(pages: HostPages, name: str, scripts: list[str], css: str = "") -> str:
+def _host(
+    pages: HostPages, name: str, scripts: list[str], css: str = "", attributes: str = ""
+) -> str:
+    """A host page carrying ``scripts``, each tag with ``attributes`` (``data-theme="dark"``)."""
     tags = "\n".join(
-        f'<p class="before">{i}</p><script src="{s}"></script>' for i, s in enumerate(scripts)
+        f'<p class="before">{i}</p><script src="{s}"{attributes}></script>'
+        for i, s in enumerate(scripts)
     )
     html = f"<!doctype html><html><head><style>{css}</style></head><body>{tags}</body></html>"
     return pages.put(f"/{name}.html", "text/html; charset=utf-8", html)
@@ -383,3 +387,70 @@ def test_the_embed_fits_a_320_pixel_wide_page(
         " document.querySelector('.s-story').getBoundingClientRect().right]"
     )
     assert max(widths) <= 320
+
+
+# -- the theme (docs/api.md#the-web-host) ---------------------------------------------------------
+
+#: The computed colours of the story card (its background), its title and a quote's card
+#: (in its shadow root), in each theme: default.css and quote.css.
+LIGHT = {"story": "rgb(255, 255, 255)", "title": "rgb(21, 23, 26)", "quote": "rgb(255, 255, 255)"}
+DARK = {"story": "rgb(20, 22, 25)", "title": "rgb(233, 235, 238)", "quote": "rgb(30, 34, 38)"}
+_COLOURS = """() => {
+  const story = document.querySelector('.s-story');
+  const quote = story.querySelector('.s-element-quote').shadowRoot.querySelector('.quote');
+  return {
+    story: getComputedStyle(story).backgroundColor,
+    title: getComputedStyle(story.querySelector('.s-title')).color,
+    quote: getComputedStyle(quote).backgroundColor,
+  };
+}"""
+
+
+def _theme_attribute(theme: str | None) -> str:
+    return "" if theme is None else f' data-theme="{theme}"'
+
+
+@pytest.mark.parametrize(
+    ("theme", "scheme", "shown"),
+    [
+        (None, "dark", LIGHT),
+        ("light", "dark", LIGHT),
+        ("dark", "light", DARK),
+        ("auto", "dark", DARK),
+        ("auto", "light", LIGHT),
+        ("sepia", "dark", LIGHT),
+    ],
+    ids=["none-is-light", "light", "dark", "auto-in-dark", "auto-in-light", "unknown-is-light"],
+)
+def test_the_embed_takes_its_theme_from_its_tags_data_theme_light_by_default(
+    page: Any,
+    host_pages: HostPages,
+    stories: dict[str, str],
+    theme: str | None,
+    scheme: str,
+    shown: dict[str, str],
+) -> None:
+    """A light host page shows a light story to a reader in the dark scheme unless the tag
+    asks for ``dark`` or ``auto``; an unknown value is light."""
+    page.emulate_media(color_scheme=scheme)
+    attribute = _theme_attribute(theme)
+    _open(page, _host(host_pages, f"theme-{theme}-{scheme}", [stories["free"]], "", attribute))
+    assert page.evaluate(_COLOURS) == shown
+
+
+@pytest.mark.parametrize(("theme", "scheme"), [("light", "dark"), ("dark", "light")])
+def test_the_embed_keeps_its_colour_contrast_in_either_theme(
+    page: Any, host_pages: HostPages, story_server: StoryServer, theme: str, scheme: str
+) -> None:
+    """axe-core's color-contrast rule finds no violation in the story, its quotes included,
+    whichever scheme the reader uses."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    path = _demo_story(story_server)
+    page.emulate_media(color_scheme=scheme)
+    script = f"{story_server.base}{path}.js"
+    _open(page, _host(host_pages, f"contrast-{theme}", [script], "", _theme_attribute(theme)))
+    response = Axe().run(page, options={"runOnly": {"type": "rule", "values": ["color-contrast"]}})
+    found = response.response
+    assert [node["target"] for rule in found["violations"] for node in rule["nodes"]] == []
+    assert [rule["id"] for rule in found["passes"]] == ["color-contrast"]

@@ -14,9 +14,13 @@
   if (ignoredCss) {
     console.warn("storycore embed: the css parameter was ignored (" + ignoredCss + ")");
   }
+  // the tag's data-theme picks the colours: dark, auto (the reader's scheme), else light
+  var asked = script.getAttribute("data-theme");
+  var theme = asked === "dark" || asked === "auto" ? asked : "light";
   var container = document.createElement("div");
   container.className = "s-story";
   container.setAttribute("data-story", id);
+  container.setAttribute("data-theme", theme);
   var style = document.createElement("style");
   style.textContent = defaultCss;
   container.appendChild(style);
@@ -34,6 +38,7 @@
   // stylesheet reaches it
   var quotes = container.querySelectorAll(".s-element-quote");
   for (var i = 0; i < quotes.length; i++) {
+    quotes[i].setAttribute("data-theme", theme);
     var root = quotes[i].attachShadow({ mode: "open" });
     var own = document.createElement("style");
     own.textContent = quoteCss;

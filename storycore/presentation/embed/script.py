@@ -7,8 +7,9 @@ and every string of a story reaches it escaped; the text element's sanitized HTM
 markup a story brings. The literal escapes ``<``, ``>``, ``&``, U+2028 and U+2029
 (``script_literal``), so ``</script>`` and ``<!--`` cannot end or confuse the script, whatever a
 story holds. In the browser the script parses the markup in an inert ``<template>``, puts each
-quote's content in a shadow root with its own stylesheet, and inserts the story right after its
-own ``<script>`` element.
+quote's content in a shadow root with its own stylesheet, gives the story and its quotes the
+theme its tag's ``data-theme`` asks for (light unless ``dark`` or ``auto``: the stylesheets key
+their colours off it), and inserts the story right after its own ``<script>`` element.
 """
 
 from __future__ import annotations
