@@ -33,7 +33,7 @@ def _server() -> MongoClient[Document]:
         import mongomock
         import mongomock.gridfs
     # gridfs checks that it is given pymongo's own classes: this lets mongomock's pass
-    mongomock.gridfs.enable_gridfs_integration()
+    mongomock.gridfs.enable_gridfs_integration()  # type: ignore[no-untyped-call]
     client: MongoClient[Document] = mongomock.MongoClient()
     return client
 
