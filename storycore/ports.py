@@ -664,6 +664,11 @@ class KeptSources(Protocol):
         address of the last record of the previous page."""
         ...
 
+    def restore(self, sources: Iterable[KeptSource]) -> None:
+        """Store each record as given but without a lease, in place of a stored record of its
+        address (an import: what an export of another store says the address became)."""
+        ...
+
     def forget(self, before: str) -> int:
         """Delete the records whose ``seen`` is before ``before``; how many went. Their files
         stay until ``KeptFiles.delete_unshown``."""

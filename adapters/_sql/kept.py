@@ -115,6 +115,12 @@ class SQLKeptSources(KeptSources):
             f"UPDATE kept_sources SET {', '.join(f'{name} = {mark}' for name in _OUTCOME)},"
             f" leased_until = NULL, leased_by = NULL WHERE key = {mark} AND leased_by = {mark}"
         )
+        columns = KeptSource._fields
+        self._restore = (
+            f"INSERT INTO kept_sources (key, {SOURCE})"
+            f" VALUES ({', '.join([mark] * (1 + len(columns)))}) ON CONFLICT (key)"
+            f" DO UPDATE SET {', '.join(f'{name} = excluded.{name}' for name in columns)}"
+        )
 
     def want(self, addresses: Collection[str], at: str) -> int:
         """The new records, then ``seen`` of every given one: one transaction."""
@@ -154,17 +160,32 @@ class SQLKeptSources(KeptSources):
         key = source_key(source.address)
         outcome = [getattr(source, name) for name in _OUTCOME]
         outcome[_OUTCOME.index("copies")] = _copies(source.copies)
-        mark = self._db.mark
         with self._db.write() as conn:
             if conn.execute(self._finish, (*outcome, key, owner)).rowcount == 0:
                 return False
-            conn.execute(f"DELETE FROM kept_names WHERE key = {mark}", (key,))
-            names = list(dict.fromkeys(copy.name for copy in source.copies))
-            if names:
-                rows = ", ".join([f"({mark}, {mark})"] * len(names))
-                params = [value for name in names for value in (name, key)]
-                conn.execute(f"INSERT INTO kept_names (name, key) VALUES {rows}", params)
+            self._name(conn, key, source.copies)
         return True
+
+    def _name(self, conn: Any, key: str, copies: Iterable[KeptCopy]) -> None:
+        """Make ``kept_names`` hold the names of ``copies`` for the record ``key``, in the
+        caller's transaction."""
+        mark = self._db.mark
+        conn.execute(f"DELETE FROM kept_names WHERE key = {mark}", (key,))
+        names = list(dict.fromkeys(copy.name for copy in copies))
+        if names:
+            rows = ", ".join([f"({mark}, {mark})"] * len(names))
+            params = [value for name in names for value in (name, key)]
+            conn.execute(f"INSERT INTO kept_names (name, key) VALUES {rows}", params)
+
+    def restore(self, sources: Iterable[KeptSource]) -> None:
+        """One transaction: each row written over (``ON CONFLICT``), then its names."""
+        with self._db.write() as conn:
+            for given in sources:
+                key = source_key(given.address)
+                row = list(given._replace(leased_until=None, leased_by=None))
+                row[KeptSource._fields.index("copies")] = _copies(given.copies)
+                conn.execute(self._restore, (key, *row))
+                self._name(conn, key, given.copies)
 
     def retry_failed(self, now: str) -> int:
         return self._db.run(

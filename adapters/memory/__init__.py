@@ -731,6 +731,12 @@ class _KeptSources(_Part, ports.KeptSources):
         addresses = sorted(a for a in self._s.kept_sources if after is None or a > after)
         return [self._s.kept_sources[a] for a in _page(addresses, 0, limit)]
 
+    def restore(self, sources: Iterable[KeptSource]) -> None:
+        for source in sources:
+            self._s.kept_sources[source.address] = source._replace(
+                leased_until=None, leased_by=None
+            )
+
     def forget(self, before: str) -> int:
         old = [a for a, s in self._s.kept_sources.items() if s.seen < before]
         for address in old:

@@ -254,5 +254,11 @@ class MongoKeptSources(KeptSources):
         found = self._sources.find({"_id": {"$gt": after or ""}}, sort=[("_id", 1)], limit=limit)
         return [_source(document) for document in found]
 
+    def restore(self, sources: Iterable[KeptSource]) -> None:
+        """Each document replaced whole, or inserted (one write each)."""
+        for source in sources:
+            document = _document(source._replace(leased_until=None, leased_by=None))
+            self._sources.replace_one({"_id": source.address}, document, upsert=True)
+
     def forget(self, before: str) -> int:
         return int(self._sources.delete_many({"seen": {"$lt": before}}).deleted_count)

@@ -349,6 +349,28 @@ def test_scan_walks_every_record_in_pages(store: Store) -> None:
     assert sorted(seen) == sorted(addresses)
 
 
+def test_restore_stores_records_as_given_without_a_lease(store: Store) -> None:
+    file = _file(b"original")
+    kept = KeptSource(A, at(2), "kept", _copies(file), fetched=5, leased_until=at(3), leased_by="x")
+    failed = KeptSource(LONG_ADDRESS, at(1), "failed", attempts=4, reason="gone")
+    store.kept_sources.restore([kept, failed])
+    assert store.kept_sources.get_many([A, LONG_ADDRESS]) == {
+        A: kept._replace(leased_until=None, leased_by=None),
+        LONG_ADDRESS: failed,
+    }
+
+
+def test_restore_replaces_a_stored_record_and_the_names_it_kept(store: Store) -> None:
+    before, after = _file(b"before", minutes=1), _file(b"after", minutes=1)
+    for file, data in ((before, b"before"), (after, b"after")):
+        store.kept_files.put(file, data)
+    _keep(store, A, _copies(before))
+    restored = KeptSource(A, at(2), "kept", _copies(after))
+    store.kept_sources.restore([restored])
+    assert _record(store, A) == restored
+    assert store.kept_files.delete_unshown(at(5), 10) == [before.name]
+
+
 def test_forget_deletes_the_records_seen_before_before(store: Store) -> None:
     store.kept_sources.want([A], at(1))
     store.kept_sources.want([B], at(5))
