@@ -280,8 +280,8 @@ def test_of_concurrent_claims_each_record_goes_to_one_owner(store: Store) -> Non
 
 
 def test_finish_stores_the_outcome_and_ends_the_lease(store: Store) -> None:
-    (claimed,) = [_leased(_due(store, A, 3), "p1")]
-    store.kept_sources.claim(NOW, UNTIL, "p1", 10)
+    _due(store, A, 3)
+    (claimed,) = store.kept_sources.claim(NOW, UNTIL, "p1", 10)
     files = (_file(b"original"), _file(b"narrow"))
     kept = claimed._replace(state="kept", copies=_copies(*files), fetched=2048, next_attempt=None)
     assert store.kept_sources.finish(kept, "p1")
@@ -299,8 +299,8 @@ def test_a_record_finished_to_retry_is_claimed_at_its_next_attempt(store: Store)
 
 
 def test_finish_keeps_the_stored_seen(store: Store) -> None:
-    (claimed,) = [_leased(_due(store, A, 3), "p1")]
-    store.kept_sources.claim(NOW, UNTIL, "p1", 10)
+    _due(store, A, 3)
+    (claimed,) = store.kept_sources.claim(NOW, UNTIL, "p1", 10)
     store.kept_sources.touch([A], at(12))
     failed = claimed._replace(state="failed", reason="gone", next_attempt=None)
     assert store.kept_sources.finish(failed, "p1")
@@ -327,13 +327,13 @@ def test_finish_of_a_forgotten_record_is_refused(store: Store) -> None:
 
 
 def test_retry_failed_makes_records_failed_for_good_due_again(store: Store) -> None:
-    (claimed,) = [_due(store, A, 3)]
+    wanted = _due(store, A, 3)
     _due(store, B, 4)
     (leased, _) = store.kept_sources.claim(NOW, UNTIL, "p1", 10)
     failed = leased._replace(state="failed", attempts=4, reason="refused", next_attempt=None)
     store.kept_sources.finish(failed, "p1")
     assert store.kept_sources.retry_failed(at(30)) == 1
-    assert _record(store, A) == claimed._replace(
+    assert _record(store, A) == wanted._replace(
         state="failed", reason="refused", next_attempt=at(30)
     )
 
