@@ -22,6 +22,7 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from .model.events import Event, LoggedEvent, LoggedHead
 from .model.heads import ProfileFields, StoryHead
+from .model.kept import KeptFile, KeptSource
 from .model.queries import StoryQuery
 from .model.records import (
     AppRecord,
@@ -41,6 +42,8 @@ __all__ = [
     "DeliveryRepository",
     "EventLog",
     "IdentityRepository",
+    "KeptFiles",
+    "KeptSources",
     "NewStory",
     "RevisionRepository",
     "SearchIndex",
@@ -572,6 +575,106 @@ class SignInFailures(Protocol):
         ...
 
 
+@runtime_checkable
+class KeptFiles(Protocol):
+    """The files of kept pictures, each named by the SHA-256 of its bytes and stored once, in
+    the store itself (docs/media-storage.md). Storage only: the adapter stores what it is given;
+    that a name is the hash of its bytes, and what a file may be, are the core's to check.
+    """
+
+    def put(self, file: KeptFile, data: bytes) -> None:
+        """Store ``data`` as the file ``file.name`` with its members (``file.size`` is
+        ``len(data)``), unless a file of that name is stored: then its bytes and members stay as
+        they are, and only its ``at`` moves to ``file.at`` when that is later (a file put again
+        is not pruned as one long unshown). Atomic: a reader finds the whole file or none, and
+        several processes putting one name at once store it once."""
+        ...
+
+    def head(self, name: str) -> KeptFile | None:
+        """The file's members without its bytes, or None."""
+        ...
+
+    def get(self, name: str) -> tuple[KeptFile, bytes] | None:
+        """The file's members and its bytes, exactly as put, or None."""
+        ...
+
+    def scan(self, after: str | None, limit: int) -> list[KeptFile]:
+        """At most ``limit`` files whose names sort after ``after`` (None: from the first),
+        by name, without their bytes: a walk of every file (an export)."""
+        ...
+
+    def delete(self, names: Collection[str]) -> int:
+        """Delete the files of these names; how many there were."""
+        ...
+
+    def delete_unshown(self, before: str, limit: int) -> list[str]:
+        """Delete at most ``limit`` files last put before ``before`` that no source record
+        names among its ``copies`` (``KeptSources``), the oldest first, and return their
+        names. What "unshown for long enough" means is the core's: it forgets the source
+        records nothing shows first (``KeptSources.forget``), then calls this."""
+        ...
+
+
+@runtime_checkable
+class KeptSources(Protocol):
+    """What each source address of a picture became (``KeptSource``), by address: the keeper's
+    queue, leased to one process at a time as webhook deliveries are, and what pages look up
+    (docs/media-storage.md). An address is compared exactly, and may be as long as the limit
+    of addresses allows, of any characters but NUL."""
+
+    def want(self, addresses: Collection[str], at: str) -> int:
+        """For each address without a record, store one pending and due at ``at``; for each
+        with one, set its ``seen`` to ``at`` and leave the rest as it is. Returns how many were
+        new. Several processes wanting one address at once store one record."""
+        ...
+
+    def touch(self, addresses: Collection[str], at: str) -> int:
+        """Set ``seen`` to ``at`` in the records of these addresses that exist (nothing else
+        changes); how many there were."""
+        ...
+
+    def get_many(self, addresses: Iterable[str]) -> dict[str, KeptSource]:
+        """The records of these addresses that exist, by address: one read however many (a
+        page shows up to 50 pictures)."""
+        ...
+
+    def claim(self, now: str, until: str, owner: str, limit: int) -> list[KeptSource]:
+        """Lease to ``owner`` until ``until`` at most ``limit`` records due at ``now``
+        (``next_attempt`` at or before it) that no process holds (no lease, or one that ended
+        at or before ``now``), earliest ``next_attempt`` first, and return them as leased.
+        Atomic per record, across processes: a record is leased to one owner at a time."""
+        ...
+
+    def finish(self, source: KeptSource, owner: str) -> bool:
+        """Store ``source``'s outcome (``state``, ``copies``, ``fetched``, ``attempts``,
+        ``reason``, ``next_attempt``) over the stored record if ``owner`` holds its lease still,
+        and end the lease; whether it did (a lease that ran out and was taken by another
+        process, or a record forgotten meanwhile, is not written). ``seen`` stays as stored."""
+        ...
+
+    def retry_failed(self, now: str) -> int:
+        """Make every record that failed for good (``failed`` with no ``next_attempt``) due at
+        ``now`` again, its ``attempts`` 0; how many."""
+        ...
+
+    def scan(self, after: str | None, limit: int) -> list[KeptSource]:
+        """At most ``limit`` records whose addresses sort after ``after`` (None: from the
+        first), in an order of the store's own that stays the same while records are added
+        and removed: a walk of every record (an export, ``keep-media``). Resume ``after`` the
+        address of the last record of the previous page."""
+        ...
+
+    def restore(self, sources: Iterable[KeptSource]) -> None:
+        """Store each record as given but without a lease, in place of a stored record of its
+        address (an import: what an export of another store says the address became)."""
+        ...
+
+    def forget(self, before: str) -> int:
+        """Delete the records whose ``seen`` is before ``before``; how many went. Their files
+        stay until ``KeptFiles.delete_unshown``."""
+        ...
+
+
 class StoryRead(NamedTuple):
     """What reading a story takes from storage (``Store.read_story``)."""
 
@@ -609,6 +712,8 @@ class Store(Protocol):
     webhooks: WebhookRepository
     deliveries: DeliveryRepository
     sign_in_failures: SignInFailures
+    kept_files: KeptFiles
+    kept_sources: KeptSources
 
     def read_story(self, username: str, slug: str, offset: int, limit: int) -> StoryRead:
         """The user ``username`` (compared regardless of case), their story that lives at

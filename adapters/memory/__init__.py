@@ -31,6 +31,7 @@ from storycore.errors import DuplicateKey, Missing, StaleVersion
 from storycore.model import counters, records
 from storycore.model.events import Event, EventHead, LoggedEvent, LoggedHead
 from storycore.model.heads import StoryHead
+from storycore.model.kept import KeptFile, KeptSource
 from storycore.model.queries import StoryQuery
 from storycore.model.records import AppRecord, Element, StoryRecord, TokenRecord, UserRecord
 from storycore.model.revisions import Revision, RevisionHead, RevisionMark, revision_record
@@ -67,6 +68,8 @@ class _State:
     deliveries: dict[tuple[str, str], Delivery] = field(default_factory=dict)  # (webhook, event)
     derivation: int | None = None
     sign_in_failures: dict[str, list[str]] = field(default_factory=dict)  # key -> times, sorted
+    kept_files: dict[str, tuple[KeptFile, bytes]] = field(default_factory=dict)  # by name
+    kept_sources: dict[str, KeptSource] = field(default_factory=dict)  # by address
 
 
 class _Part:
@@ -631,6 +634,116 @@ class _SignInFailures(_Part, ports.SignInFailures):
         return removed
 
 
+class _KeptFiles(_Part, ports.KeptFiles):
+    """Each file's members and bytes (immutable), by name."""
+
+    def put(self, file: KeptFile, data: bytes) -> None:
+        stored = self._s.kept_files.get(file.name)
+        if stored is None:
+            self._s.kept_files[file.name] = (file, bytes(data))
+        elif stored[0].at < file.at:
+            self._s.kept_files[file.name] = (stored[0]._replace(at=file.at), stored[1])
+
+    def head(self, name: str) -> KeptFile | None:
+        stored = self._s.kept_files.get(name)
+        return None if stored is None else stored[0]
+
+    def get(self, name: str) -> tuple[KeptFile, bytes] | None:
+        return self._s.kept_files.get(name)
+
+    def scan(self, after: str | None, limit: int) -> list[KeptFile]:
+        names = sorted(name for name in self._s.kept_files if after is None or name > after)
+        return [self._s.kept_files[name][0] for name in _page(names, 0, limit)]
+
+    def delete(self, names: Collection[str]) -> int:
+        return sum(self._s.kept_files.pop(name, None) is not None for name in set(names))
+
+    def delete_unshown(self, before: str, limit: int) -> list[str]:
+        shown = {copy.name for s in self._s.kept_sources.values() for copy in s.copies}
+        unshown = sorted(
+            (file.at, name)
+            for name, (file, _) in self._s.kept_files.items()
+            if file.at < before and name not in shown
+        )
+        gone = [name for _, name in _page(unshown, 0, limit)]
+        for name in gone:
+            del self._s.kept_files[name]
+        return gone
+
+
+class _KeptSources(_Part, ports.KeptSources):
+    """Each source address's record, by address."""
+
+    def want(self, addresses: Collection[str], at: str) -> int:
+        new = 0
+        for address in dict.fromkeys(addresses):
+            stored = self._s.kept_sources.get(address)
+            if stored is None:
+                self._s.kept_sources[address] = KeptSource(address, at, next_attempt=at)
+                new += 1
+            else:
+                self._s.kept_sources[address] = stored._replace(seen=at)
+        return new
+
+    def touch(self, addresses: Collection[str], at: str) -> int:
+        stored = [s for a in set(addresses) if (s := self._s.kept_sources.get(a)) is not None]
+        for source in stored:
+            self._s.kept_sources[source.address] = source._replace(seen=at)
+        return len(stored)
+
+    def get_many(self, addresses: Iterable[str]) -> dict[str, KeptSource]:
+        return {a: s for a in addresses if (s := self._s.kept_sources.get(a)) is not None}
+
+    def claim(self, now: str, until: str, owner: str, limit: int) -> list[KeptSource]:
+        due = [
+            s
+            for s in self._s.kept_sources.values()
+            if s.next_attempt is not None
+            and s.next_attempt <= now
+            and (s.leased_until is None or s.leased_until <= now)
+        ]
+        due.sort(key=lambda s: (s.next_attempt or "", s.address))
+        claimed = [s._replace(leased_until=until, leased_by=owner) for s in _page(due, 0, limit)]
+        for source in claimed:
+            self._s.kept_sources[source.address] = source
+        return claimed
+
+    def finish(self, source: KeptSource, owner: str) -> bool:
+        stored = self._s.kept_sources.get(source.address)
+        if stored is None or stored.leased_by != owner:
+            return False
+        self._s.kept_sources[source.address] = source._replace(
+            seen=stored.seen, leased_until=None, leased_by=None
+        )
+        return True
+
+    def retry_failed(self, now: str) -> int:
+        failed = [
+            s
+            for s in self._s.kept_sources.values()
+            if s.state == "failed" and s.next_attempt is None
+        ]
+        for source in failed:
+            self._s.kept_sources[source.address] = source._replace(next_attempt=now, attempts=0)
+        return len(failed)
+
+    def scan(self, after: str | None, limit: int) -> list[KeptSource]:
+        addresses = sorted(a for a in self._s.kept_sources if after is None or a > after)
+        return [self._s.kept_sources[a] for a in _page(addresses, 0, limit)]
+
+    def restore(self, sources: Iterable[KeptSource]) -> None:
+        for source in sources:
+            self._s.kept_sources[source.address] = source._replace(
+                leased_until=None, leased_by=None
+            )
+
+    def forget(self, before: str) -> int:
+        old = [a for a, s in self._s.kept_sources.items() if s.seen < before]
+        for address in old:
+            del self._s.kept_sources[address]
+        return len(old)
+
+
 class MemoryStore(ports.Store):
     """Every repository over one new, empty set of dicts."""
 
@@ -649,6 +762,7 @@ class MemoryStore(ports.Store):
         self.events, self.webhooks = _Events(state), _Webhooks(state)
         self.deliveries = _Deliveries(state)
         self.sign_in_failures = _SignInFailures(state)
+        self.kept_files, self.kept_sources = _KeptFiles(state), _KeptSources(state)
 
     def derivation(self) -> int | None:
         return self._state.derivation

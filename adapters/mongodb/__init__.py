@@ -6,8 +6,8 @@ database, ``mongodb+srv://`` included) and ``mongomock://dbname``; nothing past 
 server has none): ``_stories`` and ``_accounts`` say in which order each writes its documents,
 ``_revisions`` how a revision joins its change, ``_outbox`` how an event travels in the
 document its write changes and ``_relay`` how it reaches the log (``_events``); ``_webhooks``
-keeps webhooks and deliveries. ``docs/mongodb.md`` has the documents, indexes, shard keys and
-trade-offs.
+keeps webhooks and deliveries, and ``_kept`` kept pictures (their files in GridFS).
+``docs/mongodb.md`` has the documents, indexes, shard keys and trade-offs.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from storycore.ports import Store
 from ._accounts import MongoApplications, MongoIdentities, MongoTokens, MongoUsers
 from ._client import connect, drop_database
 from ._events import MongoEvents
+from ._kept import MongoKeptFiles, MongoKeptSources
 from ._revisions import MongoRevisions
 from ._sign_in_failures import MongoSignInFailures
 from ._stories import MongoSearch, MongoStories
@@ -44,6 +45,7 @@ class MongoStore(Store):
         self.events, self.webhooks = MongoEvents(db), MongoWebhooks(db)
         self.deliveries = MongoDeliveries(db)
         self.sign_in_failures = MongoSignInFailures(db)
+        self.kept_files, self.kept_sources = MongoKeptFiles(db), MongoKeptSources(db)
 
     def derivation(self) -> int | None:
         found = self._collections.meta.find_one({"_id": "derivation"})

@@ -16,8 +16,8 @@ multi-document changes are ordered so that a retry repairs what the first attemp
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, cast
 from urllib.parse import unquote_plus
 
@@ -30,9 +30,15 @@ from storycore.errors import ConfigurationError, Unavailable
 
 from ._documents import Document
 from ._mock import LOCK, mock_database
-from ._schema import INDEXES, Collections
+from ._schema import INDEXES, Bucket, Collections, field_of
 
-__all__ = ["connect", "drop_database", "unavailable_when_unreachable"]
+__all__ = [
+    "collections_of",
+    "connect",
+    "drop_database",
+    "guarded",
+    "unavailable_when_unreachable",
+]
 
 _MOCK = "mongomock://"
 _MOCK_NAME = re.compile(r"^[A-Za-z0-9_-]{1,63}$")
@@ -49,11 +55,10 @@ def connect(url: str) -> tuple[Collections, Callable[[], None]]:
     it; ``ConfigurationError`` when the URL is malformed or the server unreachable.
     """
     database, lock, close = _mock(url) if url.startswith(_MOCK) else _server(url)
-    collections = {name: unavailable_when_unreachable(database[name], lock) for name in INDEXES}
     try:
         for name, indexes in INDEXES.items():
             if indexes:  # a server refuses a createIndexes of none
-                collections[name].create_indexes(list(indexes))
+                unavailable_when_unreachable(database[name], lock).create_indexes(list(indexes))
     except BaseException as exc:
         close()
         if isinstance(exc, PyMongoError):  # a user without createIndex, an index of another shape
@@ -61,7 +66,19 @@ def connect(url: str) -> tuple[Collections, Callable[[], None]]:
                 f"cannot create storycore's indexes in {database.name!r}: {exc}"
             ) from exc
         raise
-    return Collections(**collections), close
+    return collections_of(database, lock), close
+
+
+def collections_of(
+    database: Database[Document], lock: AbstractContextManager[Any] | None = None
+) -> Collections:
+    """The collections of ``database``, each guarded (``unavailable_when_unreachable``), and
+    its bucket of kept files with the same guard."""
+    held = lock or nullcontext()
+    collections = {
+        field_of(name): unavailable_when_unreachable(database[name], held) for name in INDEXES
+    }
+    return Collections(**collections, media=Bucket(database["media"], lambda: guarded(held)))
 
 
 def drop_database(url: str) -> None:
@@ -88,15 +105,23 @@ class _Guarded:
             return member
 
         def call(*args: Any, **kwargs: Any) -> Any:
-            try:
-                with self._lock:
-                    result = member(*args, **kwargs)
-                    return list(result) if name in _QUERIES else result
-            except ConnectionFailure as exc:
-                raise Unavailable(_UNREACHABLE) from exc
+            with guarded(self._lock):
+                result = member(*args, **kwargs)
+                return list(result) if name in _QUERIES else result
 
         setattr(self, name, call)  # found here from now on, without __getattr__
         return call
+
+
+@contextmanager
+def guarded(lock: AbstractContextManager[Any]) -> Iterator[None]:
+    """Hold ``lock`` (mongomock's; none on a server), and raise ``Unavailable`` for pymongo's
+    ``ConnectionFailure`` (no server in time, a lost connection, a full pool)."""
+    try:
+        with lock:
+            yield
+    except ConnectionFailure as exc:
+        raise Unavailable(_UNREACHABLE) from exc
 
 
 def unavailable_when_unreachable(

@@ -31,6 +31,9 @@ LOCK = threading.RLock()
 def _server() -> MongoClient[Document]:
     with imported_from("mongomock"):
         import mongomock
+        import mongomock.gridfs
+    # gridfs checks that it is given pymongo's own classes: this lets mongomock's pass
+    mongomock.gridfs.enable_gridfs_integration()  # type: ignore[no-untyped-call]
     client: MongoClient[Document] = mongomock.MongoClient()
     return client
 

@@ -7,6 +7,8 @@ options alone: opening twice is the same as opening once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, get_args
 
@@ -18,7 +20,7 @@ from storycore.model.queries import SortField
 from ._documents import Document
 from ._outbox import DELETED, FIRST, PENDING
 
-__all__ = ["INDEXES", "Collections"]
+__all__ = ["INDEXES", "Bucket", "Collections", "field_of"]
 
 _PUBLIC = {"public": True}
 # Scheduled stories: a ``publish_at`` is a timestamp (a string), else null or, in a database
@@ -90,7 +92,38 @@ INDEXES: dict[str, tuple[IndexModel, ...]] = {
         ),
     ),
     "sign_in_failures": (_index("key_at", ("key", _UP), ("at", _UP)), _index("at", ("at", _UP))),
+    "kept_sources": (
+        _index(
+            "due",
+            ("next_attempt", _UP),
+            ("_id", _UP),
+            partialFilterExpression={"next_attempt": {"$type": "string"}},
+        ),
+        _index("seen", ("seen", _UP)),
+        _index("names", ("names", _UP)),
+    ),
+    # The GridFS bucket of kept files (``_kept``): a file's name once, and the oldest first for
+    # the prune; the chunks' index is the one GridFS makes itself, made here with its name.
+    "media.files": (
+        _index("name", ("filename", _UP), unique=True),
+        _index("at", ("metadata.at", _UP), ("filename", _UP)),
+    ),
+    "media.chunks": (_index("files_id_1_n_1", ("files_id", _UP), ("n", _UP), unique=True),),
 }
+
+
+def field_of(name: str) -> str:
+    """The member of ``Collections`` that holds the collection ``name``."""
+    return name.replace(".", "_")
+
+
+@dataclass(frozen=True, slots=True)
+class Bucket:
+    """The GridFS bucket of kept files: its root collection, the driver's own (``gridfs``
+    takes no other), and ``guard``, which every use of it runs in (``_client.guarded``)."""
+
+    root: Collection[Document]
+    guard: Callable[[], AbstractContextManager[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,3 +144,7 @@ class Collections:
     webhooks: Collection[Document]
     deliveries: Collection[Document]
     sign_in_failures: Collection[Document]
+    kept_sources: Collection[Document]
+    media_files: Collection[Document]
+    media_chunks: Collection[Document]
+    media: Bucket

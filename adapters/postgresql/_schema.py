@@ -222,7 +222,34 @@ CREATE INDEX sign_in_failures_key ON sign_in_failures (key, at);
 CREATE INDEX sign_in_failures_at ON sign_in_failures (at);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
+# Kept pictures (docs/media-storage.md, ``_sql/kept``): a row per file, its bytes a ``bytea``
+# stored out of line uncompressed (pictures do not compress), ``at`` walked by the prune; a row
+# per source address, keyed by the SHA-256 of the address (an address may be longer than a
+# B-tree entry may be), ``kept_sources_due`` walked by the keeper's claims and ``seen`` by
+# forgetting; ``kept_names`` repeats the names each record keeps, for the prune to look a file
+# up in, and goes with its record.
+_V8 = f"""
+CREATE TABLE kept_files (
+    name {_C} PRIMARY KEY, media_type text NOT NULL, width integer NOT NULL,
+    height integer NOT NULL, size bigint NOT NULL, at {_C} NOT NULL, data bytea NOT NULL
+);
+ALTER TABLE kept_files ALTER COLUMN data SET STORAGE EXTERNAL;
+CREATE INDEX kept_files_at ON kept_files (at, name);
+CREATE TABLE kept_sources (
+    key {_C} PRIMARY KEY, address text NOT NULL, seen {_C} NOT NULL, state {_C} NOT NULL,
+    copies text NOT NULL, fetched bigint NOT NULL, attempts bigint NOT NULL, reason text,
+    next_attempt {_C}, leased_until {_C}, leased_by text
+);
+CREATE INDEX kept_sources_due ON kept_sources (next_attempt, key) WHERE next_attempt IS NOT NULL;
+CREATE INDEX kept_sources_seen ON kept_sources (seen);
+CREATE TABLE kept_names (
+    name {_C} NOT NULL, key {_C} NOT NULL REFERENCES kept_sources (key) ON DELETE CASCADE,
+    PRIMARY KEY (name, key)
+);
+CREATE INDEX kept_names_key ON kept_names (key);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
 
 #: The tables of the last migration but ``schema_version``, in an order that empties them: each
 #: after the tables whose rows refer to it, and ``author_stats`` after ``stories``, whose
@@ -232,4 +259,5 @@ TABLES = (
     "author_stats",
     *("users", "apps", "store_meta", "events", "webhooks", "deliveries"),
     "sign_in_failures",
+    *("kept_names", "kept_sources", "kept_files"),
 )

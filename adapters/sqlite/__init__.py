@@ -15,10 +15,12 @@ import sqlite3
 from storycore.ports import Store
 
 from .._sql.accounts import Applications, Identities, Tokens
+from .._sql.kept import SQLKeptFiles
 from .._sql.sign_in_failures import SQLSignInFailures
 from ._accounts import SQLiteUsers
 from ._connection import Connection, opening_error
 from ._events import SQLiteEvents
+from ._kept import SQLiteKeptSources
 from ._revisions import SQLiteRevisions
 from ._stories import SQLiteSearch, SQLiteStories
 from ._webhooks import SQLiteDeliveries, SQLiteWebhooks
@@ -62,6 +64,7 @@ class SQLiteStore(Store):
         self.events = SQLiteEvents(db)
         self.webhooks, self.deliveries = SQLiteWebhooks(db), SQLiteDeliveries(db)
         self.sign_in_failures = SQLSignInFailures(db)
+        self.kept_files, self.kept_sources = SQLKeptFiles(db), SQLiteKeptSources(db)
 
     def derivation(self) -> int | None:
         row = self.connection.row("SELECT value FROM store_meta WHERE name = 'derivation'")

@@ -348,7 +348,46 @@ CREATE INDEX sign_in_failures_key ON sign_in_failures(key, at);
 CREATE INDEX sign_in_failures_at ON sign_in_failures(at)
 """
 
+# Kept pictures (docs/media-storage.md, ``_sql/kept``): a row per file, its bytes last (a read
+# of its members only never loads them), ``at`` walked by the prune; a row per source address,
+# keyed by the SHA-256 of the address, ``kept_sources_due`` walked by the keeper's claims and
+# ``seen`` by forgetting; ``kept_names`` repeats the names each record keeps, for the prune to
+# look a file up in, and goes with its record. Existing databases start with none.
+_V15 = """
+CREATE TABLE kept_files (
+    name TEXT PRIMARY KEY,
+    media_type TEXT NOT NULL,
+    width INTEGER NOT NULL,
+    height INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    data BLOB NOT NULL
+);
+CREATE INDEX kept_files_at ON kept_files(at, name);
+CREATE TABLE kept_sources (
+    key TEXT PRIMARY KEY,
+    address TEXT NOT NULL,
+    seen TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'kept', 'failed')),
+    copies TEXT NOT NULL,
+    fetched INTEGER NOT NULL,
+    attempts INTEGER NOT NULL,
+    reason TEXT,
+    next_attempt TEXT,
+    leased_until TEXT,
+    leased_by TEXT
+);
+CREATE INDEX kept_sources_due ON kept_sources(next_attempt, key) WHERE next_attempt IS NOT NULL;
+CREATE INDEX kept_sources_seen ON kept_sources(seen);
+CREATE TABLE kept_names (
+    name TEXT NOT NULL,
+    key TEXT NOT NULL REFERENCES kept_sources(key) ON DELETE CASCADE,
+    PRIMARY KEY (name, key)
+) WITHOUT ROWID;
+CREATE INDEX kept_names_key ON kept_names(key)
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     *(_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12),
-    *(_V13, _V14),
+    *(_V13, _V14, _V15),
 )

@@ -8,6 +8,7 @@ server is the session's (``tests/_postgresql.py``).
 
 from __future__ import annotations
 
+import hashlib
 import re
 import socket
 import time
@@ -29,8 +30,10 @@ from storycore.adapters.postgresql._schema import MIGRATIONS
 from storycore.contrib.cli import main
 from storycore.errors import ConfigurationError, Unavailable
 from storycore.model.events import Event
+from storycore.model.kept import KeptCopy, KeptFile
 from storycore.model.revisions import RevisionMark
 from storycore.model.webhooks import Delivery, WebhookRecord
+from storycore.ports import Store
 from storycore.testing.stores import fresh_store
 from storycore.usecases.reindex import bring_up_to_date
 from tests import _postgresql
@@ -372,6 +375,7 @@ _UNDO = {
     5: "DROP TABLE events; DROP TABLE webhooks; DROP TABLE deliveries;",
     6: "ALTER TABLE webhooks DROP COLUMN private;",
     7: "DROP TABLE sign_in_failures;",
+    8: "DROP TABLE kept_names; DROP TABLE kept_sources; DROP TABLE kept_files;",
 }
 
 
@@ -409,6 +413,17 @@ def test_migrating_counts_each_authors_public_stories_views_and_embed_loads(
     assert (stats.stories, stats.views, stats.embeds) == (1, 3, 2)
 
 
+def test_a_schema_of_version_7_migrates_with_no_kept_pictures(url: str, schema: str) -> None:
+    open_store(url).close()
+    rewind(schema, to=7)
+    store = open_store(url)
+    try:
+        assert store.kept_files.scan(None, 10) == []
+        assert store.kept_sources.want(["https://pictures.example/a.png"], at(1)) == 1
+    finally:
+        store.close()
+
+
 def test_a_schema_of_version_6_migrates_with_no_failed_sign_ins(url: str, schema: str) -> None:
     open_store(url).close()
     rewind(schema, to=6)
@@ -442,7 +457,7 @@ def _row_counts(schema: str) -> dict[str, int]:
 def _filled(url: str) -> None:
     """A store with a row in every table: users, an app, a token, an identity, a story with
     elements, an alias, embed counts, author stats, a revision, the derivation version, an
-    event, a webhook, a delivery and a failed sign-in."""
+    event, a webhook, a delivery, a failed sign-in and a kept picture."""
     store = open_store(url)
     bring_up_to_date(store)  # the derivation version, as a command opening it records it
     with Service(store, TEST_SETTINGS) as service:
@@ -480,6 +495,18 @@ def _filled(url: str) -> None:
         service.store.deliveries.add_many([Delivery("hook", "evt_1", "story.saved", "now")])
         service.store.identities.add_user("idp", "42", make_user("bob"))
         service.store.sign_in_failures.add(["user:alice"], stored.updated)
+        _keep_a_picture(service.store, stored.updated)
+
+
+def _keep_a_picture(store: Store, now: str) -> None:
+    """A kept file, and the record of the address it was kept from, naming it."""
+    data = b"a picture"
+    file = KeptFile(hashlib.sha256(data).hexdigest(), "image/png", 1, 1, len(data), now)
+    store.kept_files.put(file, data)
+    store.kept_sources.want(["https://pictures.example/a.png"], now)
+    (wanted,) = store.kept_sources.claim(now, now + "1", "keeper", 1)
+    kept = wanted._replace(state="kept", copies=(KeptCopy(file.name, "image/png", 1, 1),))
+    assert store.kept_sources.finish(kept, "keeper")
 
 
 def test_emptying_a_schema_deletes_every_row_and_keeps_its_tables(url: str, schema: str) -> None:

@@ -72,6 +72,7 @@ _UNDO = {
     12: "DROP TABLE deliveries; DROP TABLE webhooks; DROP TABLE events;",
     13: "ALTER TABLE webhooks DROP COLUMN private;",
     14: "DROP TABLE sign_in_failures;",
+    15: "DROP TABLE kept_names; DROP TABLE kept_sources; DROP TABLE kept_files;",
 }
 
 
@@ -309,5 +310,17 @@ def test_a_database_of_version_13_migrates_with_no_failed_sign_ins(tmp_path: Pat
         assert store.sign_in_failures.since("user:alice", at(0), 10) == []
         store.sign_in_failures.add(["user:alice"], at(1))
         assert store.sign_in_failures.since("user:alice", at(0), 10) == [at(1)]
+    finally:
+        store.close()
+
+
+def test_a_database_of_version_14_migrates_with_no_kept_pictures(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'v14.db'}"
+    open_store(url).close()
+    _rewind(tmp_path / "v14.db", to=14)
+    store = open_store(url)
+    try:
+        assert store.kept_files.scan(None, 10) == []
+        assert store.kept_sources.want(["https://pictures.example/a.png"], at(1)) == 1
     finally:
         store.close()

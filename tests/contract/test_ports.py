@@ -14,6 +14,8 @@ import pytest
 from storycore.ports import (
     ApplicationRepository,
     IdentityRepository,
+    KeptFiles,
+    KeptSources,
     RevisionRepository,
     SearchIndex,
     SignInFailures,
@@ -32,6 +34,8 @@ PORTS = {
     "tokens": TokenRepository,
     "identities": IdentityRepository,
     "sign_in_failures": SignInFailures,
+    "kept_files": KeptFiles,
+    "kept_sources": KeptSources,
 }
 
 

@@ -16,11 +16,13 @@ import pytest
 from pymongo import MongoClient
 
 from storycore.adapters.mongodb._accounts import MongoUsers
-from storycore.adapters.mongodb._client import unavailable_when_unreachable
+from storycore.adapters.mongodb._client import collections_of
 from storycore.adapters.mongodb._documents import Document
-from storycore.adapters.mongodb._schema import INDEXES, Collections
+from storycore.adapters.mongodb._kept import MongoKeptFiles, MongoKeptSources
+from storycore.adapters.mongodb._schema import Collections
 from storycore.adapters.mongodb._stories import MongoStories
 from storycore.errors import Unavailable
+from storycore.model.kept import KeptFile
 from storycore.model.queries import StoryQuery
 from tests.contract._factories import make_user
 
@@ -48,7 +50,7 @@ def collections() -> Iterator[Collections]:
         connect=False,
     )
     database = client["storycore_unreachable"]
-    yield Collections(**{name: unavailable_when_unreachable(database[name]) for name in INDEXES})
+    yield collections_of(database)
     client.close()
 
 
@@ -72,3 +74,18 @@ def test_an_aggregation_raises_unavailable(collections: Collections) -> None:
 def test_a_write_raises_unavailable(collections: Collections) -> None:
     with pytest.raises(Unavailable):
         MongoUsers(collections).add(make_user("alice"))
+
+
+def test_putting_a_kept_file_raises_unavailable(collections: Collections) -> None:
+    with pytest.raises(Unavailable):
+        MongoKeptFiles(collections).put(KeptFile("0" * 64, "image/png", 1, 1, 3, "now"), b"png")
+
+
+def test_reading_a_kept_file_through_gridfs_raises_unavailable(collections: Collections) -> None:
+    with pytest.raises(Unavailable):
+        MongoKeptFiles(collections).get("0" * 64)
+
+
+def test_claiming_kept_sources_raises_unavailable(collections: Collections) -> None:
+    with pytest.raises(Unavailable):
+        MongoKeptSources(collections).claim("now", "later", "keeper", 10)

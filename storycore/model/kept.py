@@ -1,0 +1,62 @@
+"""Pictures kept by storycore, as the store holds them (docs/media-storage.md): the files, each
+named by the SHA-256 of its bytes, and what each source address (a picture's address as a story
+or a user holds it) became."""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+__all__ = ["KeptCopy", "KeptFile", "KeptSource", "KeptState"]
+
+#: What became of a source address: still to fetch, kept, or failed (to be tried again at
+#: ``next_attempt``, or for good when there is none).
+KeptState = Literal["pending", "kept", "failed"]
+
+
+class KeptFile(NamedTuple):
+    """A kept file without its bytes: what a ``HEAD`` answers and a prune reads."""
+
+    #: The SHA-256 of its bytes, in lower-case hex.
+    name: str
+    #: Its media type (``image/jpeg``, ``image/png``, ``image/gif``, ``image/webp``).
+    media_type: str
+    width: int
+    height: int
+    #: How many bytes it holds.
+    size: int
+    #: When it was last put (a timestamp): a file is pruned only some time after this.
+    at: str
+
+
+class KeptCopy(NamedTuple):
+    """One kept file of a source address: the name of the file, and what a page's ``srcset``
+    says of it."""
+
+    name: str
+    media_type: str
+    width: int
+    height: int
+
+
+class KeptSource(NamedTuple):
+    """What a source address became, and how its fetching goes.
+
+    ``copies`` are its kept files once ``state`` is ``kept``: the original first, then the
+    smaller widths. ``fetched`` counts the bytes fetched for it (a story's limit adds them up).
+    ``attempts`` counts the failed attempts since it was wanted or retried (the retry schedule's
+    step), and ``reason`` says why the last one failed. ``next_attempt`` is when it is due (None
+    once kept, or failed for good). ``seen`` is when a story, revision or user was last known
+    to show it (``KeptSources.want`` and ``touch``). A process fetching it holds it until
+    ``leased_until`` (``leased_by`` names the process).
+    """
+
+    address: str
+    seen: str
+    state: KeptState = "pending"
+    copies: tuple[KeptCopy, ...] = ()
+    fetched: int = 0
+    attempts: int = 0
+    reason: str | None = None
+    next_attempt: str | None = None
+    leased_until: str | None = None
+    leased_by: str | None = None
