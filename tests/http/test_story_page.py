@@ -8,6 +8,7 @@ author writes (and change the page's ``ETag``).
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser
@@ -46,10 +47,12 @@ def test_the_storys_thumbnail_leads_its_page(client: Client, world: World) -> No
     lead = doc.css_first(".story-lead img")
     assert lead.attributes["src"] == LEAD
     assert lead.attributes["alt"] == ""  # the title says what it shows
-    assert int(lead.attributes["width"] or 0) > 0 and int(lead.attributes["height"] or 0) > 0
+    assert int(lead.attributes["width"] or 0) > 0
+    assert int(lead.attributes["height"] or 0) > 0
     assert lead.attributes["fetchpriority"] == "high"
     assert "loading" not in lead.attributes  # the largest paint, never put off
-    order = [node.attributes.get("class") for node in doc.css(".story h1, .story-lead, .s-elements")]
+    parts = doc.css(".story h1, .story-lead, .s-elements")
+    order = [node.attributes.get("class") for node in parts]
     assert order == ["s-title", "story-lead", "s-elements"]
 
 
@@ -93,9 +96,7 @@ def test_a_story_of_no_words_takes_a_minute(client: Client, world: World) -> Non
     assert _reading_time(_doc(client, f"/alice/{slug}")) == "1 min read"
 
 
-def test_the_reading_time_is_of_the_whole_story_on_every_page(
-    client: Client, world: World
-) -> None:
+def test_the_reading_time_is_of_the_whole_story_on_every_page(client: Client, world: World) -> None:
     (slug,) = world.publish("Twelve minutes", elements=_texts(60, words=53))  # 3,180 words
     assert _reading_time(_doc(client, f"/alice/{slug}")) == "12 min read"
     assert _reading_time(_doc(client, f"/alice/{slug}", page=2)) == "12 min read"
@@ -135,9 +136,7 @@ def test_the_authors_card_ends_the_story_on_its_last_page(client: Client, world:
 # more stories by the author
 
 
-def test_up_to_three_more_public_stories_follow_newest_first(
-    client: Client, world: World
-) -> None:
+def test_up_to_three_more_public_stories_follow_newest_first(client: Client, world: World) -> None:
     world.publish("One", "Two", "Three", "Four")
     doc = _doc(client, "/alice/open")
     section = doc.css_first(".more-stories")
@@ -170,7 +169,7 @@ def test_headings_run_in_order(client: Client, world: World) -> None:
     doc = _doc(client, "/alice/open")
     levels = [int(h.tag[1]) for h in doc.css("main h1, main h2, main h3")]
     assert levels[0] == 1
-    assert all(b - a <= 1 for a, b in zip(levels, levels[1:], strict=False))
+    assert all(b - a <= 1 for a, b in itertools.pairwise(levels))
     headings = [h.text(strip=True) for h in doc.css("main h2")]
     assert headings[:2] == ["Alice Liddell", "More from Alice Liddell"]
 

@@ -45,8 +45,8 @@ def test_quotes_captions_links_and_video_titles_are_read_too() -> None:
                      added_at=NOW),
         _image("A caption of five words"),
         LinkElement(
-            id="l", permalink="https://b.example/", data={"link": {"title": "One title", "description": "and three more"}},
-            added_at=NOW,
+            id="l", permalink="https://b.example/",
+            data={"link": {"title": "One title", "description": "and three more"}}, added_at=NOW,
         ),
         VideoElement(id="v", data={"video": {"src": "https://v.example/1", "title": "Go"}},
                      added_at=NOW),
