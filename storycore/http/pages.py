@@ -156,7 +156,7 @@ def _story(
         page=shown.page,
         has_next=shown.has_next,
         minutes=shown.minutes,
-        more=[pages.StoryCard.of(summary, site) for summary in more],
+        more=more,
     )
     return _html(service, body)
 

@@ -236,7 +236,7 @@ def kept_story_page(
     page: int,
     has_next: bool,
     minutes: int,
-    more: Sequence[StoryCard],
+    more: Sequence[StorySummary],
 ) -> str:
     """``story_page`` for a page of element documents as stored, rendered once for each
     content. It is kept by everything the page is made of: the site, the author's and the
@@ -244,10 +244,11 @@ def kept_story_page(
     of the author's other stories it shows after the story, so that a change to any of them
     (a save, a new bio, another story of theirs published or gone) is another page and a kept
     one is never stale. A page is a pure function of these: its templates read no clock and no
-    file after the first render."""
+    file after the first render. ``more`` are the summaries of the author's other stories, kept
+    whole (as JSON) and made cards only when the page is rendered."""
     key = ("story", site, author.model_dump_json(), story.model_dump_json(), tuple(documents))
     return _kept_page(
-        (*key, page, has_next, minutes, tuple(more)),
+        (*key, page, has_next, minutes, _summaries.dump_json(list(more))),
         lambda: story_page(
             site,
             author=author,
@@ -256,7 +257,7 @@ def kept_story_page(
             page=page,
             has_next=has_next,
             minutes=minutes,
-            more=more,
+            more=[StoryCard.of(summary, site) for summary in more],
         ),
     )
 
