@@ -195,8 +195,10 @@ class Catalog:
         """Up to ``count`` public stories of ``author`` other than the story ``story_id``,
         newest publication first: the author's public list (``user``, for anyone), read for
         the author a story page already holds, as its page shows it after the story
-        (docs/api.md#the-web-host)."""
-        listed = self._list(1, count + 1, total=False, permalink=None, author=author)
+        (docs/api.md#the-web-host). One more is read, in case the story is among them, within
+        the service's page limit (``Settings.limits.per_page``)."""
+        per_page = min(count + 1, self._ctx.settings.limits.per_page)
+        listed = self._list(1, per_page, total=False, permalink=None, author=author)
         return [story for story in listed.items if story.id != story_id][:count]
 
     def feed(self, *, username: str | None = None, topic: str | None = None) -> list[FeedEntry]:

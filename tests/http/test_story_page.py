@@ -167,7 +167,7 @@ def test_the_more_stories_are_cards_as_the_lists_show(client: Client, world: Wor
 def test_headings_run_in_order(client: Client, world: World) -> None:
     world.publish("One")
     doc = _doc(client, "/alice/open")
-    levels = [int(h.tag[1]) for h in doc.css("main h1, main h2, main h3")]
+    levels = [int((h.tag or "h0")[1]) for h in doc.css("main h1, main h2, main h3")]
     assert levels[0] == 1
     assert all(b - a <= 1 for a, b in itertools.pairwise(levels))
     headings = [h.text(strip=True) for h in doc.css("main h2")]
