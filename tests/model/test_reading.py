@@ -14,6 +14,7 @@ from storycore.model.element_kinds import (
     VideoElement,
 )
 from storycore.model.reading import (
+    CHARACTERS_PER_MINUTE,
     WORDS_PER_MINUTE,
     image_seconds,
     reading_minutes,
@@ -81,3 +82,21 @@ def test_pictures_count_in_the_minutes() -> None:
     ten_pictures = [_image(element_id=f"i{n}") for n in range(10)]  # 75 seconds
     assert reading_minutes([_text(265), *ten_pictures]) == 2  # 60 + 75 seconds
     assert reading_minutes(ten_pictures) == 1
+
+
+def _paragraph(text: str) -> Element:
+    return TextElement(id="t", data={"text": f"<p>{text}</p>"}, added_at=NOW)
+
+
+def test_chinese_japanese_and_korean_are_read_by_the_character() -> None:
+    # written without spaces, a paragraph of these scripts is one "word" to search
+    assert CHARACTERS_PER_MINUTE == 500
+    assert reading_minutes([_paragraph("港" * 500 * 3)]) == 3
+    assert reading_minutes([_paragraph("みなと" * 500)]) == 3
+    assert reading_minutes([_paragraph("항구 " * 750)]) == 3  # 1,500 syllables
+
+
+def test_a_story_mixing_scripts_reads_each_at_its_rate() -> None:
+    text = " ".join(["harbour"] * 265) + " " + "港" * 500
+    assert story_words_read([_paragraph(text)]) == 265
+    assert reading_minutes([_paragraph(text)]) == 2
