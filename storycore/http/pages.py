@@ -38,6 +38,8 @@ __all__ = [
 FRONT_FEATURED = 4
 #: The stories a list page shows at once.
 LIST_SIZE = 20
+#: The author's other stories a story page shows after the story's last page.
+MORE = 3
 
 
 def site_of(service: Service) -> pages.Site:
@@ -144,13 +146,17 @@ def _story(
         return not_found_page(service, "story")
     except InvalidParameter:
         return not_found_page(service, "page")
+    site = site_of(service)
+    more = [] if shown.has_next else service.catalog.more_by(shown.author, shown.story.id, MORE)
     body = pages.kept_story_page(
-        site_of(service),
+        site,
         author=shown.author,
         story=shown.story,
         documents=shown.documents,
         page=shown.page,
         has_next=shown.has_next,
+        minutes=shown.minutes,
+        more=more,
     )
     return _html(service, body)
 

@@ -191,6 +191,16 @@ class Catalog:
             statuses=statuses,
         )
 
+    def more_by(self, author: UserRecord, story_id: str, count: int) -> list[StorySummary]:
+        """Up to ``count`` public stories of ``author`` other than the story ``story_id``,
+        newest publication first: the author's public list (``user``, for anyone), read for
+        the author a story page already holds, as its page shows it after the story
+        (docs/api.md#the-web-host). One more is read, in case the story is among them, within
+        the service's page limit (``Settings.limits.per_page``)."""
+        per_page = min(count + 1, self._ctx.settings.limits.per_page)
+        listed = self._list(1, per_page, total=False, permalink=None, author=author)
+        return [story for story in listed.items if story.id != story_id][:count]
+
     def feed(self, *, username: str | None = None, topic: str | None = None) -> list[FeedEntry]:
         """The public stories of a feed (docs/feeds.md), newest publication first: the
         latest, a user's (``NotFound`` for an unknown user) or a topic's; at most

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from ..errors import InvalidParameter, NotFound, StoryMoved
 from ..model.pagination import PageRequest
+from ..model.reading import reading_minutes
 from ..model.records import Element, StoryRecord, UserRecord, element_of
 from ..model.visibility import ANONYMOUS, Viewer
 from ..presentation.embed import EmbedStory, embed_script, oembed
@@ -24,6 +25,8 @@ from .context import Context
 __all__ = ["PAGE_ELEMENTS", "Embeds", "StoryOnPage"]
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+#: The reading times an ``Embeds`` keeps, by story and version; past it, it starts over.
+_KEPT_MINUTES = 4096
 #: The elements a story page shows at once (docs/api.md#the-web-host).
 PAGE_ELEMENTS = 50
 
@@ -31,14 +34,16 @@ PAGE_ELEMENTS = 50
 @dataclass(frozen=True, slots=True)
 class StoryOnPage:
     """What a story page shows: the story, its author, one page of its elements (``page``,
-    from 1, ``PAGE_ELEMENTS`` each) and whether another page follows. The elements are kept as
-    their stored documents: a page already rendered for the same documents needs no more."""
+    from 1, ``PAGE_ELEMENTS`` each), whether another page follows, and the minutes the whole
+    story takes to read (``model.reading``). The elements are kept as their stored documents:
+    a page already rendered for the same documents needs no more."""
 
     author: UserRecord
     story: StoryRecord
     documents: list[str]
     page: int
     has_next: bool
+    minutes: int
 
     @property
     def elements(self) -> list[Element]:
@@ -51,6 +56,8 @@ class Embeds:
 
     def __init__(self, context: Context) -> None:
         self._ctx = context
+        #: the minutes each story takes to read, by (id, version, updated): ``_minutes``
+        self._minutes_of: dict[tuple[str, int, str], int] = {}
 
     def script(
         self, username: str, slug: str, *, css: str | None = None, referer: str | None = None
@@ -74,7 +81,7 @@ class Embeds:
         read = self._ctx.store.read_story(username, slug, request.offset, request.probe_limit)
         author = self._ctx.found_user(username, read.author)
         story = self._ctx.found_story(ANONYMOUS, author, slug, read.story, follow_alias=True)
-        shown = _on_page(author, story, read.documents, request.page)
+        shown = self._on_page(author, story, read.documents, request.page)
         self._ctx.views.add(story.id)
         return shown
 
@@ -92,7 +99,37 @@ class Embeds:
         found = self._ctx.store.stories.element_documents(
             story.id, request.offset, request.probe_limit
         )
-        return _on_page(author, story, found, request.page)
+        return self._on_page(author, story, found, request.page)
+
+    def _on_page(
+        self, author: UserRecord, story: StoryRecord, documents: Sequence[str], page: int
+    ) -> StoryOnPage:
+        """The story page ``page`` of ``story``, from the element documents read for it (one
+        past the page, if there is one); a page past the last (but the first) is
+        ``NotFound``."""
+        if page > 1 and not documents:
+            raise NotFound(f"the story {author.username}/{story.slug} has no page {page}")
+        shown = list(documents[:PAGE_ELEMENTS])
+        has_next = len(documents) > PAGE_ELEMENTS
+        whole = shown if page == 1 and not has_next else None
+        return StoryOnPage(author, story, shown, page, has_next, self._minutes(story, whole))
+
+    def _minutes(self, story: StoryRecord, documents: Sequence[str] | None) -> int:
+        """The minutes ``story`` takes to read, from the documents of all its elements
+        (``documents``, or read when None: a story of more than a page). They are worked out
+        once for each version of the story: only a write changes its elements, and every
+        write changes its version."""
+        key = (story.id, story.version, story.updated)
+        minutes = self._minutes_of.get(key)
+        if minutes is None:
+            if documents is None:
+                limit = self._ctx.settings.limits.elements
+                documents = self._ctx.store.stories.element_documents(story.id, 0, limit)
+            minutes = reading_minutes(element_of(document) for document in documents)
+            if len(self._minutes_of) >= _KEPT_MINUTES:
+                self._minutes_of.clear()
+            self._minutes_of[key] = minutes
+        return minutes
 
     def shortlink(self, code: str) -> str:
         """The permalink a shortlink code leads to (public stories only)."""
@@ -153,17 +190,6 @@ def _page_request(page: int | str | None) -> PageRequest:
     return PageRequest.parse(
         page, PAGE_ELEMENTS, default_per_page=PAGE_ELEMENTS, max_per_page=PAGE_ELEMENTS
     )
-
-
-def _on_page(
-    author: UserRecord, story: StoryRecord, documents: Sequence[str], page: int
-) -> StoryOnPage:
-    """The story page ``page`` of ``story``, from the element documents read for it (one past
-    the page, if there is one); a page past the last (but the first) is ``NotFound``."""
-    if page > 1 and not documents:
-        raise NotFound(f"the story {author.username}/{story.slug} has no page {page}")
-    shown = list(documents[:PAGE_ELEMENTS])
-    return StoryOnPage(author, story, shown, page, len(documents) > PAGE_ELEMENTS)
 
 
 def _page_address(referer: str | None, context: Context) -> str | None:

@@ -42,6 +42,7 @@ def preview(call: EditorCall) -> HttpResponse:
         elements=shown.elements,
         page=shown.page,
         has_next=shown.has_next,
+        minutes=shown.minutes,
         preview=mark,
     )
     return call.page(body)

@@ -20,6 +20,8 @@ from typing import Any, Literal
 from markupsafe import Markup
 from pydantic import TypeAdapter
 
+from ...model.element_kinds import ImageElement
+from ...model.reading import reading_minutes
 from ...model.records import Element, StoryRecord, UserRecord, element_of
 from ...model.shapes import Page, SearchItem, StorySummary, UserProfile
 from ...rules.paths import PAGE_SCRIPT, filled
@@ -138,11 +140,15 @@ def story_page(
     elements: Sequence[Element],
     page: int,
     has_next: bool,
+    minutes: int | None = None,
+    more: Sequence[StoryCard] = (),
     preview: Preview | None = None,
 ) -> str:
-    """A story's page: its title, description, byline and dates, one page of its elements,
-    links to the pages before and after, and the embed code to copy. With ``preview``, the
-    same page marked as the story's preview."""
+    """A story's page: its picture leading the first page (``_lead``), its title,
+    description, byline, dates and reading time (``minutes``, by default of ``elements`` as the
+    whole story), one page of its elements, links to the pages before and after; after the
+    story's last page, its author's card and ``more`` of their stories; then the embed code to
+    copy. With ``preview``, the same page marked as the story's preview."""
     permalink = site.story(author.username, story.slug)
     image = story.thumbnail or story.cover
     title = story.title or "Untitled story"
@@ -182,10 +188,25 @@ def story_page(
         heading="h1",
         player_src=site.web_url + filled(PAGE_SCRIPT, name=player_script_name()),
         pager=pager,
+        lead=_lead(site, image, elements) if page == 1 else "",
+        minutes=reading_minutes(elements) if minutes is None else minutes,
+        more=more,
         embed_code=embed_code(site.script(author.username, story.slug)),
         preview=preview,
         **{**shown, "player": shown["player"] and preview is None},
     )
+
+
+def _lead(site: Site, picture: str, elements: Sequence[Element]) -> str:
+    """The address of the picture that leads a story's first page: the story's thumbnail
+    (the first image element's without one, as lists show it), or none when the story has
+    no picture or opens with that one (a picture shown twice in a row)."""
+    if not picture:
+        return ""
+    first = elements[0] if elements else None
+    if isinstance(first, ImageElement) and first.data["image"]["src"] == picture:
+        return ""
+    return site.picture(picture)
 
 
 #: The pages ``kept_story_page`` and ``kept_front_page`` keep; past it, they start over (a few
@@ -214,15 +235,20 @@ def kept_story_page(
     documents: Sequence[str],
     page: int,
     has_next: bool,
+    minutes: int,
+    more: Sequence[StorySummary],
 ) -> str:
     """``story_page`` for a page of element documents as stored, rendered once for each
     content. It is kept by everything the page is made of: the site, the author's and the
-    story's records whole (as JSON), the documents and the page, so that a change to any of
-    them is another page and a kept one is never stale. A page is a pure function of these:
-    its templates read no clock and no file after the first render."""
+    story's records whole (as JSON), the documents, the page, the reading time and the cards
+    of the author's other stories it shows after the story, so that a change to any of them
+    (a save, a new bio, another story of theirs published or gone) is another page and a kept
+    one is never stale. A page is a pure function of these: its templates read no clock and no
+    file after the first render. ``more`` are the summaries of the author's other stories, kept
+    whole (as JSON) and made cards only when the page is rendered."""
     key = ("story", site, author.model_dump_json(), story.model_dump_json(), tuple(documents))
     return _kept_page(
-        (*key, page, has_next),
+        (*key, page, has_next, minutes, _summaries.dump_json(list(more))),
         lambda: story_page(
             site,
             author=author,
@@ -230,6 +256,8 @@ def kept_story_page(
             elements=[element_of(document) for document in documents],
             page=page,
             has_next=has_next,
+            minutes=minutes,
+            more=[StoryCard.of(summary, site) for summary in more],
         ),
     )
 
@@ -259,14 +287,16 @@ def kept_front_page(
 def embedded_story(
     site: Site, *, author: Author, story: StoryRecord, elements: Sequence[Element]
 ) -> str:
-    """What the embed script inserts inside its ``div.s-story`` (docs/api.md#the-web-host and
-    25): the story page's header (its title an ``h2``, as a part of the host page) and the
-    same elements' markup as the story page, then a link to the story page."""
+    """What the embed script inserts inside its ``div.s-story`` (docs/api.md#the-web-host):
+    the story page's header (its title an ``h2``, as a part of the host page; its byline's
+    reading time of ``elements``, the whole story) and the same elements' markup as the story
+    page, then a link to the story page."""
     template = environment().get_template("embed.html")
     return template.render(
         site=site,
         heading="h2",
         permalink=site.story(author.username, story.slug),
+        minutes=reading_minutes(elements),
         **_story_parts(site, author, story, elements),
     )
 
