@@ -104,22 +104,23 @@ def _quote(
 
 def _elements(number: int, story: DemoStory, pictures: _Pictures) -> list[Any]:
     """The elements of the demo's story ``number``, in the order a writer would put them: its
-    text, the place's news, its picture, a voice of the place, a link, a video, a map."""
+    picture (first, so that its page opens with it and shows it once: docs/api.md, "The lead
+    picture"), its text, the place's news, a voice of the place, a link, a video, a map."""
     place = PLACES[story.place]
-    paragraphs = "".join(f"<p>{paragraph}</p>" for paragraph in story.text)
-    elements: list[Any] = [{"type": "text", "data": {"text": paragraphs}}]
-    posted = _DEMO_DAY + timedelta(days=number, minutes=37 * number % 600)
-    if story.news:
-        elements.append(_quote("socialA", story, story.news, posted, number, pictures))
     picture = f"{story.place}.webp" if story.picture == "place" else f"{story.topic}.webp"
     caption = story.caption or place.caption
-    elements.append(
+    paragraphs = "".join(f"<p>{paragraph}</p>" for paragraph in story.text)
+    elements: list[Any] = [
         {
             "type": "image",
             "permalink": pictures.url(picture),
             "data": {"image": pictures.image(picture, caption)},
-        }
-    )
+        },
+        {"type": "text", "data": {"text": paragraphs}},
+    ]
+    posted = _DEMO_DAY + timedelta(days=number, minutes=37 * number % 600)
+    if story.news:
+        elements.append(_quote("socialA", story, story.news, posted, number, pictures))
     if story.voice:
         later = posted + timedelta(minutes=90)
         elements.append(_quote("socialB", story, story.voice, later, number, pictures))
