@@ -148,6 +148,7 @@ def _story(
         return not_found_page(service, "page")
     site = site_of(service)
     more = [] if shown.has_next else service.catalog.more_by(shown.author, shown.story.id, MORE)
+    author = shown.author
     body = pages.kept_story_page(
         site,
         author=shown.author,
@@ -157,6 +158,7 @@ def _story(
         has_next=shown.has_next,
         minutes=shown.minutes,
         more=more,
+        summaries=lambda: service.catalog.summaries_of(more, author),
     )
     return _html(service, body)
 

@@ -191,15 +191,22 @@ class Catalog:
             statuses=statuses,
         )
 
-    def more_by(self, author: UserRecord, story_id: str, count: int) -> list[StorySummary]:
-        """Up to ``count`` public stories of ``author`` other than the story ``story_id``,
-        newest publication first: the author's public list (``user``, for anyone), read for
-        the author a story page already holds, as its page shows it after the story
-        (docs/api.md#the-web-host). One more is read, in case the story is among them, within
-        the service's page limit (``Settings.limits.per_page``)."""
+    def more_by(self, author: UserRecord, story_id: str, count: int) -> list[StoryHead]:
+        """The heads of up to ``count`` public stories of ``author`` other than the story
+        ``story_id``, newest publication first: the author's public list (``user``, for
+        anyone), read for the author a story page already holds, as its page shows it after
+        the story (docs/api.md#the-web-host). One more is read, in case the story is among
+        them, within the service's page limit (``Settings.limits.per_page``). Heads, not
+        summaries: a page kept rendered for the same heads needs no summary made
+        (``summaries_of``)."""
         per_page = min(count + 1, self._ctx.settings.limits.per_page)
-        listed = self._list(1, per_page, total=False, permalink=None, author=author)
-        return [story for story in listed.items if story.id != story_id][:count]
+        query = self._query(self._ctx.page(1, per_page), author=author, filters={})
+        heads = [] if query is None else self._ctx.store.stories.find(query)
+        return [head for head in heads if head.id != story_id][:count]
+
+    def summaries_of(self, heads: Sequence[StoryHead], author: UserRecord) -> list[StorySummary]:
+        """The summaries of heads of ``author``'s stories (``more_by``'s), as lists show them."""
+        return self._summaries(heads, author)
 
     def feed(self, *, username: str | None = None, topic: str | None = None) -> list[FeedEntry]:
         """The public stories of a feed (docs/feeds.md), newest publication first: the

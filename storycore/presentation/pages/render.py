@@ -21,6 +21,7 @@ from markupsafe import Markup
 from pydantic import TypeAdapter
 
 from ...model.element_kinds import ImageElement
+from ...model.heads import StoryHead
 from ...model.reading import reading_minutes
 from ...model.records import Element, StoryRecord, UserRecord, element_of
 from ...model.shapes import Page, SearchItem, StorySummary, UserProfile
@@ -236,19 +237,21 @@ def kept_story_page(
     page: int,
     has_next: bool,
     minutes: int,
-    more: Sequence[StorySummary],
+    more: Sequence[StoryHead],
+    summaries: Callable[[], Sequence[StorySummary]],
 ) -> str:
     """``story_page`` for a page of element documents as stored, rendered once for each
     content. It is kept by everything the page is made of: the site, the author's and the
-    story's records whole (as JSON), the documents, the page, the reading time and the cards
-    of the author's other stories it shows after the story, so that a change to any of them
-    (a save, a new bio, another story of theirs published or gone) is another page and a kept
+    story's records whole (as JSON), the documents, the page, the reading time and the heads of
+    the author's other stories it shows after the story, so that a change to any of them (a
+    save, a new bio, another story of theirs published or gone) is another page and a kept
     one is never stale. A page is a pure function of these: its templates read no clock and no
-    file after the first render. ``more`` are the summaries of the author's other stories, kept
-    whole (as JSON) and made cards only when the page is rendered."""
+    file after the first render. ``more`` are the heads of the author's other stories (all
+    their cards show but the author, who is in the key already); ``summaries`` makes their
+    summaries, called only when the page is rendered."""
     key = ("story", site, author.model_dump_json(), story.model_dump_json(), tuple(documents))
     return _kept_page(
-        (*key, page, has_next, minutes, _summaries.dump_json(list(more))),
+        (*key, page, has_next, minutes, tuple(more)),
         lambda: story_page(
             site,
             author=author,
@@ -257,7 +260,7 @@ def kept_story_page(
             page=page,
             has_next=has_next,
             minutes=minutes,
-            more=[StoryCard.of(summary, site) for summary in more],
+            more=[StoryCard.of(summary, site) for summary in summaries()],
         ),
     )
 
