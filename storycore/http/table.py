@@ -33,6 +33,7 @@ TABLE: tuple[Route, ...] = (
     web_route(paths.SITE_FEED, feeds.site_feed, Kind.FEED),
     web_route(paths.AUTHOR_FEED, feeds.author_feed, Kind.FEED),
     web_route(paths.TOPIC_FEED, feeds.topic_feed, Kind.FEED),
+    web_route(paths.TAG_FEED, feeds.tag_feed, Kind.FEED),
     web_route(paths.SCRIPT, web.script, Kind.SCRIPT),
     web_route(paths.SIGN_IN, signin.sign_in_page, Kind.EDITOR),
     web_route(paths.SIGN_IN, signin.sign_in, Kind.EDITOR, method="POST"),

@@ -44,6 +44,7 @@ __all__ = [
     "STORY",
     "STORY_PAGE_WORDS",
     "TAG",
+    "TAG_FEED",
     "TOPIC",
     "TOPIC_FEED",
     "UNDER_DOCS",
@@ -73,6 +74,7 @@ TAG = "/tags/{tag}"
 SITE_FEED = "/feed.atom"
 AUTHOR_FEED = "/{username}/feed.atom"
 TOPIC_FEED = "/topics/{topic}/feed.atom"
+TAG_FEED = "/tags/{tag}/feed.atom"
 #: The demo's files (docs/decisions.md), and every other path under ``/static``.
 STATIC_FILE = "/static/demo/{name}"
 #: The pages' scripts (the video posters' player), each named for its content.
@@ -136,6 +138,7 @@ WEB_PATHS = (
     SITE_FEED,
     AUTHOR_FEED,
     TOPIC_FEED,
+    TAG_FEED,
     STATIC_FILE,
     PAGE_SCRIPT,
     UNDER_STATIC,
