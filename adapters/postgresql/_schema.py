@@ -10,7 +10,7 @@ that its indexes serve it. ``docs/postgresql.md`` has the plans.
 
 from __future__ import annotations
 
-__all__ = ["MIGRATIONS", "TABLES"]
+__all__ = ["INDEXED", "MIGRATIONS", "TABLES"]
 
 _C = 'text COLLATE "C"'
 #: The sort keys of lists (``storycore.model.queries``) as migration 1 knew them: a migration never
@@ -222,7 +222,19 @@ CREATE INDEX sign_in_failures_key ON sign_in_failures (key, at);
 CREATE INDEX sign_in_failures_at ON sign_in_failures (at);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
+#: A story search engines may index (``StoryQuery.indexed``): its record's ``not_indexed`` is
+#: not true (a record written before the member existed has none).
+INDEXED = "(record::json ->> 'not_indexed') IS DISTINCT FROM 'true'"
+
+# A sitemap (docs/api.md#crawlers) names the public, indexed stories by author then id, and
+# each of their authors with the latest change among them: this index holds what it reads, in
+# that order, so a page of it is an index-only scan, never a read of the stories' records.
+_V8 = f"""
+CREATE INDEX stories_sitemap ON stories (author_id, id) INCLUDE (slug, updated)
+    WHERE public AND {INDEXED};
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
 
 #: The tables of the last migration but ``schema_version``, in an order that empties them: each
 #: after the tables whose rows refer to it, and ``author_stats`` after ``stories``, whose

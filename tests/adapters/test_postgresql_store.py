@@ -372,6 +372,7 @@ _UNDO = {
     5: "DROP TABLE events; DROP TABLE webhooks; DROP TABLE deliveries;",
     6: "ALTER TABLE webhooks DROP COLUMN private;",
     7: "DROP TABLE sign_in_failures;",
+    8: "DROP INDEX stories_sitemap;",
 }
 
 

@@ -13,6 +13,7 @@ from storycore import Service
 from storycore.adapters import open_store
 from storycore.adapters.sqlite._schema import MIGRATIONS
 from storycore.model.events import Event
+from storycore.model.queries import StoryQuery
 from storycore.model.revisions import RevisionMark
 from storycore.rules.ids import new_event_id
 from storycore.usecases.reindex import bring_up_to_date
@@ -72,6 +73,7 @@ _UNDO = {
     12: "DROP TABLE deliveries; DROP TABLE webhooks; DROP TABLE events;",
     13: "ALTER TABLE webhooks DROP COLUMN private;",
     14: "DROP TABLE sign_in_failures;",
+    15: "DROP INDEX stories_sitemap; ALTER TABLE stories DROP COLUMN not_indexed;",
 }
 
 
@@ -311,3 +313,21 @@ def test_a_database_of_version_13_migrates_with_no_failed_sign_ins(tmp_path: Pat
         assert store.sign_in_failures.since("user:alice", at(0), 10) == [at(1)]
     finally:
         store.close()
+
+
+def test_a_database_of_version_14_migrates_with_its_not_indexed_stories_left_out_of_a_sitemap(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'v14.db'}"
+    store = open_store(url)
+    author = add_user(store, "alice")
+    add_story(store, author.id, "shown")
+    add_story(store, author.id, "hidden", not_indexed=True)
+    store.close()
+    _rewind(tmp_path / "v14.db", to=14)
+    store = open_store(url)
+    try:
+        found = store.stories.addresses(StoryQuery(offset=0, limit=10, indexed=True))
+    finally:
+        store.close()
+    assert [address.slug for address in found] == ["shown"]
