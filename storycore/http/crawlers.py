@@ -94,18 +94,21 @@ def _parts(total: int, size: int) -> int:
 
 
 def _urlset(service: Service, entries: Iterable[SitemapEntry]) -> str:
-    web_url = service.web_url
-    addresses = Permalinks.of(web_url)
+    """The sitemap of ``entries``. Usernames and slugs hold no character XML escapes (letters,
+    digits, ``_`` and ``-``: ``rules.usernames``, ``rules.slugs``), so only the web address is
+    escaped, once."""
+    base = escape(service.web_url)
+    addresses = Permalinks.of(base)
     urls = []
-    for entry in entries:
-        if entry.username is None:
-            loc = f"{web_url}/"
-        elif entry.slug is None:
-            loc = addresses.author(entry.username)
+    for username, slug, updated in entries:
+        if username is None:
+            loc = f"{base}/"
+        elif slug is None:
+            loc = addresses.author(username)
         else:
-            loc = addresses.story(entry.username, entry.slug)
-        lastmod = "" if entry.updated is None else f"<lastmod>{entry.updated}</lastmod>"
-        urls.append(f"<url><loc>{escape(loc)}</loc>{lastmod}</url>\n")
+            loc = addresses.story(username, slug)
+        lastmod = "" if updated is None else f"<lastmod>{updated}</lastmod>"
+        urls.append(f"<url><loc>{loc}</loc>{lastmod}</url>\n")
     return f'{_DECLARATION}<urlset xmlns="{_NAMESPACE}">\n{"".join(urls)}</urlset>\n'
 
 

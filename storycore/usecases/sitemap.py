@@ -52,12 +52,13 @@ class Sitemap:
         if offset == 0 and end > 0:
             yield SitemapEntry()
         stories = self._ctx.store.stories
+        usernames: dict[str, str] = {}  # read once for the authors and their stories
         authors = stories.count_authors(_indexed(0, 0))
         # the authors are at 1 to ``authors``, the stories after them
         first, last = max(offset - 1, 0), min(end - 1, authors)
         for start in range(first, last, read_size):
             taken = stories.authors(_indexed(start, min(read_size, last - start)))
-            names = self._usernames([author.author_id for author in taken])
+            names = self._usernames([author.author_id for author in taken], usernames)
             for author in taken:
                 if author.author_id in names:
                     yield SitemapEntry(names[author.author_id], None, author.updated)
@@ -66,14 +67,18 @@ class Sitemap:
             found = stories.addresses(_indexed(start, min(read_size, last - start)))
             if not found:
                 return
-            names = self._usernames([address.author_id for address in found])
+            names = self._usernames([address.author_id for address in found], usernames)
             for address in found:
                 if address.author_id in names:
                     yield SitemapEntry(names[address.author_id], address.slug, address.updated)
 
-    def _usernames(self, user_ids: Sequence[str]) -> dict[str, str]:
-        profiles = self._ctx.store.users.profiles(set(user_ids))
-        return {user_id: profile.username for user_id, profile in profiles.items()}
+    def _usernames(self, user_ids: Sequence[str], known: dict[str, str]) -> dict[str, str]:
+        """``known``, with the usernames of those of ``user_ids`` it lacks added to it."""
+        missing = set(user_ids) - known.keys()
+        if missing:
+            profiles = self._ctx.store.users.profiles(missing)
+            known.update((user_id, profile.username) for user_id, profile in profiles.items())
+        return known
 
 
 def _indexed(offset: int, limit: int) -> StoryQuery:
