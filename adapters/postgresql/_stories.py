@@ -47,7 +47,7 @@ _KEPT = tuple(sorted(KEPT_BY_REPLACE))
 _REPLACED = (
     *("slug", "title", "description", "thumbnail", "cover", "status", "private", "version"),
     *("created", "updated", "published", "title_key", "tags", "topic_keys"),
-    *("element_permalinks", "publish_at"),
+    *("element_permalinks", "publish_at", "not_indexed"),
 )
 _COLUMNS = ("id", *_REPLACED, *_KEPT, "public", "record")
 _STORY = ", ".join(("record", *_KEPT))  # what a whole read selects, for ``_story``
