@@ -21,7 +21,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, MutableMapp
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from .model.events import Event, LoggedEvent, LoggedHead
-from .model.heads import ProfileFields, StoryHead
+from .model.heads import AuthorLatest, ProfileFields, StoryAddress, StoryHead
 from .model.kept import KeptFile, KeptSource
 from .model.queries import StoryQuery
 from .model.records import (
@@ -187,6 +187,26 @@ class StoryRepository(Protocol):
         """How many stories match ``query`` across all its pages (its offset, limit and order
         play no part): the ``total`` a list shows when asked (docs/decisions.md).
         """
+        ...
+
+    def addresses(self, query: StoryQuery) -> list[StoryAddress]:
+        """The author, slug and last change of each story matching ``query``'s filters, by
+        author id then story id, sliced by its offset and limit (its sort plays no part): what
+        a sitemap names of a story (docs/api.md#crawlers), read without the stories' records.
+        A walk of one index in that order, so that any page of 50,000 costs about as much as
+        the first.
+        """
+        ...
+
+    def authors(self, query: StoryQuery) -> list[AuthorLatest]:
+        """Each author of a story matching ``query``'s filters, with the latest ``updated``
+        among those stories, by author id, sliced by its offset and limit (its sort plays no
+        part): the author pages a sitemap names (docs/api.md#crawlers).
+        """
+        ...
+
+    def count_authors(self, query: StoryQuery) -> int:
+        """How many authors ``authors`` names across all its pages."""
         ...
 
     def add_views(

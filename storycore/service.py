@@ -32,6 +32,7 @@ from .usecases.lifecycle import Stories
 from .usecases.ratelimit import RateLimiter
 from .usecases.revisions import Revisions
 from .usecases.scheduling import Scheduler
+from .usecases.sitemap import Sitemap
 from .usecases.sources import Sources
 from .usecases.viewcounts import ViewCounts
 from .usecases.webhooks import Webhooks
@@ -43,7 +44,8 @@ class Service:
     """One story service over one store.
 
     ``accounts`` holds users, applications and authentication; ``stories`` the life of one
-    story; ``catalog`` the lists and search; ``sources`` the elements of stories a writer
+    story; ``catalog`` the lists and search; ``sitemap`` the addresses a sitemap names
+    (docs/api.md#crawlers); ``sources`` the elements of stories a writer
     may read, to add again (docs/editor.md#the-editor); ``embeds`` what the public web host serves;
     ``delegation`` creation on behalf of identity-provider users, which sends requests through
     ``provider_client`` (``storycore.contrib.identity.HttpProviderClient`` in the bindings);
@@ -136,6 +138,7 @@ class Service:
         self.imports = Imports(context, self.accounts)
         self.events = Events(context)
         self.webhooks = Webhooks(context)
+        self.sitemap = Sitemap(context)
 
     @property
     def web_url(self) -> str:

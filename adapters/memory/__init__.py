@@ -30,7 +30,7 @@ from storycore import ports
 from storycore.errors import DuplicateKey, Missing, StaleVersion
 from storycore.model import counters, records
 from storycore.model.events import Event, EventHead, LoggedEvent, LoggedHead
-from storycore.model.heads import StoryHead
+from storycore.model.heads import AuthorLatest, StoryAddress, StoryHead
 from storycore.model.kept import KeptFile, KeptSource
 from storycore.model.queries import StoryQuery
 from storycore.model.records import AppRecord, Element, StoryRecord, TokenRecord, UserRecord
@@ -116,6 +116,7 @@ def _visible(story: StoryRecord, query: StoryQuery) -> bool:
         and query.topic in (None, *story.topic_keys)
         and query.containing_element in (None, *story.element_permalinks)
         and not (query.featured and story.featured_at is None)
+        and not (query.indexed and story.not_indexed)
     )
 
 
@@ -262,6 +263,28 @@ class _Stories(_Part, ports.StoryRepository):
 
     def count(self, query: StoryQuery) -> int:
         return sum(1 for story in self._s.stories.values() if _visible(story, query))
+
+    def addresses(self, query: StoryQuery) -> list[StoryAddress]:
+        found = sorted(
+            (s.author_id, s.id, s.slug, s.updated)
+            for s in self._s.stories.values()
+            if _visible(s, query)
+        )
+        return [
+            StoryAddress(author_id, slug, updated)
+            for author_id, _, slug, updated in _page(found, query.offset, query.limit)
+        ]
+
+    def authors(self, query: StoryQuery) -> list[AuthorLatest]:
+        latest: dict[str, str] = {}
+        for story in self._s.stories.values():
+            if _visible(story, query):
+                latest[story.author_id] = max(latest.get(story.author_id, ""), story.updated)
+        found = [AuthorLatest(*item) for item in sorted(latest.items())]
+        return _page(found, query.offset, query.limit)
+
+    def count_authors(self, query: StoryQuery) -> int:
+        return len({s.author_id for s in self._s.stories.values() if _visible(s, query)})
 
     def embeds(self, story_ids: Iterable[str]) -> dict[str, list[records.EmbedCount]]:
         return {

@@ -45,6 +45,7 @@ INDEXES: dict[str, tuple[IndexModel, ...]] = {
             )
             for field in get_args(SortField)
         ),
+        _index("sitemap", ("author_id", _UP), ("_id", _UP), partialFilterExpression=_PUBLIC),
         _index("tag", ("tags", _UP), *_NEWEST),
         _index("topic", ("topic_keys", _UP), *_NEWEST),
         _index("containing_element", ("element_permalinks", _UP)),

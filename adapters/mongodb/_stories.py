@@ -45,7 +45,7 @@ from pymongo.errors import DuplicateKeyError
 from storycore.errors import DuplicateKey, Missing, StaleVersion
 from storycore.model.counters import pages_dropped, popularity
 from storycore.model.events import Event
-from storycore.model.heads import StoryHead
+from storycore.model.heads import AuthorLatest, StoryAddress, StoryHead
 from storycore.model.queries import StoryQuery
 from storycore.model.records import (
     AuthorStats,
@@ -111,6 +111,10 @@ def copy_author_tokens(
     }
     older = {**selector, "author_tokens_version": {"$lt": version}}
     stories.update_many(older, [{"$set": copied}])
+
+
+#: A sitemap's order (``addresses``): by author, then id, as the ``sitemap`` index holds them.
+_BY_AUTHOR = [("author_id", ASCENDING), ("_id", ASCENDING)]
 
 
 class MongoStories(StoryRepository):
@@ -406,6 +410,46 @@ class MongoStories(StoryRepository):
     def count(self, query: StoryQuery) -> int:
         return int(self._stories.count_documents(_selector(query)))
 
+    def addresses(self, query: StoryQuery) -> list[StoryAddress]:
+        """A walk of the ``sitemap`` index (author, id) over the query's stories."""
+        if query.limit <= 0:  # to MongoDB, a limit of 0 means none
+            return []
+        found = self._stories.find(
+            _selector(query),
+            {"author_id": 1, "slug": 1, "updated": 1},
+            sort=_BY_AUTHOR,
+            skip=max(query.offset, 0),
+            limit=query.limit,
+        )
+        return [StoryAddress(f["author_id"], f["slug"], f["updated"]) for f in found]
+
+    def authors(self, query: StoryQuery) -> list[AuthorLatest]:
+        if query.limit <= 0:
+            return []
+        pipeline: list[Document] = [
+            {"$match": _selector(query)},
+            {"$group": {"_id": "$author_id", "updated": {"$max": "$updated"}}},
+            {"$sort": {"_id": ASCENDING}},
+        ]
+        if query.offset > 0:
+            pipeline.append({"$skip": query.offset})
+        pipeline.append({"$limit": query.limit})
+        return [
+            AuthorLatest(row["_id"], row["updated"]) for row in self._stories.aggregate(pipeline)
+        ]
+
+    def count_authors(self, query: StoryQuery) -> int:
+        rows = list(
+            self._stories.aggregate(
+                [
+                    {"$match": _selector(query)},
+                    {"$group": {"_id": "$author_id"}},
+                    {"$count": "authors"},
+                ]
+            )
+        )
+        return int(rows[0]["authors"]) if rows else 0
+
     def embeds(self, story_ids: Iterable[str]) -> dict[str, list[EmbedCount]]:
         result: dict[str, list[EmbedCount]] = {}
         if not (ids := list(set(story_ids))):
@@ -471,6 +515,7 @@ def _selector(query: StoryQuery) -> Document:
         "topic_keys": query.topic,
         "element_permalinks": query.containing_element,
         "featured_at": {"$ne": None} if query.featured else None,
+        "not_indexed": {"$ne": True} if query.indexed else None,
     }
     return {field: value for field, value in wanted.items() if value is not None}
 

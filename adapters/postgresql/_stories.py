@@ -21,7 +21,7 @@ from storycore.errors import Missing, StaleVersion
 from storycore.model import records
 from storycore.model.counters import pages_dropped, popularity
 from storycore.model.events import Event
-from storycore.model.heads import StoryHead
+from storycore.model.heads import AuthorLatest, StoryAddress, StoryHead
 from storycore.model.queries import StoryQuery
 from storycore.model.records import AuthorStats, Element, EmbedCount, StoryRecord
 from storycore.model.revisions import RevisionMark
@@ -38,6 +38,7 @@ from .._sql.accounts import load_user
 from ._database import Connection, Database, Part
 from ._events import logged
 from ._revisions import KEEP, keep_parameters
+from ._schema import INDEXED
 
 __all__ = ["DUE", "PostgreSQLSearch", "PostgreSQLStories", "read_story"]
 
@@ -46,7 +47,7 @@ _KEPT = tuple(sorted(KEPT_BY_REPLACE))
 _REPLACED = (
     *("slug", "title", "description", "thumbnail", "cover", "status", "private", "version"),
     *("created", "updated", "published", "title_key", "tags", "topic_keys"),
-    *("element_permalinks", "publish_at"),
+    *("element_permalinks", "publish_at", "not_indexed"),
 )
 _COLUMNS = ("id", *_REPLACED, *_KEPT, "public", "record")
 _STORY = ", ".join(("record", *_KEPT))  # what a whole read selects, for ``_story``
@@ -335,6 +336,30 @@ class PostgreSQLStories(Part, StoryRepository):
         row = self._db.row(f"SELECT count(*) FROM stories WHERE {where}", params)
         return int(row[0]) if row else 0
 
+    def addresses(self, query: StoryQuery) -> list[StoryAddress]:
+        """An index-only scan of ``stories_sitemap`` (migration 9) for a sitemap's query."""
+        where, params = _where(query)
+        rows = self._db.rows(
+            f"SELECT author_id, slug, updated FROM stories WHERE {where}"
+            " ORDER BY author_id, id LIMIT %s OFFSET %s",
+            (*params, max(query.limit, 0), max(query.offset, 0)),
+        )
+        return [StoryAddress(*row) for row in rows]
+
+    def authors(self, query: StoryQuery) -> list[AuthorLatest]:
+        where, params = _where(query)
+        rows = self._db.rows(
+            f"SELECT author_id, max(updated) FROM stories WHERE {where}"
+            " GROUP BY author_id ORDER BY author_id LIMIT %s OFFSET %s",
+            (*params, max(query.limit, 0), max(query.offset, 0)),
+        )
+        return [AuthorLatest(*row) for row in rows]
+
+    def count_authors(self, query: StoryQuery) -> int:
+        where, params = _where(query)
+        row = self._db.row(f"SELECT count(DISTINCT author_id) FROM stories WHERE {where}", params)
+        return int(row[0]) if row else 0
+
     def embeds(self, story_ids: Iterable[str]) -> dict[str, list[EmbedCount]]:
         result: dict[str, list[EmbedCount]] = {}
         for story_id, href, views in self._db.rows(
@@ -394,6 +419,8 @@ def _where(query: StoryQuery) -> tuple[str, list[Any]]:
             params.append(value)
     if query.featured:
         where.append("featured_at IS NOT NULL")
+    if query.indexed:
+        where.append(INDEXED)  # as ``stories_sitemap`` holds it
     return " AND ".join(where), params
 
 

@@ -18,7 +18,7 @@ import orjson
 from storycore.errors import Missing, StaleVersion
 from storycore.model.counters import pages_dropped, popularity
 from storycore.model.events import Event
-from storycore.model.heads import StoryHead
+from storycore.model.heads import AuthorLatest, StoryAddress, StoryHead
 from storycore.model.queries import StoryQuery
 from storycore.model.records import (
     AuthorStats,
@@ -35,6 +35,7 @@ from storycore.rules.searchtext import token_text
 
 from ._connection import Repository, insert, marks, update
 from ._events import log
+from ._schema import INDEXED
 from ._search import COUNT, SEARCH, index, unindex
 
 __all__ = ["SQLiteSearch", "SQLiteStories"]
@@ -55,6 +56,7 @@ _COLUMNS = (
     "published",
     "title_key",
     "publish_at",
+    "not_indexed",
     *_KEPT,
 )
 _UNREPLACED = KEPT_BY_REPLACE | {"id"}  # the columns a replacement leaves as stored
@@ -338,6 +340,32 @@ class SQLiteStories(Repository, StoryRepository):
         row = self._db.row(f"SELECT count(*) FROM {source} WHERE {where}", params)
         return int(row[0]) if row else 0
 
+    def addresses(self, query: StoryQuery) -> list[StoryAddress]:
+        """A walk of ``stories_sitemap`` (migration 16) for a sitemap's query."""
+        source, where, params, _ = _listing(query)
+        rows = self._db.rows(
+            f"SELECT s.author_id, s.slug, s.updated FROM {source} WHERE {where}"
+            " ORDER BY s.author_id, s.id LIMIT ? OFFSET ?",
+            [*params, query.limit, query.offset],
+        )
+        return [StoryAddress(*row) for row in rows]
+
+    def authors(self, query: StoryQuery) -> list[AuthorLatest]:
+        source, where, params, _ = _listing(query)
+        rows = self._db.rows(
+            f"SELECT s.author_id, max(s.updated) FROM {source} WHERE {where}"
+            " GROUP BY s.author_id ORDER BY s.author_id LIMIT ? OFFSET ?",
+            [*params, query.limit, query.offset],
+        )
+        return [AuthorLatest(*row) for row in rows]
+
+    def count_authors(self, query: StoryQuery) -> int:
+        source, where, params, _ = _listing(query)
+        row = self._db.row(
+            f"SELECT count(DISTINCT s.author_id) FROM {source} WHERE {where}", params
+        )
+        return int(row[0]) if row else 0
+
     def embeds(self, story_ids: Iterable[str]) -> dict[str, list[EmbedCount]]:
         ids = list(set(story_ids))
         rows = self._db.rows(
@@ -429,6 +457,8 @@ def _listing(query: StoryQuery) -> tuple[str, str, list[Any], str]:
             params.append(value)
     if query.featured:
         where.append("s.featured_at IS NOT NULL")
+    if query.indexed:
+        where.append(INDEXED)  # as ``stories_sitemap`` holds it
     return source, " AND ".join(where) or "1", params, order
 
 

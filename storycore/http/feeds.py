@@ -1,12 +1,12 @@
 """Atom 1.0 feeds on the public web host (docs/feeds.md).
 
 ``GET /feed.atom`` holds the latest public stories, ``GET /{username}/feed.atom`` a user's
-public stories and ``GET /topics/{topic}/feed.atom`` a topic's, at most ``FEED_SIZE`` each,
-newest publication first. A feed's title says what it holds and names the site
-(``Latest stories on Harbour News``, ``Service.site_name``). Each entry names its story by the
-permalink (as ``link`` and ``id``) and carries its title, publication and update times,
-author's display name (the username when there is none) and description (as a text
-``summary``).
+public stories, ``GET /topics/{topic}/feed.atom`` a topic's and ``GET /tags/{tag}/feed.atom`` a
+hashtag's, at most ``FEED_SIZE`` each, newest publication first. A feed's title says what it
+holds and names the site (``Latest stories on Harbour News``, ``Service.site_name``). Each entry
+names its story by the permalink (as ``link`` and ``id``) and carries its title, publication and
+update times, author's display name (the username when there is none) and description (as a
+text ``summary``).
 
 The XML is built with ElementTree, which escapes whatever a title or description holds; the
 few characters XML 1.0 cannot hold at all (U+FFFE, U+FFFF, lone surrogates) become U+FFFD.
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ..errors import NotFound
 from ..rules.hashtags import normalize_tag
-from ..rules.paths import SITE_FEED, TOPIC_FEED, filled
+from ..rules.paths import SITE_FEED, TAG_FEED, TOPIC_FEED, filled
 from ..rules.permalinks import Permalinks
 from ..service import Service
 from ..usecases.catalog import FEED_SIZE, FeedEntry
@@ -36,6 +36,7 @@ __all__ = [
     "FEED_SIZE",
     "author_feed",
     "site_feed",
+    "tag_feed",
     "topic_feed",
 ]
 
@@ -65,7 +66,7 @@ class _Entry:
 
 @dataclass(frozen=True, slots=True)
 class _Missing:
-    """What a feed's address names that does not exist: ``user`` or ``topic``."""
+    """What a feed's address names that does not exist: ``user``, ``topic`` or ``tag``."""
 
     what: str
 
@@ -96,6 +97,11 @@ def author_feed(service: Service, request: HttpRequest, arguments: dict[str, str
 def topic_feed(service: Service, request: HttpRequest, arguments: dict[str, str]) -> HttpResponse:
     """A topic's latest public stories."""
     return _answer(service, _topic_feed(service, arguments["topic"]))
+
+
+def tag_feed(service: Service, request: HttpRequest, arguments: dict[str, str]) -> HttpResponse:
+    """The latest public stories with a hashtag."""
+    return _answer(service, _tag_feed(service, arguments["tag"]))
 
 
 def _answer(service: Service, feed: _Feed | _Missing) -> HttpResponse:
@@ -134,12 +140,23 @@ def _topic_feed(service: Service, topic: str) -> _Feed | _Missing:
     key = normalize_tag(topic)
     if not key:
         return _Missing("topic")
-    web_url = service.web_url
     return _Feed(
         _titled(f"Stories about {key}", service),
-        web_url + filled(TOPIC_FEED, topic=key),
-        f"{web_url}/",
+        service.web_url + filled(TOPIC_FEED, topic=key),
+        f"{service.web_url}/",
         _entries(service, service.catalog.feed(topic=key)),
+    )
+
+
+def _tag_feed(service: Service, tag: str) -> _Feed | _Missing:
+    key = normalize_tag(tag)
+    if not key:
+        return _Missing("tag")
+    return _Feed(
+        _titled(f"Stories tagged #{key}", service),
+        service.web_url + filled(TAG_FEED, tag=key),
+        f"{service.web_url}/",
+        _entries(service, service.catalog.feed(tag=key)),
     )
 
 

@@ -6,13 +6,16 @@ every 200 its ``ETag`` and ``Cache-Control`` (``conditional``), as it does every
 host. Every page carries the headers of ``page_headers`` (its security policy among them).
 
 A page number (``?page=N``) that is not a whole number from 1, or a page past the last (but
-the first), is the HTML 404: there is no such page. A search the service refuses (a query
-longer than its limit) is the search page holding the query and saying what is wrong, a 400.
+the first), is the HTML 404: there is no such page. A topic's or a hashtag's page without a
+public story is the 404 too, its first page included (an empty list is no page). A search the
+service refuses (a query longer than its limit) is the search page holding the query and saying
+what is wrong, a 400.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Literal
 
 from ..errors import InvalidParameter, NotFound, StorycoreError, StoryMoved
 from ..presentation import pages
@@ -178,17 +181,19 @@ def _front(service: Service, page: str | None) -> str:
     return pages.kept_front_page(site_of(service), featured=featured, latest=latest, topics=topics)
 
 
-def _tagged(service: Service, kind: str, name: str, page: str | None) -> str:
+def _tagged(service: Service, kind: Literal["topic", "tag"], name: str, page: str | None) -> str:
+    """A topic's or a hashtag's page; ``NotFound`` when that page holds no public story, the
+    first too: a list any word's address reaches is no page when it is empty (a "soft 404")."""
     key = normalize_tag(name)
     if not key:
         raise NotFound(f"there is no {kind} {name!r}")
     if kind == "topic":
         stories = service.catalog.topic(key, page=page, per_page=LIST_SIZE)
-        _exists(stories.page, stories.items)
-        return pages.tagged_page(site_of(service), "topic", key, stories)
-    stories = service.catalog.latest(tag=key, page=page, per_page=LIST_SIZE)
-    _exists(stories.page, stories.items)
-    return pages.tagged_page(site_of(service), "tag", key, stories)
+    else:
+        stories = service.catalog.latest(tag=key, page=page, per_page=LIST_SIZE)
+    if not stories.items:
+        raise NotFound(f"the {kind} {key!r} has no public story on page {stories.page}")
+    return pages.tagged_page(site_of(service), kind, key, stories)
 
 
 def _search(service: Service, request: HttpRequest, page: str | None) -> HttpResponse:

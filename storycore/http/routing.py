@@ -69,12 +69,15 @@ class Kind(enum.Enum):
     #: the OpenAPI document of the API's rows, made by the app (``openapi``)
     DOCUMENT = "document"
     #: the web host's answers, whose handlers take the service, the request and the path's
-    #: arguments (``WebHandler``): an HTML page, an Atom feed, an embed script, a file, a redirect
+    #: arguments (``WebHandler``): an HTML page, an Atom feed, an embed script, a file, a
+    #: redirect
     PAGE = "page"
     FEED = "feed"
     SCRIPT = "script"
     FILE = "file"
     REDIRECT = "redirect"
+    #: what crawlers read: robots.txt and the sitemaps, answered as the web host's others
+    CRAWLERS = "crawlers"
     #: the editor's pages, whose handlers take an ``editor.EditorCall``: never cached,
     #: never framed, every form's token checked (docs/editor.md)
     EDITOR = "editor"

@@ -12,7 +12,7 @@ template, a handler and a row here.
 from __future__ import annotations
 
 from ..rules import paths
-from . import apidocs, feeds, pages, static, web
+from . import apidocs, crawlers, feeds, pages, static, web
 from .api import ROUTES
 from .editor import deleting, desk, editing, history, preview, profile, publishing, signin
 from .openapi import openapi_document
@@ -33,6 +33,10 @@ TABLE: tuple[Route, ...] = (
     web_route(paths.SITE_FEED, feeds.site_feed, Kind.FEED),
     web_route(paths.AUTHOR_FEED, feeds.author_feed, Kind.FEED),
     web_route(paths.TOPIC_FEED, feeds.topic_feed, Kind.FEED),
+    web_route(paths.TAG_FEED, feeds.tag_feed, Kind.FEED),
+    web_route(paths.ROBOTS, crawlers.robots, Kind.CRAWLERS),
+    web_route(paths.SITEMAP, crawlers.sitemap, Kind.CRAWLERS),
+    web_route(paths.NUMBERED_SITEMAP, crawlers.numbered_sitemap, Kind.CRAWLERS),
     web_route(paths.SCRIPT, web.script, Kind.SCRIPT),
     web_route(paths.SIGN_IN, signin.sign_in_page, Kind.EDITOR),
     web_route(paths.SIGN_IN, signin.sign_in, Kind.EDITOR, method="POST"),

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from .records import Status, StoryRecord, UserRecord
 
-__all__ = ["ProfileFields", "StoryHead"]
+__all__ = ["AuthorLatest", "ProfileFields", "StoryAddress", "StoryHead"]
 
 
 class StoryHead(NamedTuple):
@@ -62,3 +62,20 @@ class ProfileFields(NamedTuple):
     def of(cls, user: UserRecord) -> ProfileFields:
         """The profile members of a whole record."""
         return cls(user.username, user.name, user.bio, user.location, user.website, user.avatar)
+
+
+class StoryAddress(NamedTuple):
+    """What a sitemap names of a story (docs/api.md#crawlers): where it lives and when it last
+    changed."""
+
+    author_id: str
+    slug: str
+    updated: str
+
+
+class AuthorLatest(NamedTuple):
+    """An author of some stories and the latest change among them (``updated``): what a
+    sitemap names of an author page."""
+
+    author_id: str
+    updated: str

@@ -53,6 +53,8 @@ class StoryQuery:
     audience: Audience = "public"
     status: Status | None = None
     featured: bool = False
+    #: only the stories their authors let search engines index (``not_indexed`` false)
+    indexed: bool = False
     topic: str | None = None
     tag: str | None = None
     slug: str | None = None

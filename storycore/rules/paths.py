@@ -28,22 +28,26 @@ __all__ = [
     "FRONT",
     "HISTORY",
     "NEW_STORY",
+    "NUMBERED_SITEMAP",
     "OPENAPI",
     "PAGE_SCRIPT",
     "PREVIEW",
     "PROFILE",
     "PUBLISH",
+    "ROBOTS",
     "SCHEDULE",
     "SCRIPT",
     "SEARCH",
     "SHORTLINK",
     "SIGN_IN",
     "SIGN_OUT",
+    "SITEMAP",
     "SITE_FEED",
     "STATIC_FILE",
     "STORY",
     "STORY_PAGE_WORDS",
     "TAG",
+    "TAG_FEED",
     "TOPIC",
     "TOPIC_FEED",
     "UNDER_DOCS",
@@ -73,6 +77,12 @@ TAG = "/tags/{tag}"
 SITE_FEED = "/feed.atom"
 AUTHOR_FEED = "/{username}/feed.atom"
 TOPIC_FEED = "/topics/{topic}/feed.atom"
+TAG_FEED = "/tags/{tag}/feed.atom"
+#: What crawlers read (docs/api.md#crawlers): their rules, and the sitemap, an index of the
+#: numbered sitemaps when it holds too many addresses for one.
+ROBOTS = "/robots.txt"
+SITEMAP = "/sitemap.xml"
+NUMBERED_SITEMAP = "/sitemaps/{number}.xml"
 #: The demo's files (docs/decisions.md), and every other path under ``/static``.
 STATIC_FILE = "/static/demo/{name}"
 #: The pages' scripts (the video posters' player), each named for its content.
@@ -136,6 +146,10 @@ WEB_PATHS = (
     SITE_FEED,
     AUTHOR_FEED,
     TOPIC_FEED,
+    TAG_FEED,
+    ROBOTS,
+    SITEMAP,
+    NUMBERED_SITEMAP,
     STATIC_FILE,
     PAGE_SCRIPT,
     UNDER_STATIC,

@@ -208,14 +208,20 @@ class Catalog:
         """The summaries of heads of ``author``'s stories (``more_by``'s), as lists show them."""
         return self._summaries(heads, author)
 
-    def feed(self, *, username: str | None = None, topic: str | None = None) -> list[FeedEntry]:
+    def feed(
+        self, *, username: str | None = None, topic: str | None = None, tag: str | None = None
+    ) -> list[FeedEntry]:
         """The public stories of a feed (docs/feeds.md), newest publication first: the
-        latest, a user's (``NotFound`` for an unknown user) or a topic's; at most
+        latest, a user's (``NotFound`` for an unknown user), a topic's or a hashtag's; at most
         ``FEED_SIZE``, fewer when the page limit is lower.
         """
         author = None if username is None else self._ctx.user_named(username)
         size = min(FEED_SIZE, self._ctx.settings.limits.per_page)
-        filters: dict[str, Any] = {} if topic is None else {"topic": normalize_tag(topic)}
+        filters: dict[str, Any] = {}
+        if topic is not None:
+            filters["topic"] = normalize_tag(topic)
+        if tag is not None:
+            filters["tag"] = normalize_tag(tag)
         request = self._ctx.page(1, size)
         query = self._query(request, author=author, filters=filters)
         heads = [] if query is None else self._ctx.store.stories.find(query)[:size]

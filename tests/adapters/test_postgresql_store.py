@@ -31,6 +31,7 @@ from storycore.contrib.cli import main
 from storycore.errors import ConfigurationError, Unavailable
 from storycore.model.events import Event
 from storycore.model.kept import KeptCopy, KeptFile
+from storycore.model.queries import StoryQuery
 from storycore.model.revisions import RevisionMark
 from storycore.model.webhooks import Delivery, WebhookRecord
 from storycore.ports import Store
@@ -376,6 +377,7 @@ _UNDO = {
     6: "ALTER TABLE webhooks DROP COLUMN private;",
     7: "DROP TABLE sign_in_failures;",
     8: "DROP TABLE kept_names; DROP TABLE kept_sources; DROP TABLE kept_files;",
+    9: "DROP INDEX stories_sitemap; ALTER TABLE stories DROP COLUMN not_indexed;",
 }
 
 
@@ -389,6 +391,21 @@ def rewind(schema: str, to: int) -> None:
             if number > to:
                 conn.execute(_UNDO[number])
         conn.execute("DELETE FROM schema_version WHERE version > %s", (to,))
+
+
+def test_migrating_leaves_the_not_indexed_stories_out_of_a_sitemap(url: str, schema: str) -> None:
+    store = open_store(url)
+    author = add_user(store, "alice")
+    add_story(store, author.id, "shown")
+    add_story(store, author.id, "hidden", not_indexed=True)
+    store.close()
+    rewind(schema, to=8)  # before ``not_indexed`` was a column
+    store = open_store(url)
+    try:
+        found = store.stories.addresses(StoryQuery(offset=0, limit=10, indexed=True))
+    finally:
+        store.close()
+    assert [address.slug for address in found] == ["shown"]
 
 
 def test_migrating_counts_each_authors_public_stories_views_and_embed_loads(

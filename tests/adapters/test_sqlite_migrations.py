@@ -13,6 +13,7 @@ from storycore import Service
 from storycore.adapters import open_store
 from storycore.adapters.sqlite._schema import MIGRATIONS
 from storycore.model.events import Event
+from storycore.model.queries import StoryQuery
 from storycore.model.revisions import RevisionMark
 from storycore.rules.ids import new_event_id
 from storycore.usecases.reindex import bring_up_to_date
@@ -73,6 +74,7 @@ _UNDO = {
     13: "ALTER TABLE webhooks DROP COLUMN private;",
     14: "DROP TABLE sign_in_failures;",
     15: "DROP TABLE kept_names; DROP TABLE kept_sources; DROP TABLE kept_files;",
+    16: "DROP INDEX stories_sitemap; ALTER TABLE stories DROP COLUMN not_indexed;",
 }
 
 
@@ -324,3 +326,21 @@ def test_a_database_of_version_14_migrates_with_no_kept_pictures(tmp_path: Path)
         assert store.kept_sources.want(["https://pictures.example/a.png"], at(1)) == 1
     finally:
         store.close()
+
+
+def test_a_database_of_version_15_migrates_with_its_not_indexed_stories_left_out_of_a_sitemap(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'v15.db'}"
+    store = open_store(url)
+    author = add_user(store, "alice")
+    add_story(store, author.id, "shown")
+    add_story(store, author.id, "hidden", not_indexed=True)
+    store.close()
+    _rewind(tmp_path / "v15.db", to=15)
+    store = open_store(url)
+    try:
+        found = store.stories.addresses(StoryQuery(offset=0, limit=10, indexed=True))
+    finally:
+        store.close()
+    assert [address.slug for address in found] == ["shown"]

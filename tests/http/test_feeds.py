@@ -131,8 +131,9 @@ def test_a_feed_names_its_own_address_and_an_alternate(client: Client) -> None:
         ("/feed.atom", "Latest stories on {site}"),
         ("/alice/feed.atom", "Stories by Alice Liddell on {site}"),
         ("/topics/harbour/feed.atom", "Stories about harbour on {site}"),
+        ("/tags/harbour/feed.atom", "Stories tagged #harbour on {site}"),
     ],
-    ids=["site", "user", "topic"],
+    ids=["site", "user", "topic", "tag"],
 )
 def test_each_feed_s_title_names_the_site(world: World, path: str, title: str) -> None:
     """``Settings.site_name`` when configured, else the host the request names
@@ -200,6 +201,29 @@ def test_a_topic_feed_quotes_the_topic_in_its_address(client: Client) -> None:
 
 def test_the_feed_of_a_blank_topic_is_the_web_hosts_html_404(client: Client) -> None:
     answer = client.get("/topics/%23/feed.atom")
+    assert (answer.status, answer.headers["content-type"]) == (404, "text/html; charset=utf-8")
+
+
+def test_a_tag_feed_holds_the_public_stories_with_the_hashtag(client: Client, world: World) -> None:
+    world.publish("Elsewhere #inland")
+    document = parsed(client.get("/tags/Harbour/feed.atom"))
+    assert links(document) == [permalink(client, "alice", "open")]
+    assert document.feed.id == f"{client.web_url}/tags/harbour/feed.atom"
+    assert document.feed.title == "Stories tagged #harbour on stories.test"
+
+
+@pytest.mark.parametrize("kind", ["topics", "tags"])
+def test_the_feed_of_a_topic_or_tag_without_stories_is_an_empty_feed(
+    client: Client, kind: str
+) -> None:
+    """A reader keeps a feed it subscribed to when its stories go: an empty feed, not a 404
+    (the page of such a topic or tag is the 404: docs/feeds.md)."""
+    document = parsed(client.get(f"/{kind}/nothing-here/feed.atom"))
+    assert (document.entries, document.feed.updated) == ([], EMPTY_FEED_UPDATED)
+
+
+def test_the_feed_of_a_blank_tag_is_the_web_hosts_html_404(client: Client) -> None:
+    answer = client.get("/tags/%23/feed.atom")
     assert (answer.status, answer.headers["content-type"]) == (404, "text/html; charset=utf-8")
 
 

@@ -158,6 +158,37 @@ def test_what_does_not_exist_is_the_html_404(client: Client, path: str) -> None:
     _doc(answer)
 
 
+@pytest.mark.parametrize("path", ["/topics/nothing-here", "/tags/nothing-here"])
+def test_a_topic_or_tag_without_a_public_story_is_the_html_404(client: Client, path: str) -> None:
+    """An empty list at an address any word fits is no page (else a "soft 404")."""
+    answer = client.get(path)
+    assert answer.status == 404
+    assert _doc(answer).css_first("h1").text() == "Not found"
+
+
+@pytest.mark.parametrize("path", ["/topics/{}", "/tags/{}"])
+def test_a_topic_or_tag_of_private_and_working_stories_alone_is_the_html_404(
+    client: Client, world: World, path: str
+) -> None:
+    alice = world.service.accounts.as_user("alice")
+    members = {"title": "Hidden #cellar", "topics": ["cellar"]}
+    world.service.stories.create("alice", members, viewer=alice)
+    world.service.stories.create("alice", {**members, "private": True}, viewer=alice, publish=True)
+    assert client.get(path.format("cellar")).status == 404
+
+
+@pytest.mark.parametrize("path", ["/topics/harbour", "/tags/harbour"])
+def test_a_page_past_the_end_of_a_topic_or_tag_is_the_html_404(client: Client, path: str) -> None:
+    assert client.get(path, {"page": "2"}).status == 404
+
+
+def test_the_tag_page_head_names_the_tags_feed(client: Client) -> None:
+    head = _doc(client.get("/tags/harbour")).head
+    assert head is not None
+    feed = head.css_first('link[rel="alternate"][type="application/atom+xml"]')
+    assert feed.attributes["href"] == f"{client.web_url}/tags/harbour/feed.atom"
+
+
 def test_the_html_404_is_not_indexed_and_names_no_canonical_address(client: Client) -> None:
     """A missing page is no copy of another: a canonical link to the front page would tell
     search engines that it is (a "soft 404")."""

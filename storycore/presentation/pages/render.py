@@ -425,7 +425,7 @@ def tagged_page(
     address = site.topic(name) if kind == "topic" else site.tag(name)
     heading = f"Stories about {name}" if kind == "topic" else f"Stories tagged #{name}"
     pager = pager_of(address, stories.page, stories.has_next)
-    feed = f"{address}/feed.atom" if kind == "topic" else ""
+    feed = f"{address}/feed.atom"
     return _render(
         "tagged.html",
         site,
@@ -434,7 +434,7 @@ def tagged_page(
             "description": f"{heading} on {site.name}",
             "canonical": _paged(address, stories.page),
             "feed": feed,
-            "feed_title": heading if feed else "",
+            "feed_title": heading,
             "next": pager.next,
             "prev": pager.previous,
         },
