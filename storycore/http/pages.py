@@ -192,7 +192,7 @@ def _search(service: Service, request: HttpRequest, page: str | None) -> HttpRes
     if not q:
         return _html(service, pages.search_page(site, "", None))
     try:
-        # counted for the page's heading ("12 stories found"): docs/pages.md#the-search-page
+        # counted for the page's heading ("12 stories found"): docs/api.md#the-search-page
         results = service.catalog.search(q, page=page, per_page=LIST_SIZE, total=True)
         _exists(results.page, results.items)
     except NotFound:

@@ -1,6 +1,6 @@
 """The pictures storycore serves itself: the demo's files, shipped in the package
 (``storycore/static/demo``) and served at ``{web_url}/static/demo/{name}``
-(``storycore.http.static``), and the widths each one comes in (docs/pages.md#pictures-in-widths).
+(``storycore.http.static``), and the widths each one comes in (docs/api.md#pictures-in-widths).
 
 A picture ``{stem}.webp`` may come in smaller widths too, each the file
 ``{stem}-{width}w.webp`` beside it (``scripts/draw_demo_pictures.py`` writes them). A page offers

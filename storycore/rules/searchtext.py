@@ -98,7 +98,7 @@ def found_words(text: str, words: Iterable[str]) -> list[tuple[int, int]]:
     ``text`` as written (``Crème``, ``STRAßE``) that folds to one of them, in order.
 
     A word is the word rule's, read in ``text`` as written, and folded on its own: so it is
-    the word the search matched, and a search page marks it whole (docs/pages.md#the-search-page).
+    the word the search matched, and a search page marks it whole (docs/api.md#the-search-page).
     """
     wanted = set(words)
     if not wanted:

@@ -1,6 +1,6 @@
 # mypy: disable-error-code="union-attr"
 # (a missing node fails the test with AttributeError, which says enough)
-"""The front page and the search page (docs/pages.md#the-front-page): the newest featured story
+"""The front page and the search page (docs/api.md#the-front-page): the newest featured story
 leads the front page, the other featured stories follow it, and the latest stories are listed in
 a grid; the search page says how many stories it found and marks the query's words in titles and
 descriptions, by the search's own notion of a word, with everything else kept as text.

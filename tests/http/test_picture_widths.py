@@ -1,6 +1,6 @@
 # mypy: disable-error-code="union-attr"
 # (a missing node fails the test with AttributeError, which says enough)
-"""Pictures no larger than they are drawn (docs/pages.md#pictures-in-widths): a picture
+"""Pictures no larger than they are drawn (docs/api.md#pictures-in-widths): a picture
 storycore serves itself comes in the widths the package holds, each a file of the web host of
 that very width, and a card names them in its ``srcset``; a picture from elsewhere is shown as it
 is.
@@ -11,8 +11,9 @@ from __future__ import annotations
 import pytest
 from selectolax.lexbor import LexborHTMLParser
 
+from storycore.model.element_kinds import ELEMENT_CLASSES
 from storycore.presentation.own_pictures import names, picture_size, widths
-from storycore.presentation.pages import Site
+from storycore.presentation.pages import Site, render_elements
 from tests.http._clients import Client
 from tests.http.conftest import World
 
@@ -77,3 +78,19 @@ def test_a_cards_picture_names_its_widths_and_how_wide_it_is_drawn(
 def _site(client: Client) -> Site:
     """The site ``client`` calls."""
     return Site(client.web_url, "")
+
+
+def test_a_storys_own_pictures_are_offered_in_their_widths_on_its_page_and_embed() -> None:
+    own = "http://127.0.0.1:8000/static/demo/porto.webp"
+    elements = [
+        {"type": "image", "data": {"image": {"src": own, "width": 960, "height": 640}}},
+        {
+            "type": "link",
+            "permalink": "https://site.example/x",
+            "data": {"link": {"title": "Porto", "thumbnail": own}},
+        },
+    ]
+    html = render_elements([ELEMENT_CLASSES[e["type"]].model_validate(e) for e in elements], SITE)
+    images = LexborHTMLParser(f"<html><body>{html}</body></html>").css("img")
+    assert [image.attributes["srcset"] for image in images] == [SITE.srcset(own)] * 2
+    assert all(image.attributes["sizes"] for image in images)

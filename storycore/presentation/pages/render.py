@@ -366,7 +366,7 @@ def front_page(
     latest: Page[StorySummary],
     topics: Sequence[str],
 ) -> str:
-    """The front page (docs/pages.md#the-front-page): on its first page, the newest featured
+    """The front page (docs/api.md#the-front-page): on its first page, the newest featured
     story as its lead and the other featured stories after it; then the latest, in a grid on
     wide screens; links to topics and the search form."""
     pager = pager_of(site.home, latest.page, latest.has_next)
@@ -421,7 +421,7 @@ def tagged_page(
 
 
 def search_page(site: Site, q: str, results: Page[SearchItem] | None, *, problem: str = "") -> str:
-    """The search page (docs/pages.md#the-search-page): the form, and for a query, how many
+    """The search page (docs/api.md#the-search-page): the form, and for a query, how many
     stories it finds (``results.total``, when counted) and a page of them, the query's words
     marked in their titles and descriptions. With a ``problem`` (what is wrong with ``q``, said
     to a reader), the form holds ``q`` and says so beside it, and the page finds nothing and is

@@ -33,7 +33,7 @@ class Site:
 
     def picture_widths(self, address: str) -> tuple[tuple[str, int], ...]:
         """The addresses of the picture stored at ``address`` in each width this site serves
-        it in, with the width, narrowest first (docs/pages.md#pictures-in-widths): for one of
+        it in, with the width, narrowest first (docs/api.md#pictures-in-widths): for one of
         storycore's own files that comes in several widths (``own_pictures.widths``); none for
         any other, which is shown as it is, there being nothing to resize."""
         shown = self.picture(address)
