@@ -6,7 +6,8 @@ and avatars, all procedural, since the demo must look like a real site offline.
     PYTHONPATH=/tmp/pillow python scripts/draw_demo_pictures.py --widths   # the widths alone
 
 Each landscape and link thumbnail is also written in the smaller ``WIDTHS`` below its own, as
-``{name}-{width}w.webp``, so that a page offers a card the width it draws (docs/api.md#pictures-in-widths).
+``{name}-{width}w.webp``, so that a page offers a card the width it draws
+(docs/api.md#pictures-in-widths).
 
 Pillow is needed to run this script only; storycore serves the files it wrote and never draws.
 The drawing is seeded, so running it again gives the same pictures (for one Pillow version).
