@@ -8,6 +8,8 @@ is.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from selectolax.lexbor import LexborHTMLParser
 
@@ -65,8 +67,8 @@ def test_a_cards_picture_names_its_widths_and_how_wide_it_is_drawn(
     own = f"{client.web_url}/static/demo/porto.webp"
     world.publish("Porto", thumbnail=own)
     world.publish("Elsewhere", thumbnail="https://img.example/a.jpg")
-    for path in ("/", "/alice", "/search?q=porto"):
-        doc = LexborHTMLParser(client.get(*path.split("?")).body.decode())
+    for path, query in (("/", None), ("/alice", None), ("/search", {"q": "porto"})):
+        doc = LexborHTMLParser(client.get(path, query).body.decode())
         cards = {c.css_first(".card-title a").text(): c.css_first("img") for c in doc.css(".card")}
         image = cards["Porto"]
         assert image.attributes["srcset"] == _site(client).srcset(own), path
@@ -82,7 +84,7 @@ def _site(client: Client) -> Site:
 
 def test_a_storys_own_pictures_are_offered_in_their_widths_on_its_page_and_embed() -> None:
     own = "http://127.0.0.1:8000/static/demo/porto.webp"
-    elements = [
+    elements: list[dict[str, Any]] = [
         {"type": "image", "data": {"image": {"src": own, "width": 960, "height": 640}}},
         {
             "type": "link",
