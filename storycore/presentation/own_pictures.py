@@ -14,10 +14,12 @@ import re
 from functools import cache
 from importlib import resources
 
+from ..rules.own_files import OWN_FILES
+
 __all__ = ["FOLDER", "TYPES", "content", "names", "picture_size", "widths"]
 
-#: The package's folder of the demo's files (the same path under the web host).
-FOLDER = "static/demo"
+#: The package's folder of the demo's files (the same path under the web host: ``OWN_FILES``).
+FOLDER = OWN_FILES.strip("/")
 #: The content type of each kind of file the folder may hold, by the name's ending.
 TYPES = {".webp": "image/webp", ".jpg": "image/jpeg", ".png": "image/png"}
 
