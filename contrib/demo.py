@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from storycore.http.static import demo_file, demo_url
+from storycore.presentation import own_pictures
 from storycore.rules.slugs import derive_slug
 from storycore.rules.timestamps import format_timestamp
 from storycore.service import Service
@@ -39,22 +40,6 @@ _USERS: tuple[tuple[str, str, str, str, str, dict[str, bool]], ...] = (
 _DEMO_DAY = datetime(2026, 3, 1, 8, tzinfo=UTC)  # around when the quoted posts were posted
 
 
-def _picture_size(name: str) -> tuple[int, int]:
-    """The width and height in pixels of the demo picture ``name``, read from its WebP header
-    (a lossy ``VP8`` or an extended ``VP8X`` file, as the drawing script writes them)."""
-    data = demo_file(name)
-    if data[:4] != b"RIFF" or data[8:12] != b"WEBP":
-        raise ValueError(f"{name} is not a WebP file")
-    if data[12:16] == b"VP8 ":  # the key frame's header: 14-bit width and height
-        return (
-            int.from_bytes(data[26:28], "little") & 0x3FFF,
-            int.from_bytes(data[28:30], "little") & 0x3FFF,
-        )
-    if data[12:16] == b"VP8X":  # the canvas: 24-bit width and height, less one
-        return int.from_bytes(data[24:27], "little") + 1, int.from_bytes(data[27:30], "little") + 1
-    raise ValueError(f"{name}: a WebP file of an unexpected kind")
-
-
 class _Pictures:
     """The addresses of the demo's files on the web host at ``web_url``."""
 
@@ -66,7 +51,7 @@ class _Pictures:
         return demo_url(self.web_url, name)
 
     def image(self, name: str, caption: str) -> dict[str, Any]:
-        width, height = _picture_size(name)
+        width, height = own_pictures.picture_size(name)
         return {"src": self.url(name), "caption": caption, "width": width, "height": height}
 
 

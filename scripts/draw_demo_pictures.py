@@ -3,6 +3,11 @@ and avatars, all procedural, since the demo must look like a real site offline.
 
     pip install --target /tmp/pillow pillow
     PYTHONPATH=/tmp/pillow python scripts/draw_demo_pictures.py
+    PYTHONPATH=/tmp/pillow python scripts/draw_demo_pictures.py --widths   # the widths alone
+
+Each landscape and link thumbnail is also written in the smaller ``WIDTHS`` below its own, as
+``{name}-{width}w.webp``, so that a page offers a card the width it draws
+(docs/api.md#pictures-in-widths).
 
 Pillow is needed to run this script only; storycore serves the files it wrote and never draws.
 The drawing is seeded, so running it again gives the same pictures (for one Pillow version).
@@ -13,6 +18,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -24,6 +30,8 @@ THUMBNAIL = (480, 320)
 POSTER = (640, 360)
 AVATAR = (96, 96)
 QUALITY = 72
+#: The smaller widths written of each landscape and link thumbnail (below its own width).
+WIDTHS = (160, 320, 480, 640, 800)
 
 Color = tuple[int, int, int]
 Stops = Sequence[tuple[float, Color]]
@@ -677,14 +685,28 @@ def main() -> None:
         drawn[f"avatar-{place}-news"] = monogram(PALETTE[index], place[:2].title())
         ink = PALETTE[(index + 3) % len(PALETTE)]
         drawn[f"avatar-{place}-voices"] = bubble(_mix(ink, (255, 255, 255), 0.75), ink)
-    for old in OUT.glob("*.webp"):
+    for old in OUT.glob("*.webp"):  # the smaller widths too: written again below
         old.unlink()
     for name, image in drawn.items():
         image.save(OUT / f"{name}.webp", "WEBP", quality=QUALITY, method=6)
         print(
             f"{name}.webp {image.size[0]}x{image.size[1]} {(OUT / f'{name}.webp').stat().st_size} B"
         )
+    smaller_widths()
+
+
+def smaller_widths() -> None:
+    """Each landscape's and link thumbnail's smaller ``WIDTHS``, from the file drawn."""
+    for name in [*PLACES, *TOPICS]:
+        with Image.open(OUT / f"{name}.webp") as drawn:
+            image = drawn.convert("RGB")
+        for width in (width for width in WIDTHS if width < image.width):
+            height = round(image.height * width / image.width)
+            smaller = image.resize((width, height), Image.Resampling.LANCZOS)
+            path = OUT / f"{name}-{width}w.webp"
+            smaller.save(path, "WEBP", quality=QUALITY, method=6)
+            print(f"{path.name} {width}x{height} {path.stat().st_size} B")
 
 
 if __name__ == "__main__":
-    main()
+    smaller_widths() if sys.argv[1:] == ["--widths"] else main()

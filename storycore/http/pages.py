@@ -205,7 +205,8 @@ def _search(service: Service, request: HttpRequest, page: str | None) -> HttpRes
     if not q:
         return _html(service, pages.search_page(site, "", None))
     try:
-        results = service.catalog.search(q, page=page, per_page=LIST_SIZE)
+        # counted for the page's heading ("12 stories found"): docs/api.md#the-search-page
+        results = service.catalog.search(q, page=page, per_page=LIST_SIZE, total=True)
         _exists(results.page, results.items)
     except NotFound:
         return not_found_page(service, "page")

@@ -13,9 +13,7 @@ their answers may be kept a week (``CACHE_CONTROL``), then revalidated by the ``
 
 from __future__ import annotations
 
-from functools import cache
-from importlib import resources
-
+from ..presentation import own_pictures
 from ..presentation.scripts import script_content
 from ..rules.paths import UNDER_STATIC
 from ..service import Service
@@ -37,33 +35,17 @@ __all__ = [
 #: The first segment of every path answered here (``paths.UNDER_STATIC``; a reserved username),
 #: and the package's folder of files.
 STATIC = UNDER_STATIC.strip("/").split("/")[0]
-#: The demo's folder, under the package and under the web host alike.
-DEMO_FOLDER = f"{STATIC}/demo"
+#: The demo's folder, under the package and under the web host alike (``own_pictures``).
+DEMO_FOLDER = own_pictures.FOLDER
 #: Static files are the same for a whole release: caches may keep them a week.
 CACHE_CONTROL = "public, max-age=604800"
 #: A file whose address names its content never changes there: caches may keep it a year.
 IMMUTABLE = "public, max-age=31536000, immutable"
 
-_TYPES = {".webp": "image/webp", ".jpg": "image/jpeg", ".png": "image/png"}
 
-
-@cache
-def _names() -> frozenset[str]:
-    """The demo files the package holds."""
-    folder = resources.files("storycore").joinpath(*DEMO_FOLDER.split("/"))
-    return frozenset(
-        entry.name
-        for entry in folder.iterdir()
-        if entry.is_file() and entry.name[entry.name.rfind(".") :] in _TYPES
-    )
-
-
-@cache
 def demo_file(name: str) -> bytes:
     """The content of the demo file ``name``; ``KeyError`` when the package holds none."""
-    if name not in _names():
-        raise KeyError(name)
-    return resources.files("storycore").joinpath(*DEMO_FOLDER.split("/"), name).read_bytes()
+    return own_pictures.content(name)
 
 
 def demo_url(web_url: str, name: str) -> str:
@@ -76,10 +58,10 @@ def demo_file_answer(
 ) -> HttpResponse:
     """The demo file ``arguments["name"]``, or the HTML 404 when the package holds none."""
     name = arguments["name"]
-    if name not in _names():
+    if name not in own_pictures.names():
         return no_file(service, request, arguments)
     headers = [
-        ("Content-Type", _TYPES[name[name.rfind(".") :]]),
+        ("Content-Type", own_pictures.TYPES[name[name.rfind(".") :]]),
         ("X-Content-Type-Options", "nosniff"),
         ("Cross-Origin-Resource-Policy", "cross-origin"),
         ("Cache-Control", CACHE_CONTROL),

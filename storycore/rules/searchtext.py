@@ -16,6 +16,10 @@ of kana). A letter's alphabet is the first word of its Unicode name (``LATIN SMA
 Stories and queries go through the same function, and a story matches when every query token is
 one of its tokens. A token never holds a space or ASCII punctuation, so a full-text index may
 store tokens joined by spaces and split on spaces alone.
+
+The words a search page marks in what it found (``found_words``) are found by the same rule:
+each word of the text as written whose tokens are among the query's. A symbol that is no letter
+but folds to letters (``㎏``, ``kg``) is searched as them but not marked.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from collections.abc import Iterable
 
 from ._marks import mark_ranges
 
-__all__ = ["fold", "query_tokens", "token_text", "tokens", "word_pattern"]
+__all__ = ["fold", "found_words", "query_tokens", "token_text", "tokens", "word_pattern"]
 
 _ASCII_WORD = re.compile(r"[a-z0-9]+")  # a word of folded ASCII text
 _ACCENTED_ALPHABETS = ("LATIN ", "GREEK ", "CYRILLIC ", "HEBREW ", "ARABIC ")
@@ -87,6 +91,23 @@ def tokens(*texts: str) -> list[str]:
 def query_tokens(query: str) -> list[str]:
     """The words a query asks for; every one must occur in a matching story."""
     return tokens(query)
+
+
+def found_words(text: str, words: Iterable[str]) -> list[tuple[int, int]]:
+    """Where in ``text`` the query tokens ``words`` occur: the start and end of each word of
+    ``text`` as written (``Crème``, ``STRAßE``) that folds to one of them, in order.
+
+    A word is the word rule's, read in ``text`` as written, and folded on its own: so it is
+    the word the search matched, and a search page marks it whole (docs/api.md#the-search-page).
+    """
+    wanted = set(words)
+    if not wanted:
+        return []
+    return [
+        match.span()
+        for match in _word().finditer(text)
+        if not wanted.isdisjoint(tokens(match.group()))
+    ]
 
 
 def token_text(words: Iterable[str]) -> str:

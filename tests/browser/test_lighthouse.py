@@ -2,7 +2,9 @@
 ``storycore serve --demo``), the front page, a story page, an author page, a search page, the API
 reference, the web host's HTML 404, the search page refusing a query and a plain host page
 carrying the embed score 100 in accessibility, best practices and SEO, and all but the API
-reference at least 95 in performance, in Debian's Chromium.
+reference at least 95 in performance, in Debian's Chromium. On every page measured, and on a
+topic's page too, Lighthouse finds no picture larger than it is drawn (``uses-responsive-images``,
+"Properly size images": docs/api.md#pictures-in-widths).
 
 A page that answers an error status (the 404, the refused search) fails three audits by design,
 and only those: SEO's ``http-status-code`` (its status) and ``is-crawlable`` (it is ``noindex``:
@@ -33,7 +35,17 @@ from tests.browser.conftest import HostPages
 # one Lighthouse run per page, one after the other, on one worker, started first (long)
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-lighthouse"), pytest.mark.long]
 
-MEASURED = ["front", "story", "author", "search", "host", "docs", "not_found", "search_refused"]
+MEASURED = [
+    "front",
+    "story",
+    "author",
+    "topic",
+    "search",
+    "host",
+    "docs",
+    "not_found",
+    "search_refused",
+]
 PERFECT = ["accessibility", "best-practices", "seo"]
 #: The audits a page answering an error status fails by design, by category.
 BY_DESIGN = {"best-practices": ["errors-in-console"], "seo": ["http-status-code", "is-crawlable"]}
@@ -109,3 +121,14 @@ def test_lighthouse_scores_a_pages_performance_at_least_95(
     assert score(report, "performance") >= PERFORMANCE_AT_LEAST, short_of_full(
         report, "performance"
     )
+
+
+@pytest.mark.parametrize("name", MEASURED)
+def test_lighthouse_finds_no_picture_larger_than_it_is_drawn(
+    reports: dict[str, dict[str, Any]], name: str
+) -> None:
+    audit = reports[name]["audits"]["uses-responsive-images"]
+    oversized = [
+        (item["url"], item["wastedBytes"]) for item in audit.get("details", {}).get("items", [])
+    ]
+    assert (audit["score"], oversized) == (1, [])

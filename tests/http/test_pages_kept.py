@@ -57,3 +57,18 @@ def test_the_front_page_shows_a_storys_new_title_and_topics(client: Client, worl
     after = _doc(client, "/")
     assert [a.text() for a in after.css(".topics a")] == ["quay"]
     assert "Quay at dusk" in [a.text() for a in after.css(".card-title a")]
+
+
+def test_the_front_page_leads_with_a_story_featured_after_it_was_rendered(
+    client: Client, world: World
+) -> None:
+    [slug] = world.publish("Quay at dusk")
+    before = client.get("/")
+    assert LexborHTMLParser(before.body.decode()).css_first(".lead-title a").text() == (
+        "Harbour at dawn"
+    )
+    world.clock.advance(1)
+    world.service.stories.feature("alice", slug, viewer=world.service.accounts.as_user("cora"))
+    after = client.get("/", headers={"If-None-Match": before.headers["etag"]})
+    assert after.status == 200
+    assert LexborHTMLParser(after.body.decode()).css_first(".lead-title a").text() == "Quay at dusk"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from storycore.rules.searchtext import fold, query_tokens, token_text, tokens
+from storycore.rules.searchtext import fold, found_words, query_tokens, token_text, tokens
 
 BOUNDED = settings(max_examples=100, deadline=None, database=None)
 
@@ -106,3 +106,21 @@ def test_a_text_and_its_folded_form_have_the_same_tokens(text: str) -> None:
 @given(st.text(alphabet=st.characters(codec="ascii")))
 def test_ascii_words_match_in_any_case(text: str) -> None:
     assert tokens(text.upper()) == tokens(text.lower()) == tokens(text)
+
+
+def test_the_words_a_search_marks_are_the_words_it_matched() -> None:
+    text = "Crème brûlée, STRAßE & creme_brulee: crème-brûlée"
+    marked = [text[start:end] for start, end in found_words(text, query_tokens("creme strasse"))]
+    assert marked == ["Crème", "STRAßE", "creme", "crème"]
+
+
+def test_no_word_is_found_for_a_query_without_words() -> None:
+    assert found_words("quay <script>", query_tokens("<>*")) == []
+
+
+@BOUNDED
+@given(st.text(alphabet=st.sampled_from("aéEÉß ss-_.<>&\u0301\u0915\u093f\uff21 ")), st.text())
+def test_found_words_fold_to_exactly_the_query_words_the_text_holds(text: str, q: str) -> None:
+    words = query_tokens(q) + tokens(text)[:2]
+    found = {token for start, end in found_words(text, words) for token in tokens(text[start:end])}
+    assert found == set(tokens(text)) & set(words)

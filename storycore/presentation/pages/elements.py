@@ -42,6 +42,8 @@ class ElementView:
     description: str = ""
     src: str = ""
     image: str = ""
+    #: the widths ``src`` (an image) or ``image`` (a link's thumbnail) comes in: ``Site.srcset``
+    srcset: str = ""
     width: int = 0
     height: int = 0
     caption: str = ""
@@ -113,6 +115,7 @@ def element_view(element: Element, site: Site) -> ElementView:
             element.id,
             permalink=permalink,
             src=site.picture(src),
+            srcset=site.srcset(src),
             width=_size(image, "width"),
             height=_size(image, "height"),
             caption=caption,
@@ -144,6 +147,7 @@ def element_view(element: Element, site: Site) -> ElementView:
             title=_text(link, "title"),
             description=_text(link, "description"),
             image=site.picture(_text(link, "thumbnail")),
+            srcset=site.srcset(_text(link, "thumbnail")),
             network=_text(source, "name"),
             host=host,
             path=path,

@@ -13,7 +13,7 @@ stored element documents as they are (benchmarks/README.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -26,6 +26,7 @@ from ...model.reading import reading_minutes
 from ...model.records import Element, StoryRecord, UserRecord, element_of
 from ...model.shapes import Page, SearchItem, StorySummary, UserProfile
 from ...rules.paths import PAGE_SCRIPT, filled
+from ...rules.searchtext import query_tokens
 from ..embed.oembed import embed_code
 from ..scripts import script_name
 from .document import asset as _asset
@@ -33,7 +34,7 @@ from .document import render_document as _render
 from .elements import element_view, render_views
 from .environment import environment
 from .site import Site
-from .text import linked_hashtags
+from .text import linked_hashtags, marked
 
 __all__ = [
     "Preview",
@@ -59,11 +60,12 @@ Author = UserRecord | UserProfile
 
 @dataclass(frozen=True, slots=True)
 class StoryCard:
-    """A story in a list: what its card shows. Its description is HTML: the text escaped, each
-    hashtag a link to its tag's page (``linked_hashtags``, as on the story page); its title is
-    text, for the whole title is the link to the story (a link holds no link)."""
+    """A story in a list: what its card shows. Its title and description are HTML: the text
+    escaped, each word a search found ``marked``; in the description, each hashtag a link to its
+    tag's page (``linked_hashtags``, as on the story page), none in the title, for the whole
+    title is the link to the story (a link holds no link)."""
 
-    title: str
+    title: Markup
     url: str
     description: Markup
     thumbnail: str
@@ -73,17 +75,20 @@ class StoryCard:
     date: str
 
     @classmethod
-    def of(cls, story: StorySummary | SearchItem, site: Site) -> StoryCard:
-        """The card of a list item or a search result."""
+    def of(
+        cls, story: StorySummary | SearchItem, site: Site, words: Collection[str] = ()
+    ) -> StoryCard:
+        """The card of a list item or a search result; with ``words`` (a search's query
+        tokens), the words the search found in its title and description marked."""
         author = story.author
         if isinstance(story, SearchItem):
             url, date = story.permalink, story.date.published or story.date.modified
         else:
             url, date = site.story(author.username, story.slug), story.updated
         return cls(
-            title=story.title or "Untitled story",
+            title=marked(story.title or "Untitled story", words),
             url=url,
-            description=linked_hashtags(story.description or "", site.tag),
+            description=linked_hashtags(story.description or "", site.tag, words),
             thumbnail=story.thumbnail or "",
             author_name=author.name or author.username,
             author_url=site.author(author.username),
@@ -189,7 +194,7 @@ def story_page(
         heading="h1",
         player_src=site.web_url + filled(PAGE_SCRIPT, name=player_script_name()),
         pager=pager,
-        lead=_lead(site, image, elements) if page == 1 else "",
+        lead=_lead(image, elements) if page == 1 else "",
         minutes=reading_minutes(elements) if minutes is None else minutes,
         more=more,
         embed_code=embed_code(site.script(author.username, story.slug)),
@@ -198,8 +203,8 @@ def story_page(
     )
 
 
-def _lead(site: Site, picture: str, elements: Sequence[Element]) -> str:
-    """The address of the picture that leads a story's first page: the story's thumbnail
+def _lead(picture: str, elements: Sequence[Element]) -> str:
+    """The stored address of the picture that leads a story's first page: the story's thumbnail
     (the first image element's without one, as lists show it), or none when the story has
     no picture or opens with that one (a picture shown twice in a row)."""
     if not picture:
@@ -207,7 +212,7 @@ def _lead(site: Site, picture: str, elements: Sequence[Element]) -> str:
     first = elements[0] if elements else None
     if isinstance(first, ImageElement) and first.data["image"]["src"] == picture:
         return ""
-    return site.picture(picture)
+    return picture
 
 
 #: The pages ``kept_story_page`` and ``kept_front_page`` keep; past it, they start over (a few
@@ -394,9 +399,11 @@ def front_page(
     latest: Page[StorySummary],
     topics: Sequence[str],
 ) -> str:
-    """The front page: featured stories (on its first page), then the latest, links to
-    topics and the search form."""
+    """The front page (docs/api.md#the-front-page): on its first page, the newest featured
+    story as its lead and the other featured stories after it; then the latest, in a grid on
+    wide screens; links to topics and the search form."""
     pager = pager_of(site.home, latest.page, latest.has_next)
+    shown = [StoryCard.of(story, site) for story in featured] if latest.page == 1 else []
     return _render(
         "front.html",
         site,
@@ -409,7 +416,9 @@ def front_page(
             "next": pager.next,
             "prev": pager.previous,
         },
-        featured=[StoryCard.of(story, site) for story in featured] if latest.page == 1 else [],
+        body_class="wide",
+        lead=shown[0] if shown else None,
+        featured=shown[1:],
         cards=[StoryCard.of(story, site) for story in latest.items],
         topics=[(topic, site.topic(topic)) for topic in topics],
         pager=pager,
@@ -445,14 +454,17 @@ def tagged_page(
 
 
 def search_page(site: Site, q: str, results: Page[SearchItem] | None, *, problem: str = "") -> str:
-    """The search page: the form, and for a query, a page of what it finds. With a
-    ``problem`` (what is wrong with ``q``, said to a reader), the form holds ``q`` and says
-    so beside it, and the page finds nothing and is not indexed."""
+    """The search page (docs/api.md#the-search-page): the form, and for a query, how many
+    stories it finds (``results.total``, when counted) and a page of them, the query's words
+    marked in their titles and descriptions. With a ``problem`` (what is wrong with ``q``, said
+    to a reader), the form holds ``q`` and says so beside it, and the page finds nothing and is
+    not indexed."""
     searched = results is not None
     address = site.search(q) if searched else site.search_url
     page, has_next = (results.page, results.has_next) if results is not None else (1, False)
     pager = pager_of(address, page, has_next)
     title = f"Search: {q}" if searched else "Search"
+    words = query_tokens(q) if searched else []
     return _render(
         "search.html",
         site,
@@ -467,9 +479,19 @@ def search_page(site: Site, q: str, results: Page[SearchItem] | None, *, problem
         q=q,
         problem=problem,
         searched=searched,
-        cards=[StoryCard.of(item, site) for item in results.items] if results else [],
+        heading=_found_heading(q, results.total) if results is not None else "Search",
+        cards=[StoryCard.of(item, site, words) for item in results.items] if results else [],
         pager=pager,
     )
+
+
+def _found_heading(q: str, total: int | None) -> str:
+    """What the search page says it found for ``q``: how many stories, when counted."""
+    if total is None:
+        return f"Search: {q}"
+    if total == 0:
+        return f"No stories found for “{q}”"
+    return f"{total:,} {'story' if total == 1 else 'stories'} found for “{q}”"
 
 
 def not_found_page(site: Site, what: str) -> str:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from ...rules.own_files import shown_at
+from ...rules.own_files import OWN_FILES, shown_at
 from ...rules.paths import TAG, TOPIC, filled
 from ...rules.permalinks import Permalinks
 from ...rules.video_players import VideoPlayer
 from ...settings import Limits
+from .. import own_pictures
 
 __all__ = ["Site"]
 
@@ -29,6 +30,22 @@ class Site:
         """Where a page of this site shows the picture stored at ``address``: a file storycore
         serves itself from this site (``storycore.rules.own_files``), any other as stored."""
         return shown_at(address, self.web_url)
+
+    def picture_widths(self, address: str) -> tuple[tuple[str, int], ...]:
+        """The addresses of the picture stored at ``address`` in each width this site serves
+        it in, with the width, narrowest first (docs/api.md#pictures-in-widths): for one of
+        storycore's own files that comes in several widths (``own_pictures.widths``); none for
+        any other, which is shown as it is, there being nothing to resize."""
+        shown = self.picture(address)
+        own = f"{self.web_url}{OWN_FILES}"
+        if not shown.startswith(own):
+            return ()
+        return tuple((own + name, width) for name, width in own_pictures.widths(shown[len(own) :]))
+
+    def srcset(self, address: str) -> str:
+        """The ``srcset`` of an ``<img>`` of the picture stored at ``address``: each width
+        this site serves it in (``picture_widths``), or nothing."""
+        return ", ".join(f"{url} {width}w" for url, width in self.picture_widths(address))
 
     @property
     def home(self) -> str:
