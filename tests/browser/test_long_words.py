@@ -71,6 +71,9 @@ PAST_THE_COLUMN = """(selector) => {
   const left = box.left + parseFloat(style.paddingLeft) - 0.5;
   const right = box.right - parseFloat(style.paddingRight) + 0.5;
   const unseen = '.visually-hidden, script, style, template, textarea, select, option';
+  // a story's lead picture is drawn wider than the column on purpose (the page's scroll width
+  // still bounds it); it holds no words
+  const wide = '.story-lead';
   const past = [];
   const check = (rect, what) => {
     if (rect.width > 1 && (rect.right > right || rect.left < left)) {
@@ -81,7 +84,7 @@ PAST_THE_COLUMN = """(selector) => {
     element.tagName.toLowerCase() + (element.className ? '.' + element.className : '');
   const walk = (root) => {
     for (const element of root.querySelectorAll('*')) {
-      if (element.closest(unseen)) continue;
+      if (element.closest(unseen) || element.closest(wide)) continue;
       check(element.getBoundingClientRect(), name(element));
       if (element.shadowRoot) walk(element.shadowRoot);
     }
