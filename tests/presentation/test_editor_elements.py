@@ -10,6 +10,7 @@ import pytest
 
 from storycore.model.element_kinds import ELEMENT_CLASSES
 from storycore.presentation.editor.editing import element_item
+from storycore.presentation.editor.element_names import element_name
 from storycore.presentation.pages import Site
 from storycore.presentation.pages.elements import element_view, render_views
 from storycore.settings import Settings
@@ -42,3 +43,21 @@ def test_a_text_element_is_edited_in_place_not_shown() -> None:
     )
     item = element_item(element, SITE)
     assert (item.markup, item.text) == ("", "<p>#sea and <em>more</em></p>")
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("<p>One two three four five six seven</p>", "text “One two three four five six…”"),
+        ("<p>Short one</p>", "text “Short one”"),
+        ("<p>" + "x" * 500 + " tail</p>", "text “" + "x" * 59 + "…”"),
+    ],
+    ids=["six words", "fewer", "a long word"],
+)
+def test_a_text_element_is_named_by_its_first_words_within_sixty_characters(
+    text: str, name: str
+) -> None:
+    element = ELEMENT_CLASSES["text"].model_validate(
+        {"id": "e1", "type": "text", "data": {"text": text}}
+    )
+    assert element_name(element_view(element, SITE)) == name

@@ -1,7 +1,8 @@
 """How the editor names an element in its buttons and messages (docs/editor.md#the-editor):
 by its kind and what identifies it, so that "Move quote by Marrakesh News up" says which of
 many buttons acts on which element. A quote is named by its author, an image by its caption, a
-link and a video by their title (else their host), a text by its first words."""
+link and a video by their title (else their host), a text by its first words; each within 60
+characters, so that a long word names no button at length."""
 
 from __future__ import annotations
 
@@ -30,8 +31,10 @@ def element_name(view: ElementView) -> str:
         words = plain_text(str(view.html)).split()
         if not words:
             return "empty text"
-        more = "…" if len(words) > NAMED_WORDS else ""
-        return f"text “{' '.join(words[:NAMED_WORDS])}{more}”"
+        named = " ".join(words[:NAMED_WORDS])
+        short = _short(named)
+        more = "…" if len(words) > NAMED_WORDS and short == named else ""
+        return f"text “{short}{more}”"
     return f"element from {where}"
 
 
