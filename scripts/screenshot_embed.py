@@ -22,7 +22,7 @@ from playwright.sync_api import Route, sync_playwright
 from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.asgi import StorycoreASGI
-from storycore.contrib.demo import load_demo
+from storycore.contrib.demo import SITE_NAME, load_demo
 from storycore.contrib.listen import listening_socket
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "embed.png"
@@ -67,7 +67,9 @@ _PICTURES_LOADED = """() => {
 def main() -> None:
     sock = listening_socket("127.0.0.1", 0)
     base = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    service = Service(open_store("sqlite://"), Settings(web_url=base, password_cost=2**4))
+    service = Service(
+        open_store("sqlite://"), Settings(web_url=base, site_name=SITE_NAME, password_cost=2**4)
+    )
     load_demo(service)
     server = _serve_story(service, sock)
     story = next(s for s in service.catalog.latest().items if s.author.username == "alice")
