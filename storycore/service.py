@@ -28,6 +28,7 @@ from .usecases.embedding import Embeds
 from .usecases.events import Events
 from .usecases.identity import ProviderClient
 from .usecases.imports import Imports
+from .usecases.kept_media import KeptMedia
 from .usecases.lifecycle import Stories
 from .usecases.ratelimit import RateLimiter
 from .usecases.revisions import Revisions
@@ -139,6 +140,7 @@ class Service:
         self.events = Events(context)
         self.webhooks = Webhooks(context)
         self.sitemap = Sitemap(context)
+        self.media = KeptMedia(context)
 
     @property
     def web_url(self) -> str:

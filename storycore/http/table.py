@@ -12,7 +12,7 @@ template, a handler and a row here.
 from __future__ import annotations
 
 from ..rules import paths
-from . import apidocs, crawlers, feeds, pages, static, web
+from . import apidocs, crawlers, feeds, media, pages, static, web
 from .api import ROUTES
 from .editor import deleting, desk, editing, history, preview, profile, publishing, signin
 from .openapi import openapi_document
@@ -27,6 +27,8 @@ TABLE: tuple[Route, ...] = (
     web_route(paths.STATIC_FILE, static.demo_file_answer, Kind.FILE),
     web_route(paths.PAGE_SCRIPT, static.page_script_answer, Kind.FILE),
     web_route(paths.UNDER_STATIC, static.no_file, Kind.FILE),
+    web_route(paths.MEDIA_FILE, media.kept_file, Kind.FILE),
+    web_route(paths.UNDER_MEDIA, media.no_kept_file, Kind.FILE),
     web_route(paths.API_REFERENCE, apidocs.reference_page, Kind.PAGE),
     web_route(paths.API_REFERENCE_FILE, apidocs.reference_file, Kind.FILE),
     web_route(paths.UNDER_DOCS, pages.no_page, Kind.PAGE),

@@ -24,6 +24,7 @@ from . import _reading, _writing
 from ._colours import in_srgb
 
 __all__ = [
+    "EXTENSIONS",
     "LONG_SIDE",
     "MAX_ANIMATION_PIXELS",
     "MAX_BYTES",
@@ -44,6 +45,9 @@ LONG_SIDE = 2048
 #: The narrower widths made for ``srcset``, each only when narrower than the kept picture: a
 #: phone's column at 1x and 2x (320, 640), the reading column at 1.5x (1024) and 2x (1536).
 WIDTHS = (320, 640, 1024, 1536)
+#: The extension of a kept file's name by its media type: the four types a kept file may have
+#: (this module writes WebP alone).
+EXTENSIONS = {"image/webp": "webp", "image/jpeg": "jpg", "image/png": "png", "image/gif": "gif"}
 #: An animation of more frames than this is kept as its first frame.
 MAX_FRAMES = 200
 #: An animation whose frames hold more pixels than this in all (frames x width x height) is

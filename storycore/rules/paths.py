@@ -27,6 +27,7 @@ __all__ = [
     "EDITOR_PATHS",
     "FRONT",
     "HISTORY",
+    "MEDIA_FILE",
     "NEW_STORY",
     "NUMBERED_SITEMAP",
     "OPENAPI",
@@ -51,6 +52,7 @@ __all__ = [
     "TOPIC",
     "TOPIC_FEED",
     "UNDER_DOCS",
+    "UNDER_MEDIA",
     "UNDER_STATIC",
     "UNPUBLISH",
     "UNSCHEDULE",
@@ -88,6 +90,10 @@ STATIC_FILE = "/static/demo/{name}"
 #: The pages' scripts (the video posters' player), each named for its content.
 PAGE_SCRIPT = "/static/{name}.js"
 UNDER_STATIC = "/static/{rest:path}"
+#: The pictures storycore keeps (docs/media.md#how-a-kept-picture-is-served), each named by the
+#: SHA-256 of its bytes, and every other path under ``/media``.
+MEDIA_FILE = "/media/{name}"
+UNDER_MEDIA = "/media/{rest:path}"
 #: The API reference and its viewer's files, and every other path under ``/docs``.
 API_REFERENCE = "/docs/api"
 API_REFERENCE_FILE = "/docs/api/{name}"
@@ -153,6 +159,8 @@ WEB_PATHS = (
     STATIC_FILE,
     PAGE_SCRIPT,
     UNDER_STATIC,
+    MEDIA_FILE,
+    UNDER_MEDIA,
     API_REFERENCE,
     API_REFERENCE_FILE,
     UNDER_DOCS,

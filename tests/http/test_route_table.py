@@ -81,13 +81,14 @@ def test_a_user_named_like_a_reserved_word_is_refused(word: str) -> None:
 
 
 def _example(route: Route) -> str:
-    """A path that fits ``route``'s template: every parameter an ``x``."""
+    """A path that fits ``route``'s template: every parameter an ``x``, a path's two segments
+    (``x/x``: what a path parameter takes that a segment's does not)."""
     parts = []
     for segment in route.segments:
         if not segment.startswith("{"):
             parts.append(segment)
         elif segment.endswith(":path}"):
-            parts.append("x")
+            parts.append("x/x")
         else:
             parts.append("x" + segment[segment.index("}") + 1 :])
     return "/" + "/".join(parts)
