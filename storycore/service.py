@@ -16,8 +16,8 @@ from .clocks import Clock, SystemClock
 from .errors import ConfigurationError, MissingDependencyError
 from .model.resolvers import ElementResolver, OfflineResolver
 from .ports import Store
-from .resolving.fetching import PageFetcher
 from .presentation.presenters import Presenter
+from .resolving.fetching import PageFetcher
 from .rules.sites import checked_web_url
 from .settings import DEFAULT_WEB_URL, Settings
 from .usecases.accounts import Accounts

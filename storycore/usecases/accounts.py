@@ -18,8 +18,8 @@ from ..model.derived import user_changes, with_search_tokens
 from ..model.members import PROFILE_WRITE, USER_MEMBERS, USER_WRITE_MEMBERS, refuse_unknown
 from ..model.pagination import page_of
 from ..model.records import AppRecord, Plan, TokenRecord, UserRecord
-from ..model.shown_pictures import pictures, user_pictures
 from ..model.shapes import Page, Revoked, TokenGrant, UserProfile
+from ..model.shown_pictures import pictures, user_pictures
 from ..model.visibility import ANONYMOUS, Viewer
 from ..rules.addresses import validate_url
 from ..rules.appnames import WEB_HOST_APP, WEB_HOST_APP_ID, validate_app_name

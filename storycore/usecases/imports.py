@@ -78,7 +78,8 @@ __all__ = ["ImportProgress", "Imports"]
 #: total)`` as records are written.
 ImportProgress = Callable[[str, int, int | None], None]
 
-#: The pictures one ``want`` of an import queues for the keeper (docs/media.md#how-pictures-are-kept).
+#: The pictures one ``want`` of an import queues for the keeper
+#: (docs/media.md#how-pictures-are-kept).
 _WANTED_AT_ONCE = 1000
 _IN_MEMORY = 4 * 1024 * 1024  # bytes of spooled records kept in memory before using a file
 _LINE_MEMBERS = {

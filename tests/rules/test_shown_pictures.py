@@ -28,12 +28,28 @@ def _element(data: dict[str, Any]) -> Element:
 def test_a_story_shows_its_thumbnail_and_its_elements_pictures() -> None:
     elements = [
         _element({"type": "image", "data": {"image": {"src": "https://a.example/1.jpg"}}}),
-        _element({"type": "quote", "permalink": "https://x.example/p/1",
-                  "attribution": {"thumbnail": "https://a.example/avatar.png"}}),  # fmt: skip
-        _element({"type": "video", "data": {"video": {
-            "src": "https://v.example/v", "thumbnail": "https://a.example/v.jpg"}}}),  # fmt: skip
-        _element({"type": "link", "permalink": "https://l.example/",
-                  "data": {"link": {"thumbnail": "https://a.example/l.jpg"}}}),  # fmt: skip
+        _element(
+            {
+                "type": "quote",
+                "permalink": "https://x.example/p/1",
+                "attribution": {"thumbnail": "https://a.example/avatar.png"},
+            }
+        ),
+        _element(
+            {
+                "type": "video",
+                "data": {
+                    "video": {"src": "https://v.example/v", "thumbnail": "https://a.example/v.jpg"}
+                },
+            }
+        ),
+        _element(
+            {
+                "type": "link",
+                "permalink": "https://l.example/",
+                "data": {"link": {"thumbnail": "https://a.example/l.jpg"}},
+            }
+        ),
         _element({"type": "text", "data": {"text": "<p>no picture</p>"}}),
     ]
     shown = story_pictures(_story(thumbnail="https://a.example/t.jpg"), elements)
@@ -70,7 +86,7 @@ def test_a_user_shows_their_avatar() -> None:
 
 def test_a_failed_fetch_is_tried_again_after_a_minute_an_hour_and_a_day_then_never() -> None:
     at = datetime(2026, 1, 1, tzinfo=UTC)
-    assert RETRY_DELAYS == (timedelta(minutes=1), timedelta(hours=1), timedelta(days=1))
+    assert (timedelta(minutes=1), timedelta(hours=1), timedelta(days=1)) == RETRY_DELAYS
     assert [next_attempt(n, at) for n in (1, 2, 3, 4)] == [
         at + timedelta(minutes=1), at + timedelta(hours=1), at + timedelta(days=1), None,
     ]  # fmt: skip

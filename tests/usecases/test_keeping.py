@@ -22,8 +22,7 @@ from tests.conftest import TEST_SETTINGS
 from tests.resolving.conftest import FakeSite, Reply
 
 KEEPING = TEST_SETTINGS.model_copy(
-    update={"keep_media": True, "resolver_allowed_hosts": ("127.0.0.1",),
-            "keep_media_timeout": 0.5}  # fmt: skip
+    update={"keep_media": True, "resolver_allowed_hosts": ("127.0.0.1",), "keep_media_timeout": 0.5}
 )
 
 
@@ -89,7 +88,8 @@ def test_a_user_wants_their_avatar_kept(service: Service, pictures: FakeSite) ->
         "alice", {"avatar": pictures.url("/b.png")}, viewer=service.accounts.as_user("alice")
     )
     found = service.store.kept_sources.get_many([pictures.url("/a.png"), pictures.url("/b.png")])
-    assert {record.state for record in found.values()} == {"pending"} and len(found) == 2
+    assert {record.state for record in found.values()} == {"pending"}
+    assert len(found) == 2
 
 
 def test_the_keeper_keeps_a_picture_and_serves_its_copies(
@@ -98,11 +98,13 @@ def test_the_keeper_keeps_a_picture_and_serves_its_copies(
     _save(service, pictures.url("/a.png"))
     assert service.keep_media() == 1
     record = _record(service, pictures.url("/a.png"))
-    assert record.state == "kept" and record.fetched == len(_png())
+    assert record.state == "kept"
+    assert record.fetched == len(_png())
     original = record.copies[0]
     assert (original.width, original.height, original.media_type) == (40, 30, "image/webp")
     found = service.media.file(f"{original.name}.webp")
-    assert found is not None and found[0].name == original.name
+    assert found is not None
+    assert found[0].name == original.name
 
 
 @pytest.mark.parametrize("path", ["/drawing.svg", "/page.png"])
@@ -113,7 +115,8 @@ def test_a_refused_picture_fails_for_good_at_once(
     service.keep_media()
     record = _record(service, pictures.url(path))
     assert (record.state, record.next_attempt) == ("failed", None)
-    assert record.reason is not None and record.reason.startswith("not a picture")
+    assert record.reason is not None
+    assert record.reason.startswith("not a picture")
 
 
 def test_a_failed_fetch_is_tried_again_a_minute_later_by_the_clock(
@@ -122,7 +125,8 @@ def test_a_failed_fetch_is_tried_again_a_minute_later_by_the_clock(
     _save(service, pictures.url("/broken.png"))
     service.keep_media()
     record = _record(service, pictures.url("/broken.png"))
-    assert record.state == "failed" and record.reason == "the source answered 500"
+    assert record.state == "failed"
+    assert record.reason == "the source answered 500"
     assert record.next_attempt == format_timestamp(clock.now() + timedelta(minutes=1))
     pictures.replies["/broken.png"] = Reply(_png(), content_type="image/png")
     assert service.keep_media() == 0  # not due yet
@@ -137,7 +141,8 @@ def test_a_source_that_never_answers_fails_within_the_timeout(
     _save(service, pictures.url("/slow.png"))
     service.keep_media()
     record = _record(service, pictures.url("/slow.png"))
-    assert record.state == "failed" and record.next_attempt is not None
+    assert record.state == "failed"
+    assert record.next_attempt is not None
     assert record.reason == "no answer within 0.5 s"
 
 
