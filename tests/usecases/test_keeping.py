@@ -15,6 +15,7 @@ from PIL import Image
 from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.fetch import HttpFetcher
+from storycore.contrib.transfer import export_lines
 from storycore.model.kept import KeptSource
 from storycore.rules.timestamps import format_timestamp
 from storycore.testing import ManualClock
@@ -90,6 +91,20 @@ def test_a_user_wants_their_avatar_kept(service: Service, pictures: FakeSite) ->
     found = service.store.kept_sources.get_many([pictures.url("/a.png"), pictures.url("/b.png")])
     assert {record.state for record in found.values()} == {"pending"}
     assert len(found) == 2
+
+
+def test_an_import_wants_the_pictures_it_brings(clock: ManualClock, pictures: FakeSite) -> None:
+    off = KEEPING.model_copy(update={"keep_media": False})
+    with _service(clock, off) as source:
+        source.accounts.update(
+            "alice", {"avatar": pictures.url("/b.png")}, viewer=source.accounts.as_user("alice")
+        )
+        _save(source, pictures.url("/a.png"))
+        lines = list(export_lines(source.store))
+    with Service(open_store("memory://"), KEEPING, clock=clock) as target:
+        target.imports.load(lines)
+        found = target.store.kept_sources.get_many([pictures.url(p) for p in ("/a.png", "/b.png")])
+        assert sorted(found) == [pictures.url("/a.png"), pictures.url("/b.png")]
 
 
 def test_the_keeper_keeps_a_picture_and_serves_its_copies(
