@@ -72,6 +72,11 @@ class Keeper:
         #: who holds a lease: this process (host and pid) and this keeper
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
+    @property
+    def fetching(self) -> bool:
+        """Whether this keeper has a fetcher (without one, ``keep_due`` keeps nothing)."""
+        return self._fetcher is not None
+
     def keep_due(self, limit: int = BATCH) -> int:
         """Fetch and keep every picture due now, ``limit`` claimed at a time (those that fail
         and come due again meanwhile wait for the next call); how many were tried."""
