@@ -204,11 +204,12 @@ class Service:
         return self.keeper.keep_due(limit)
 
     def close(self) -> None:
-        """Stop publishing due stories and delivering events, write the views counted so far,
-        and close the store."""
+        """Stop publishing due stories, delivering events and keeping pictures, write the views
+        counted so far, and close the store."""
         try:
             self.scheduler.close()
             self.deliverer.close()
+            self.keeper.close()
             self._views.close()
         finally:
             self.store.close()

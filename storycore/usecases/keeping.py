@@ -20,8 +20,10 @@ what is due and keeps it:
    (``storycore.rules.keeping``), then failed for good with its reason.
 
 ``keep_due`` is synchronous and keeps what is due when it is called: the fetches run on an
-event loop of their own, and ``keep_picture``'s CPU work in the calling thread, so a serve
-process runs it in a thread of its own. Time is the service's clock.
+event loop of their own, and ``keep_picture``'s CPU work in the calling thread. ``start`` runs
+it every ``INTERVAL`` seconds in a daemon thread of its own until ``close`` (what a serve
+process is to do, so that a picture is kept within 10 seconds of its write). Time is the
+service's clock.
 """
 
 from __future__ import annotations
@@ -36,16 +38,17 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from ..errors import PictureRefused
+from ..errors import PictureRefused, StorycoreError
 from ..media.pictures import MAX_BYTES, KeptPicture, PictureFile, keep_picture
 from ..model.kept import KeptCopy, KeptFile, KeptSource
 from ..resolving.coroutines import run_to_end
 from ..resolving.fetching import PageFetcher
 from ..rules.keeping import next_attempt
 from ..rules.timestamps import format_timestamp
+from ._rounds import RoundThread
 from .context import Context
 
-__all__ = ["BATCH", "LEASE", "Keeper"]
+__all__ = ["BATCH", "INTERVAL", "LEASE", "Keeper"]
 
 logger = logging.getLogger("storycore.media")
 
@@ -53,6 +56,8 @@ logger = logging.getLogger("storycore.media")
 LEASE = timedelta(minutes=5)
 #: The records one claim takes.
 BATCH = 8
+#: Seconds between two rounds in the background: a picture is kept within 10 s of its write.
+INTERVAL = 5.0
 _ACCEPT = "image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1"
 
 
@@ -71,11 +76,40 @@ class Keeper:
         self._fetcher = fetcher
         #: who holds a lease: this process (host and pid) and this keeper
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self._thread = RoundThread(
+            context.clock,
+            INTERVAL,
+            self._round,
+            name="storycore-keeper",
+            logger=logger,
+            waits=(StorycoreError,),
+            waiting="pictures wait for the keeper's next round",
+            failed="keeping pictures failed",
+        )
 
     @property
     def fetching(self) -> bool:
         """Whether this keeper has a fetcher (without one, ``keep_due`` keeps nothing)."""
         return self._fetcher is not None
+
+    def start(self) -> None:
+        """Keep what is due every ``INTERVAL`` seconds in a daemon thread, until ``close``; a
+        second start does nothing, and so does a start without a fetcher or after ``close``."""
+        if self._fetcher is not None:
+            self._thread.start()
+
+    def _round(self) -> None:
+        self.keep_due()  # looked up each round: a test may wrap it
+
+    @property
+    def running(self) -> bool:
+        """Whether the background thread runs."""
+        return self._thread.running
+
+    def close(self) -> None:
+        """Stop the background thread, after the batch under way (what it has not claimed
+        stays due, for any process)."""
+        self._thread.close()
 
     def keep_due(self, limit: int = BATCH) -> int:
         """Fetch and keep every picture due now, ``limit`` claimed at a time (those that fail
@@ -84,7 +118,7 @@ class Keeper:
             return 0
         sources = self._ctx.store.kept_sources
         due, tried = self._ctx.clock.now(), 0
-        while True:
+        while not self._thread.stopped:
             until = format_timestamp(self._ctx.clock.now() + LEASE)
             taken = sources.claim(format_timestamp(due), until, self.owner, limit)
             if not taken:
@@ -95,6 +129,7 @@ class Keeper:
                 if not sources.finish(outcome, self.owner):
                     logger.info("a kept picture's lease ran out before its outcome was stored")
             tried += len(taken)
+        return tried
 
     async def _fetch_all(self, taken: Sequence[KeptSource]) -> list[_Fetched]:
         places = asyncio.Semaphore(self._ctx.settings.resolver_at_once)

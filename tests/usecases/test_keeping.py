@@ -5,6 +5,7 @@ loopback address allowed as the resolver's tests allow it, time moved by hand.""
 from __future__ import annotations
 
 import io
+import queue
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -204,3 +205,21 @@ def test_keeping_is_on_where_the_online_resolver_is() -> None:
     assert Settings(resolver="online").keeps_media is True
     assert Settings(resolver="online", keep_media=False).keeps_media is False
     assert Settings(keep_media=True).keeps_media is True
+
+
+def test_the_keeper_keeps_in_the_background_until_closed(
+    service: Service, pictures: FakeSite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _save(service, pictures.url("/a.png"))
+    rounds: queue.Queue[int] = queue.Queue()
+    keep_due = service.keeper.keep_due
+    monkeypatch.setattr(service.keeper, "keep_due", lambda: rounds.put(keep_due()))
+    service.keeper.start()
+    assert rounds.get(timeout=30) == 1  # the first round, at once
+    assert _record(service, pictures.url("/a.png")).state == "kept"
+    service.keeper.close()
+    assert not service.keeper.running
+
+
+def test_a_service_starts_no_keeper_by_itself(service: Service) -> None:
+    assert not service.keeper.running
