@@ -17,6 +17,7 @@ from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.fetch import HttpFetcher
 from storycore.contrib.transfer import export_lines
+from storycore.media.pictures import MAX_BYTES
 from storycore.model.kept import KeptSource
 from storycore.rules.timestamps import format_timestamp
 from storycore.testing import ManualClock
@@ -223,3 +224,13 @@ def test_the_keeper_keeps_in_the_background_until_closed(
 
 def test_a_service_starts_no_keeper_by_itself(service: Service) -> None:
     assert not service.keeper.running
+
+
+def test_a_picture_over_16_mib_is_refused_not_cut(service: Service, pictures: FakeSite) -> None:
+    pictures.replies["/huge.png"] = Reply(_png() + bytes(MAX_BYTES), content_type="image/png")
+    _save(service, pictures.url("/huge.png"))
+    service.keep_media()
+    record = _record(service, pictures.url("/huge.png"))
+    assert (record.state, record.next_attempt) == ("failed", None)
+    assert record.reason is not None
+    assert record.reason.startswith("a picture of 16 MiB at most")
