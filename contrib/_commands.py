@@ -155,6 +155,13 @@ def _serve_options(command: argparse.ArgumentParser) -> None:
         "a host the online resolver fetches from and webhooks may reach even on a private"
         " address, e.g. an intranet's",
     )
+    command.add_argument(
+        "--keep-media",
+        choices=("on", "off"),
+        default=None,
+        help="whether storycore keeps its own copy of the pictures stories show (default:"
+        " $STORYCORE_KEEP_MEDIA, else on with --resolve online; docs/media.md)",
+    )
 
 
 def _named(what: str) -> Callable[[argparse.ArgumentParser], None]:

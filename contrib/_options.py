@@ -162,6 +162,7 @@ _OPTIONS = {
     "cors_origins": "cors_origin",
     "resolver": "resolve",
     "resolver_allowed_hosts": "resolve_allow_host",
+    "keep_media": "keep_media",
 }
 #: The settings of the environment checked as their option's value is (a wrong one is a
 #: usage error naming the variable).

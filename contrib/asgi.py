@@ -52,7 +52,9 @@ class StorycoreASGI:
     off
     where the host runs ``service.scheduler`` or ``storycore publish-due`` itself.
     ``deliver``: the startup also starts the service's deliverer, which sends events to
-    webhooks (docs/webhooks.md) in a thread of its own, never in the request workers.
+    webhooks (docs/webhooks.md), and its keeper, which keeps the pictures stories show
+    (docs/media.md#how-pictures-are-kept), each in a thread of its own, never in the request
+    workers.
     ``editor``: serve the editor's pages (docs/editor.md); ``editor_user``: the host
     application's own sign-in, naming the user of a request (then no sign-in form is shown).
     """
@@ -106,6 +108,7 @@ class StorycoreASGI:
                     service.scheduler.start()
                 if self._deliver:
                     service.deliverer.start()
+                    service.keeper.start()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 end = service.close if self._owns_service else self._stop
@@ -121,6 +124,7 @@ class StorycoreASGI:
             service.scheduler.close()
         if self._deliver:
             service.deliverer.close()
+            service.keeper.close()
         service.flush_views()
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -58,6 +58,8 @@ class Composition:
     resolver: str | None = None
     resolver_allowed_hosts: tuple[str, ...] = ()
     webhook_key: str | None = None
+    #: ``on`` or ``off``: whether pictures are kept (docs/media.md#how-pictures-are-kept)
+    keep_media: str | None = None
     #: the address of answers made outside a request without a ``web_url``: where ``serve``
     #: listens (it hands it to its workers), else ``DEFAULT_WEB_URL``
     listening_url: str | None = None
@@ -95,6 +97,7 @@ class Composition:
             resolver=self.resolver or "offline",
             resolver_allowed_hosts=self.resolver_allowed_hosts,
             webhook_key=self.webhook_key,
+            keep_media=self.keep_media,
             default_web_url=self.listening_url,
             up_to_date=up_to_date,
         )
@@ -110,6 +113,7 @@ VARIABLES = {
     "resolver": "STORYCORE_RESOLVER",
     "resolver_allowed_hosts": "STORYCORE_RESOLVER_ALLOWED_HOSTS",
     "webhook_key": "STORYCORE_WEBHOOK_KEY",
+    "keep_media": "STORYCORE_KEEP_MEDIA",
     "listening_url": "STORYCORE_LISTENING_URL",
 }
 
@@ -124,6 +128,7 @@ def compose(
     resolver: str = "offline",
     resolver_allowed_hosts: Sequence[str] = (),
     webhook_key: str | None = None,
+    keep_media: str | None = None,
     default_web_url: str | None = None,
     up_to_date: bool = True,
 ) -> Service:
@@ -137,7 +142,9 @@ def compose(
     fetcher and the webhook sender may reach on private addresses. ``webhook_key`` seals
     webhook secrets (docs/webhooks.md); without it, a SQLite file's key is kept in a file beside
     it (``webhook_key_file``), an in-memory store's lives with the process, and any other store
-    has none (webhooks are refused until one is set). ``default_web_url``: the address of
+    has none (webhooks are refused until one is set). ``keep_media``, ``on`` or ``off``, says
+    whether pictures are kept, through ``HttpFetcher`` too (docs/media.md#how-pictures-are-kept);
+    unset, they are where the resolver is online. ``default_web_url``: the address of
     answers made outside a request when no ``web_url`` is set (``Service``). ``up_to_date``:
     the store is brought up to date first (``storycore.usecases.reindex.bring_up_to_date``); a
     process whose store was brought up to date by the one that started it turns it off.
@@ -151,18 +158,20 @@ def compose(
             resolver=resolver or "offline",
             resolver_allowed_hosts=tuple(resolver_allowed_hosts),
             webhook_key=webhook_key or _kept_key(db),
+            keep_media=_switch(keep_media, "STORYCORE_KEEP_MEDIA"),
         )
     except ValidationError as exc:
         fault = exc.errors()[0]
         raise ConfigurationError(f"{fault['loc'][0]}: {fault['msg']}") from None
-    resolver_used = None
-    if settings.resolver == "online":
-        # imported here: httpx and the page parser add a tenth of a second to every command
-        from storycore.resolving.online_resolver import OnlineResolver
-
+    resolver_used, fetcher = None, None
+    if settings.resolver == "online" or settings.keeps_media:
+        # imported here: httpx adds a tenth of a second to every command
         from .fetch import HttpFetcher
 
         fetcher = HttpFetcher(allowed_hosts=settings.resolver_allowed_hosts)
+    if settings.resolver == "online" and fetcher is not None:
+        from storycore.resolving.online_resolver import OnlineResolver
+
         resolver_used = OnlineResolver(settings, fetcher)
     store = open_store(db)
     try:
@@ -177,8 +186,20 @@ def compose(
         provider_client=HttpProviderClient(),
         resolver=resolver_used,
         webhook_sender=HttpWebhookSender(allowed_hosts=settings.resolver_allowed_hosts),
+        picture_fetcher=fetcher if settings.keeps_media else None,
         default_web_url=default_web_url or DEFAULT_WEB_URL,
     )
+
+
+def _switch(text: str | None, name: str) -> bool | None:
+    """``on`` as True, ``off`` as False, nothing as None; anything else is
+    ``ConfigurationError`` naming the variable (an option's choices are checked before)."""
+    if text is None or not text.strip():
+        return None
+    switch = text.strip().lower()
+    if switch not in ("on", "off"):
+        raise ConfigurationError(f"{name} must be on or off, not {text!r}")
+    return switch == "on"
 
 
 def webhook_key_file(db: str) -> Path | None:

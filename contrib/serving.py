@@ -149,7 +149,8 @@ def _serve_in_workers(
     ``storycore.contrib.asgi:from_environment``; it says it listens once every one serves.
 
     The supervisor, which answers no request, delivers the webhooks' events (``service``'s
-    deliverer, docs/webhooks.md), and the workers do not: deliveries then never share a
+    deliverer, docs/webhooks.md) and keeps pictures (its keeper, docs/media.md), and the
+    workers do not: deliveries then never share a
     process, and its interpreter lock, with the requests (docs/decisions.md#serving;
     benchmarks/README.md measured a story read's latency doubling when they did)."""
     import uvicorn
@@ -175,6 +176,7 @@ def _serve_in_workers(
                 return
             configure_logging(log_level, log_format)  # the deliverer's warnings
             service.deliverer.start()
+            service.keeper.start()  # keeping pictures takes CPU: not in a worker either
 
     config = uvicorn.Config(
         "storycore.contrib.serving:worker_app",

@@ -17,6 +17,7 @@ from .errors import ConfigurationError, MissingDependencyError
 from .model.resolvers import ElementResolver, OfflineResolver
 from .ports import Store
 from .presentation.presenters import Presenter
+from .resolving.fetching import PageFetcher
 from .rules.sites import checked_web_url
 from .settings import DEFAULT_WEB_URL, Settings
 from .usecases.accounts import Accounts
@@ -28,6 +29,7 @@ from .usecases.embedding import Embeds
 from .usecases.events import Events
 from .usecases.identity import ProviderClient
 from .usecases.imports import Imports
+from .usecases.keeping import BATCH, Keeper
 from .usecases.kept_media import KeptMedia
 from .usecases.lifecycle import Stories
 from .usecases.ratelimit import RateLimiter
@@ -58,7 +60,9 @@ class Service:
     reads the log of every change, in order, from a cursor (docs/webhooks.md); ``webhooks`` keeps
     the endpoints editors registered, and ``deliverer`` sends them the events through
     ``webhook_sender`` (``storycore.contrib.webhooks.HttpWebhookSender`` in the bindings:
-    ``deliver`` once, ``deliverer.start()`` every second in the background).
+    ``deliver`` once, ``deliverer.start()`` every second in the background); ``keeper`` keeps
+    the pictures stories and profiles show, fetched through ``picture_fetcher`` (the online
+    resolver's ``HttpFetcher``: ``keep_media`` once; docs/media.md#how-pictures-are-kept).
 
     A store written by an older derivation version (or an unknown one) is brought up to date
     once, before services open it, by ``storycore.usecases.reindex.bring_up_to_date``: a step of
@@ -90,6 +94,7 @@ class Service:
         provider_client: ProviderClient | None = None,
         clock: Clock | None = None,
         webhook_sender: WebhookSender | None = None,
+        picture_fetcher: PageFetcher | None = None,
         default_web_url: str = DEFAULT_WEB_URL,
     ) -> None:
         self.settings = settings or Settings()
@@ -113,6 +118,7 @@ class Service:
         self._build(self.settings.web_url or checked_web_url(default_web_url))
         self.scheduler = Scheduler(self.stories, self.clock)
         self.deliverer = Deliverer(self._context, webhook_sender)
+        self.keeper = Keeper(self._context, picture_fetcher)
 
     def _build(self, web_url: str) -> None:
         """The parts, answering with addresses under ``web_url`` and the site's name (its host,
@@ -191,12 +197,19 @@ class Service:
         ``storycore deliver`` does it once. Without a ``webhook_sender`` nothing is sent."""
         return self.deliverer.run_once()
 
+    def keep_media(self, limit: int = BATCH) -> int:
+        """Fetch and keep every picture due now (docs/media.md#how-pictures-are-kept),
+        ``limit`` at a time; how many were tried. Without a ``picture_fetcher`` nothing is
+        fetched."""
+        return self.keeper.keep_due(limit)
+
     def close(self) -> None:
-        """Stop publishing due stories and delivering events, write the views counted so far,
-        and close the store."""
+        """Stop publishing due stories, delivering events and keeping pictures, write the views
+        counted so far, and close the store."""
         try:
             self.scheduler.close()
             self.deliverer.close()
+            self.keeper.close()
             self._views.close()
         finally:
             self.store.close()

@@ -144,6 +144,10 @@ class Settings(BaseModel):
     resolver_at_once: int = Field(default=8, ge=1, description="fetches of one write at once")
     resolver_timeout: float = Field(default=3.0, gt=0, description="seconds for one permalink")
     resolver_budget: float = Field(default=5.0, gt=0, description="seconds for one write's")
+    # whether storycore keeps its own copy of the pictures stories and profiles show
+    # (docs/media.md#how-pictures-are-kept): None keeps them where the resolver is online
+    keep_media: bool | None = None
+    keep_media_timeout: float = Field(default=30.0, gt=0, description="seconds for one picture")
     # the key that seals webhook signing secrets in the store (docs/webhooks.md,
     # ``storycore.rules.webhook_secrets``): kept outside the store, so a stolen database signs
     # nothing; None: no webhook can be made or delivered
@@ -160,6 +164,12 @@ class Settings(BaseModel):
             except WebhookKeyError as exc:
                 raise InvalidParameter(str(exc), field="webhook_key") from exc
         return key
+
+    @property
+    def keeps_media(self) -> bool:
+        """Whether pictures are kept: ``keep_media`` when set, else where the resolver is
+        online (a deployment that fetches what permalinks point to keeps their pictures too)."""
+        return self.keep_media if self.keep_media is not None else self.resolver == "online"
 
     @property
     def webhook_key_bytes(self) -> bytes | None:

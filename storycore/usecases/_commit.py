@@ -17,6 +17,7 @@ from ..errors import VersionConflict
 from ..model.events import Event
 from ..model.records import Element, StoryRecord, UserRecord
 from ..model.revisions import RevisionMark
+from ..model.shown_pictures import story_pictures
 from ..model.visibility import Viewer
 from ._events import story_event
 from .context import Context
@@ -93,6 +94,9 @@ class Commits:
                 )
         else:
             self._stories.set_featured(before.id, after.featured_at)
+            return after
+        if transition.to != "gone" and (after.thumbnail or elements):
+            self._ctx.want_pictures(story_pictures(after, elements or ()))
         return after
 
     def events(

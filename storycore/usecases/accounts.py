@@ -19,6 +19,7 @@ from ..model.members import PROFILE_WRITE, USER_MEMBERS, USER_WRITE_MEMBERS, ref
 from ..model.pagination import page_of
 from ..model.records import AppRecord, Plan, TokenRecord, UserRecord
 from ..model.shapes import Page, Revoked, TokenGrant, UserProfile
+from ..model.shown_pictures import pictures, user_pictures
 from ..model.visibility import ANONYMOUS, Viewer
 from ..rules.addresses import validate_url
 from ..rules.appnames import WEB_HOST_APP, WEB_HOST_APP_ID, validate_app_name
@@ -104,6 +105,7 @@ class Accounts:
         event = user_event(self._ctx.presenter, "user.created", user, created)
         with wording(name=username):
             self._users.add(user, events=[event])
+        self._ctx.want_pictures(user_pictures(user))
         return self._ctx.presenter.profile(user)
 
     def create_app(self, name: str, *, delegation: bool = False, href: str = "") -> AppCredentials:
@@ -383,6 +385,7 @@ class Accounts:
         events = profile_events(self._ctx.presenter, target, changes, at)
         with wording(name=username):
             self._users.update(target.id, changes, events=events)
+        self._ctx.want_pictures(pictures([profile.get("avatar")]))
         return self._ctx.presenter.profile(self._ctx.user_named(username))
 
     def _profile_members(self, data: Mapping[str, Any], *, path: str) -> dict[str, str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from ..clocks import Clock
@@ -34,6 +35,12 @@ class Context:
     def now(self) -> str:
         """The current time on the service's clock, as the service writes timestamps."""
         return format_timestamp(self.clock.now())
+
+    def want_pictures(self, addresses: Collection[str]) -> None:
+        """Queue ``addresses``, the pictures a write brings, for the keeper: one store call, and
+        none when there are none or keeping is off (docs/media.md#how-pictures-are-kept)."""
+        if addresses and self.settings.keeps_media:
+            self.store.kept_sources.want(addresses, self.now())
 
     def page(self, page: int | str | None, per_page: int | str | None) -> PageRequest:
         """The page a list asks for, under the service's page limits (docs/api.md#pagination)."""

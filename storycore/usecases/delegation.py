@@ -26,6 +26,7 @@ from ..model.drafts import parse_story
 from ..model.elements import normalize_elements
 from ..model.records import UserRecord
 from ..model.shapes import DelegatedCreated
+from ..model.shown_pictures import user_pictures
 from ..model.visibility import Viewer
 from ..rules.ids import new_id
 from ..rules.usernames import RESERVED_USERNAMES, username_key
@@ -159,6 +160,7 @@ class Delegation:
                 self._ctx.store.identities.add_user(provider, identity.id, user, events=[event])
             except DuplicateKey:
                 continue  # the username was taken, or a concurrent first use linked it
+            self._ctx.want_pictures(user_pictures(user))
             return user
         raise Conflict("no free username could be made from the provider's screen name")
 
@@ -172,4 +174,6 @@ class Delegation:
         events = profile_events(self._ctx.presenter, user, changes, at)
         with wording(name=user.username):
             self._ctx.store.users.update(user.id, changes, events=events)
-        return user.model_copy(update=changes)
+        refreshed = user.model_copy(update=changes)
+        self._ctx.want_pictures(user_pictures(refreshed))
+        return refreshed

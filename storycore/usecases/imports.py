@@ -56,6 +56,7 @@ from ..model.records import (
     trusted_user,
 )
 from ..model.revisions import Revision, revision_document, revision_from
+from ..model.shown_pictures import story_pictures, user_pictures
 from ..model.trusted import construct_trusted
 from ..ports import NewStory, Store, whole_record
 from ..rules.usernames import username_key
@@ -77,6 +78,9 @@ __all__ = ["ImportProgress", "Imports"]
 #: total)`` as records are written.
 ImportProgress = Callable[[str, int, int | None], None]
 
+#: The pictures one ``want`` of an import queues for the keeper
+#: (docs/media.md#how-pictures-are-kept).
+_WANTED_AT_ONCE = 1000
 _IN_MEMORY = 4 * 1024 * 1024  # bytes of spooled records kept in memory before using a file
 _LINE_MEMBERS = {
     "user": {"kind", "record"},
@@ -244,6 +248,7 @@ class Imports:
         store = self._store
         undo = _Undo(store)
         done = 0
+        shown: dict[str, None] = {}  # the pictures the import brings, wanted once it is written
 
         def written() -> None:
             nonlocal done
@@ -257,6 +262,7 @@ class Imports:
                     store.users.update(user.id, whole_record(user))
                 else:
                     store.users.add(user)
+                shown.update(dict.fromkeys(user_pictures(user)))
                 written()
             for app in (construct_trusted(AppRecord, data) for data in plan.spools["app"]):
                 if app.id in plan.stored["app"]:
@@ -272,6 +278,7 @@ class Imports:
             def stories() -> Iterator[NewStory]:
                 for data in plan.spools["story"]:
                     new = _story_from(data)
+                    shown.update(dict.fromkeys(story_pictures(new[0], new[1])))
                     # noted before it is written: a write that fails half-way is undone too
                     undo.added.append(new[0].id)
                     yield new
@@ -287,6 +294,9 @@ class Imports:
             raise
         finally:
             undo.close()
+        addresses = list(shown)
+        for start in range(0, len(addresses), _WANTED_AT_ONCE):
+            self._ctx.want_pictures(addresses[start : start + _WANTED_AT_ONCE])
 
 
 # -- the plan of the first pass ---------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""docs/media.md runs as written: its Python example prints what the page says it prints."""
+"""docs/media.md runs as written: each Python example prints what the page says it prints."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from tests._markdown import code_blocks
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "media.md"
 
 
-def test_the_example_prints_what_the_page_says(capsys: pytest.CaptureFixture[str]) -> None:
+def test_each_example_prints_what_the_page_says(capsys: pytest.CaptureFixture[str]) -> None:
     text = PAGE.read_text()
-    (example,) = code_blocks(text, "python")
-    (printed,) = code_blocks(text, "text")
-    exec(compile(example, str(PAGE), "exec"), {})
-    assert capsys.readouterr().out == printed
+    examples, printed = code_blocks(text, "python"), code_blocks(text, "text")
+    assert len(examples) == len(printed) == 2
+    for example, said in zip(examples, printed, strict=True):
+        exec(compile(example, str(PAGE), "exec"), {})
+        assert capsys.readouterr().out == said

@@ -1,0 +1,200 @@
+"""Keeping the pictures stories and profiles show (docs/media.md#how-pictures-are-kept).
+
+A write that brings pictures queues their addresses (``KeptSources.want``); the keeper takes
+what is due and keeps it:
+
+1. **Claim.** The due records are leased to this keeper for ``LEASE``, ``limit`` at a time, as
+   webhook deliveries are (docs/media-storage.md#the-keepers-queue): several processes on one
+   store never fetch one address at once, and what a stopped process held is due again when
+   its lease ends.
+2. **Fetch.** Each address through the fetcher (``PageFetcher``, the online resolver's, with
+   its address rules and allowances: docs/resolver.md), at most ``Settings.resolver_at_once``
+   at a time, each within ``Settings.keep_media_timeout`` seconds, at most ``MAX_BYTES`` and
+   one byte more read (so that a longer picture is refused, not cut). Its ``Content-Type`` is
+   not read: the bytes say what a picture is.
+3. **Keep.** ``keep_picture`` makes the files; each is put in the store checked against its
+   name (the SHA-256 of its bytes), then the record is finished as kept with its copies, the
+   original first. A ``PictureRefused`` is failed for good at once, its message the reason:
+   the same bytes would be refused again. A fetch that failed (refused address, no answer in
+   time, any status but 2xx) is tried again after 1 minute, 1 hour and 1 day
+   (``storycore.rules.keeping``), then failed for good with its reason.
+
+``keep_due`` is synchronous and keeps what is due when it is called: the fetches run on an
+event loop of their own, and ``keep_picture``'s CPU work in the calling thread. ``start`` runs
+it every ``INTERVAL`` seconds in a daemon thread of its own until ``close`` (what a serve
+process is to do, so that a picture is kept within 10 seconds of its write). Time is the
+service's clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import NamedTuple
+
+from ..errors import PictureRefused, StorycoreError
+from ..media.pictures import MAX_BYTES, KeptPicture, PictureFile, keep_picture
+from ..model.kept import KeptCopy, KeptFile, KeptSource
+from ..resolving.coroutines import run_to_end
+from ..resolving.fetching import PageFetcher
+from ..rules.keeping import next_attempt
+from ..rules.timestamps import format_timestamp
+from ._rounds import RoundThread
+from .context import Context
+
+__all__ = ["BATCH", "INTERVAL", "LEASE", "Keeper"]
+
+logger = logging.getLogger("storycore.media")
+
+#: How long a keeper holds the records it took: more than a batch's fetches and keeping take.
+LEASE = timedelta(minutes=5)
+#: The records one claim takes.
+BATCH = 8
+#: Seconds between two rounds in the background: a picture is kept within 10 s of its write.
+INTERVAL = 5.0
+_ACCEPT = "image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1"
+
+
+class _Fetched(NamedTuple):
+    """What fetching one address gave: its bytes, or why there are none."""
+
+    body: bytes | None
+    reason: str | None = None
+
+
+class Keeper:
+    """Fetches and keeps the pictures due, through ``fetcher``; without one it keeps nothing."""
+
+    def __init__(self, context: Context, fetcher: PageFetcher | None) -> None:
+        self._ctx = context
+        self._fetcher = fetcher
+        #: who holds a lease: this process (host and pid) and this keeper
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self._thread = RoundThread(
+            context.clock,
+            INTERVAL,
+            self._round,
+            name="storycore-keeper",
+            logger=logger,
+            waits=(StorycoreError,),
+            waiting="pictures wait for the keeper's next round",
+            failed="keeping pictures failed",
+        )
+
+    @property
+    def fetching(self) -> bool:
+        """Whether this keeper has a fetcher (without one, ``keep_due`` keeps nothing)."""
+        return self._fetcher is not None
+
+    def start(self) -> None:
+        """Keep what is due every ``INTERVAL`` seconds in a daemon thread, until ``close``; a
+        second start does nothing, and so does a start without a fetcher or after ``close``."""
+        if self._fetcher is not None:
+            self._thread.start()
+
+    def _round(self) -> None:
+        self.keep_due()  # looked up each round: a test may wrap it
+
+    @property
+    def running(self) -> bool:
+        """Whether the background thread runs."""
+        return self._thread.running
+
+    def close(self) -> None:
+        """Stop the background thread, after the batch under way (what it has not claimed
+        stays due, for any process)."""
+        self._thread.close()
+
+    def keep_due(self, limit: int = BATCH) -> int:
+        """Fetch and keep every picture due now, ``limit`` claimed at a time (those that fail
+        and come due again meanwhile wait for the next call); how many were tried."""
+        if self._fetcher is None:
+            return 0
+        sources = self._ctx.store.kept_sources
+        due, tried = self._ctx.clock.now(), 0
+        while not self._thread.stopped:
+            until = format_timestamp(self._ctx.clock.now() + LEASE)
+            taken = sources.claim(format_timestamp(due), until, self.owner, limit)
+            if not taken:
+                return tried
+            fetched = run_to_end(self._fetch_all(taken), thread_name="storycore-keeper")
+            for source, got in zip(taken, fetched, strict=True):
+                outcome = self._outcome(source, got)
+                if not sources.finish(outcome, self.owner):
+                    logger.info("a kept picture's lease ran out before its outcome was stored")
+            tried += len(taken)
+        return tried
+
+    async def _fetch_all(self, taken: Sequence[KeptSource]) -> list[_Fetched]:
+        places = asyncio.Semaphore(self._ctx.settings.resolver_at_once)
+
+        async def one(address: str) -> _Fetched:
+            async with places:
+                return await self._fetch(address)
+
+        return list(await asyncio.gather(*(one(source.address) for source in taken)))
+
+    async def _fetch(self, address: str) -> _Fetched:
+        assert self._fetcher is not None
+        seconds = self._ctx.settings.keep_media_timeout
+        try:
+            async with asyncio.timeout(seconds):
+                got = await self._fetcher.fetch(address, accept=_ACCEPT, max_bytes=MAX_BYTES + 1)
+        except TimeoutError:
+            return _Fetched(None, f"no answer within {seconds:g} s")
+        if got is None:
+            return _Fetched(None, "not fetched: refused, unreachable or a broken answer")
+        if not 200 <= got.status < 300:
+            return _Fetched(None, f"the source answered {got.status}")
+        return _Fetched(got.body)
+
+    def _outcome(self, source: KeptSource, got: _Fetched) -> KeptSource:
+        """``source`` once ``got`` was fetched for it: kept, refused for good, or failed."""
+        now = self._ctx.clock.now()
+        if got.body is None:
+            return self._failed(source, got.reason or "not fetched", now)
+        try:
+            kept = keep_picture(got.body)
+        except PictureRefused as refused:
+            return source._replace(
+                state="failed", reason=refused.message, next_attempt=None,
+                attempts=source.attempts + 1, copies=(),
+            )  # fmt: skip
+        at = format_timestamp(now)
+        for file in kept.files:
+            self._put(file, at)
+        return source._replace(
+            state="kept", copies=_copies(kept), fetched=len(got.body), reason=None,
+            next_attempt=None,
+        )  # fmt: skip
+
+    @staticmethod
+    def _failed(source: KeptSource, reason: str, now: datetime) -> KeptSource:
+        attempts = source.attempts + 1
+        later = next_attempt(attempts, now)
+        return source._replace(
+            state="failed", attempts=attempts, reason=reason,
+            next_attempt=None if later is None else format_timestamp(later),
+        )  # fmt: skip
+
+    def _put(self, file: PictureFile, at: str) -> None:
+        """Store ``file``, checked against its name: a file's name is the hash of its bytes."""
+        if hashlib.sha256(file.content).hexdigest() != file.sha256:
+            raise AssertionError(f"a kept file's bytes are not its name {file.sha256}")  # a bug
+        members = KeptFile(file.sha256, file.media_type, file.width, file.height, file.size, at)
+        self._ctx.store.kept_files.put(members, file.content)
+
+
+def _copies(kept: KeptPicture) -> tuple[KeptCopy, ...]:
+    """The copies a record names: the original first, then the narrower widths, narrowest
+    first."""
+    return tuple(
+        KeptCopy(file.sha256, file.media_type, file.width, file.height)
+        for file in (kept.original, *kept.widths)
+    )
