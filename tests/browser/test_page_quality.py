@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.browser._axe import axe, violations
 from tests.browser._demo_pages import DRAWN, HOST_PAGE_PATH, PAGES, host_page, status_line
 from tests.browser.conftest import HostPages
 
@@ -154,8 +155,10 @@ def _look(browser: Any, address: str, name: str, view: View) -> Seen:
         dark = tab.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
         video = tab.evaluate(VIDEO_BOXES) if name == "story" else None
         options = AXE_OPTIONS.get(view)
-        axe = None if options is None else _axe(tab, options)
-        return Seen(address, logged_then, asked_then, (scroll_width, inner_width), dark, axe, video)
+        found = None if options is None else axe(tab, options)
+        return Seen(
+            address, logged_then, asked_then, (scroll_width, inner_width), dark, found, video
+        )
     finally:
         context.close()
 
@@ -168,22 +171,6 @@ def _load(tab: Any, address: str, name: str = "") -> None:
     if name in DRAWN:
         tab.wait_for_selector(DRAWN[name], timeout=DRAW_TIMEOUT_MS)
     assert tab.evaluate(SCROLL_THROUGH) >= 0
-
-
-def _axe(tab: Any, options: dict[str, Any]) -> dict[str, Any]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    response: dict[str, Any] = Axe().run(tab, options=options).response
-    return response
-
-
-def _violations(response: dict[str, Any]) -> list[str]:
-    """Each violation as one readable line: the rule, then where and why."""
-    return [
-        f"{found['id']}: {node['target']} {node['failureSummary']}"
-        for found in response["violations"]
-        for node in found["nodes"]
-    ]
 
 
 def _ran(found: Seen) -> dict[str, Any]:
@@ -212,7 +199,7 @@ def test_a_page_asks_no_host_but_its_own_before_a_click(
 @pytest.mark.parametrize("name", NAMES)
 def test_a_page_has_no_wcag_2_1_a_or_aa_violation_found_by_axe(seen: Look, name: str) -> None:
     response = _ran(seen(name, WIDE))
-    assert _violations(response) == []
+    assert violations(response) == []
     assert response["passes"], "axe found nothing to check"
 
 
@@ -221,7 +208,7 @@ def test_a_page_keeps_its_colour_contrast_in_the_dark_scheme(seen: Look, name: s
     found = seen(name, DARK)
     assert found.dark is True
     response = _ran(found)
-    assert _violations(response) == []
+    assert violations(response) == []
     assert [rule["id"] for rule in response["passes"]] == ["color-contrast"]
 
 
@@ -237,7 +224,7 @@ def test_a_page_never_scrolls_sideways(seen: Look, name: str, width: int) -> Non
 def test_a_pages_targets_are_big_enough_to_tap_on_a_phone(seen: Look, name: str) -> None:
     """axe-core's target-size rule (WCAG 2.2, 2.5.8: 24 by 24 pixels, or spaced apart) at 320."""
     response = _ran(seen(name, PHONE))
-    assert _violations(response) == []
+    assert violations(response) == []
     assert [rule["id"] for rule in response["passes"]] == ["target-size"]
 
 
