@@ -1,21 +1,26 @@
 """The preview and the history's pages (docs/editor.md#preview-and-history), measured in
 Debian's Chromium: no violation of axe-core's WCAG 2.0, 2.1 and 2.2 A and AA rules, light and
 dark, and no sideways scroll from 320 to 1440 pixels wide. The pages are answered by the apps
-in process (signed in as a browser signs in) and shown in a tab as they were answered."""
+in process (signed in as a browser signs in) and shown in a tab as they were answered: each
+once in each scheme, measured at each width by resizing the tab."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
+from tests.browser._axe import axe, violations
 from tests.http.editor._editor import signed_in, writers
 from tests.http.editor.test_history import _save_elements, _text, _written
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-editor-history")]
 
 WCAG22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+SCHEMES = ["light", "dark"]
+WIDTHS = [320, 768, 1440]
 PATHS = {
     "history": "/alice/fog/history",
     "comparison": "/alice/fog/history?from=1&to=current",
@@ -45,38 +50,58 @@ def answered() -> dict[str, str]:
         return {name: client.get(path).text for name, path in PATHS.items()}
 
 
-@pytest.fixture(params=["light", "dark"])
-def tab(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
-    """A tab in the light or the dark scheme that asks no host for anything."""
-    context = browser.new_context(color_scheme=request.param)
-    context.route("**/*", lambda route: route.abort())
-    yield context.new_page()
-    context.close()
+@dataclass(frozen=True)
+class Shown:
+    """What one page showed in one colour scheme: axe's findings (at Playwright's default
+    1280 pixels) and whether it scrolled sideways, by width."""
+
+    axe: dict[str, Any]
+    sideways: dict[int, bool]
 
 
+@pytest.fixture(scope="module")
+def shown(answered: dict[str, str], browser: Any) -> Iterator[Callable[[str, str], Shown]]:
+    """Each page as shown in a scheme, in a tab that asks no host for anything: set once the
+    first time a test asks, then measured at each width by resizing the tab. (The pages are
+    answered before Chromium starts: the apps' client runs an event loop of its own.)"""
+    contexts: dict[str, Any] = {}
+    found: dict[tuple[str, str], Shown] = {}
+
+    def show(name: str, scheme: str) -> Shown:
+        if scheme not in contexts:
+            contexts[scheme] = browser.new_context(color_scheme=scheme)
+            contexts[scheme].route("**/*", lambda route: route.abort())
+        if (name, scheme) not in found:
+            tab = contexts[scheme].new_page()
+            tab.set_content(answered[name])
+            response = axe(tab, {"runOnly": {"type": "tag", "values": WCAG22_AA}})
+            sideways = {}
+            for width in WIDTHS:
+                tab.set_viewport_size({"width": width, "height": 800})
+                sideways[width] = tab.evaluate("document.scrollingElement.scrollWidth > innerWidth")
+            tab.close()
+            found[name, scheme] = Shown(response, sideways)
+        return found[name, scheme]
+
+    yield show
+    for context in contexts.values():
+        context.close()
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("name", PATHS)
 def test_a_page_has_no_wcag_2_2_a_or_aa_violation_found_by_axe(
-    tab: Any, answered: dict[str, str], name: str
+    shown: Callable[[str, str], Shown], name: str, scheme: str
 ) -> None:
-    from axe_playwright_python.sync_playwright import Axe
-
-    tab.set_content(answered[name])
-    options = {"runOnly": {"type": "tag", "values": WCAG22_AA}}
-    response: dict[str, Any] = Axe().run(tab, options=options).response
-    violations = [
-        f"{found['id']}: {node['target']}"
-        for found in response["violations"]
-        for node in found["nodes"]
-    ]
-    assert violations == []
+    response = shown(name, scheme).axe
+    assert violations(response) == []
     assert response["passes"], "axe found nothing to check"
 
 
-@pytest.mark.parametrize("width", [320, 768, 1440])
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("name", PATHS)
 def test_a_page_never_scrolls_sideways(
-    tab: Any, answered: dict[str, str], name: str, width: int
+    shown: Callable[[str, str], Shown], name: str, width: int, scheme: str
 ) -> None:
-    tab.set_viewport_size({"width": width, "height": 800})
-    tab.set_content(answered[name])
-    assert tab.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+    assert shown(name, scheme).sideways[width] is False

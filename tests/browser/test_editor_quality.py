@@ -6,9 +6,10 @@ axe-core's WCAG 2.0, 2.1 and 2.2 A and AA rules at 320 and 1440 pixels wide (and
 fullest), and never scrolls sideways at 320.
 
 The pages are measured as the server answers them, the editor's script left out (its own
-additions are measured in ``test_editor_script``). Each state is loaded once per colour
-scheme, in one tab of one context per scheme, and measured at each width by resizing that
-tab. With ``EDITOR_SHOTS`` set to a folder, each page is also saved there as a PNG at 390 and
+additions are measured in ``test_editor_script``). Each state is reached once, in one tab, and
+measured in each colour scheme (switched by emulating the reader's preference: the pages'
+colours are their stylesheet's) at each width (by resizing the tab), axe-core put into the page
+once. With ``EDITOR_SHOTS`` set to a folder, each page is also saved there as a PNG at 390 and
 1280 pixels wide, to look at.
 """
 
@@ -22,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser._axe import axe, violations
 from tests.browser._editor_states import STATES, Opened, World
 from tests.browser.conftest import StoryServer
 
@@ -63,22 +65,16 @@ def world(story_server: StoryServer) -> World:
 
 
 @pytest.fixture(scope="module")
-def tabs(browser: Any) -> Iterator[dict[str, Any]]:
-    """A tab per colour scheme, each in its own context, recording what it logs, keeping
-    every request on this machine."""
-    contexts, found = [], {}
-    for scheme in SCHEMES:
-        context = browser.new_context(color_scheme=scheme)
-        context.route("**/*", _loopback_only)
-        tab = context.new_page()
-        tab.logged = []
-        tab.on("console", lambda message, tab=tab: _log(tab, message))
-        tab.on("pageerror", lambda error, tab=tab: tab.logged.append(f"uncaught: {error}"))
-        contexts.append(context)
-        found[scheme] = tab
-    yield found
-    for context in contexts:
-        context.close()
+def tab(browser: Any) -> Iterator[Any]:
+    """A tab recording what it logs, keeping every request on this machine."""
+    context = browser.new_context()
+    context.route("**/*", _loopback_only)
+    opened = context.new_page()
+    opened.logged = []
+    opened.on("console", lambda message: _log(opened, message))
+    opened.on("pageerror", lambda error: opened.logged.append(f"uncaught: {error}"))
+    yield opened
+    context.close()
 
 
 def _loopback_only(route: Any) -> None:
@@ -99,28 +95,27 @@ def _log(tab: Any, message: Any) -> None:
 
 
 @pytest.fixture(scope="module")
-def measured(world: World, tabs: dict[str, Any]) -> Callable[[str, str], Measured]:
-    """Each state's page as measured in a scheme, loaded the first time a test asks."""
-    found: dict[tuple[str, str], Measured] = {}
-    prepared: dict[str, Opened] = {}
+def measured(world: World, tab: Any) -> Callable[[str, str], Measured]:
+    """Each state's page as measured in a scheme, reached the first time a test asks."""
+    found: dict[str, dict[str, Measured]] = {}
 
     def measure(name: str, scheme: str) -> Measured:
-        if name not in prepared:
-            prepared[name] = STATES[name](world)
-        if (name, scheme) not in found:
-            found[name, scheme] = _measure(world, tabs[scheme], prepared[name], name, scheme)
-        return found[name, scheme]
+        if name not in found:
+            found[name] = _measure(world, tab, STATES[name](world), name)
+        return found[name][scheme]
 
     return measure
 
 
-def _measure(world: World, tab: Any, opened: Opened, name: str, scheme: str) -> Measured:
-    """Loads the page ``opened`` names in ``tab`` and measures it at each width."""
+def _measure(world: World, tab: Any, opened: Opened, name: str) -> dict[str, Measured]:
+    """Loads the page ``opened`` names in ``tab`` and measures it in each scheme at each
+    width."""
     context = tab.context
     context.clear_cookies()
     if opened.user is not None:
         context.add_cookies([world.session(opened.user)])
     tab.set_viewport_size({"width": WIDE, "height": HEIGHT})
+    tab.emulate_media(color_scheme=SCHEMES[0])
     statuses: list[int] = []
 
     def document(response: Any) -> None:
@@ -137,39 +132,31 @@ def _measure(world: World, tab: Any, opened: Opened, name: str, scheme: str) -> 
     finally:
         tab.remove_listener("response", document)
     shows = tab.locator(opened.shows).count() > 0
-    violations, passed = {}, 0
-    scroll: tuple[int, int] = (0, 0)
-    for width in sorted({*WIDTHS, *([TABLET[name]] if name in TABLET else [])}):
-        tab.set_viewport_size({"width": width, "height": HEIGHT})
-        response = _axe(tab)
-        violations[width] = _violations(response)
-        passed = min(passed or len(response["passes"]), len(response["passes"]))
-        if width == NARROW:
-            scroll_width, client_width = tab.evaluate(
-                "[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]"
-            )
-            scroll = (scroll_width, client_width)
-    _shoot(tab, name, scheme)
-    return Measured(
-        opened, statuses[-1], shows, list(tab.logged), violations, passed, scroll, tab.url
-    )
-
-
-def _axe(tab: Any) -> dict[str, Any]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    options = {"runOnly": {"type": "tag", "values": WCAG22_AA}}
-    response: dict[str, Any] = Axe().run(tab, options=options).response
-    return response
-
-
-def _violations(response: dict[str, Any]) -> list[str]:
-    """Each violation as one readable line: the rule, then where and why."""
-    return [
-        f"{found['id']}: {node['target']} {node['failureSummary']}"
-        for found in response["violations"]
-        for node in found["nodes"]
-    ]
+    widths = sorted({*WIDTHS, *([TABLET[name]] if name in TABLET else [])})
+    seen = {}
+    for scheme in SCHEMES:
+        tab.emulate_media(color_scheme=scheme)
+        found: dict[int, list[str]] = {}
+        passed = 0
+        scroll: tuple[int, int] = (0, 0)
+        for width in widths:
+            tab.set_viewport_size({"width": width, "height": HEIGHT})
+            response = axe(tab, {"runOnly": {"type": "tag", "values": WCAG22_AA}})
+            found[width] = violations(response)
+            passed = min(passed or len(response["passes"]), len(response["passes"]))
+            if width == NARROW:
+                scroll_width, client_width = tab.evaluate(
+                    "[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]"
+                )
+                scroll = (scroll_width, client_width)
+        _shoot(tab, name, scheme)
+        seen[scheme] = (found, passed, scroll)
+    return {
+        scheme: Measured(
+            opened, statuses[-1], shows, list(tab.logged), found, passed, scroll, tab.url
+        )
+        for scheme, (found, passed, scroll) in seen.items()
+    }
 
 
 def _shoot(tab: Any, name: str, scheme: str) -> None:

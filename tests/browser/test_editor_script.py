@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from storycore.model.visibility import Viewer
+from tests.browser._axe import axe
 from tests.browser.conftest import StoryServer, _loopback_only
 
 # Chromium and the server start once, on one worker
@@ -385,8 +386,6 @@ def test_a_select_marked_for_the_browsers_time_zone_starts_at_it(
 def test_what_the_script_adds_has_no_wcag_2_2_a_or_aa_violation_found_by_axe(
     tab: Any, story_server: StoryServer, writer: Viewer
 ) -> None:
-    from axe_playwright_python.sync_playwright import Axe
-
     address = _story(story_server, writer, "axe", ["One", "Two"])
     _open(tab, address)
     tab.context.set_offline(True)
@@ -404,7 +403,7 @@ def test_what_the_script_adds_has_no_wcag_2_2_a_or_aa_violation_found_by_axe(
     again.locator("[data-elements] > li").first.locator("button[value^='down:']").click()
 
     tags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
-    response = Axe().run(again, options={"runOnly": {"type": "tag", "values": tags}}).response
+    response = axe(again, {"runOnly": {"type": "tag", "values": tags}})
     assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in response["violations"]] == []
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from storycore.contrib.demo import load_demo
+from tests.browser._axe import axe
 from tests.browser.conftest import HostPages, StoryServer
 
 # Chromium and the servers start once, on one worker
@@ -444,13 +445,10 @@ def test_the_embed_keeps_its_colour_contrast_in_either_theme(
 ) -> None:
     """axe-core's color-contrast rule finds no violation in the story, its quotes included,
     whichever scheme the reader uses."""
-    from axe_playwright_python.sync_playwright import Axe
-
     path = _demo_story(story_server)
     page.emulate_media(color_scheme=scheme)
     script = f"{story_server.base}{path}.js"
     _open(page, _host(host_pages, f"contrast-{theme}", [script], "", _theme_attribute(theme)))
-    response = Axe().run(page, options={"runOnly": {"type": "rule", "values": ["color-contrast"]}})
-    found = response.response
+    found = axe(page, {"runOnly": {"type": "rule", "values": ["color-contrast"]}})
     assert [node["target"] for rule in found["violations"] for node in rule["nodes"]] == []
     assert [rule["id"] for rule in found["passes"]] == ["color-contrast"]
