@@ -3,9 +3,7 @@ process at a time while it is attempted, its outcome stored only by the process 
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +11,7 @@ import pytest
 
 from storycore.model.webhooks import Delivery, DeliveryState
 from storycore.ports import Store
+from tests.contract._claims import claim_at_once
 from tests.contract._factories import at, make_delivery, make_webhook, two_stores
 
 NOW, UNTIL = at(10), at(20)  # a claim at NOW leases until UNTIL
@@ -479,22 +478,12 @@ def test_redeliver_of_an_unknown_delivery_is_false(store: Store, hooks: tuple[st
 
 
 def _claim_at_once(stores: Sequence[Store], due: int) -> list[tuple[str, Delivery]]:
-    """Claim on each of ``stores`` in a thread of its own, all starting together, two at a time
-    until none is left (or ``due`` claims were made: a store leasing one twice would go on);
-    each owner with each delivery it was leased."""
-    start = threading.Barrier(len(stores))
+    """Claims on each of ``stores`` at once, two at a time (``claim_at_once``)."""
 
-    def claim_all(n: int) -> list[tuple[str, Delivery]]:
-        owner, got = f"p{n}", []
-        start.wait()
-        for _ in range(due):
-            if not (found := stores[n].deliveries.claim(NOW, UNTIL, owner, 2)):
-                break
-            got += [(owner, delivery) for delivery in found]
-        return got
+    def claimer(store: Store) -> Callable[[str], Sequence[Delivery]]:
+        return lambda owner: store.deliveries.claim(NOW, UNTIL, owner, 2)
 
-    with ThreadPoolExecutor(len(stores)) as pool:
-        return [pair for got in pool.map(claim_all, range(len(stores))) for pair in got]
+    return claim_at_once([claimer(store) for store in stores], due)
 
 
 @pytest.fixture

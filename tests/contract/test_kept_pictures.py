@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -15,6 +15,7 @@ import pytest
 
 from storycore.model.kept import KeptCopy, KeptFile, KeptSource
 from storycore.ports import Store
+from tests.contract._claims import claim_at_once
 from tests.contract._factories import at, two_stores
 
 NOW, UNTIL = at(10), at(20)  # a claim at NOW leases until UNTIL
@@ -383,22 +384,12 @@ def test_forget_deletes_the_records_seen_before_before(store: Store) -> None:
 
 
 def _claim_at_once(stores: Sequence[Store], due: int) -> list[tuple[str, KeptSource]]:
-    """Claim on each of ``stores`` in a thread of its own, all starting together, two at a time
-    until none is left (or ``due`` claims were made); each owner with each record it was
-    leased."""
-    start = threading.Barrier(len(stores))
+    """Claims on each of ``stores`` at once, two at a time (``claim_at_once``)."""
 
-    def claim_all(n: int) -> list[tuple[str, KeptSource]]:
-        owner, got = f"p{n}", []
-        start.wait()
-        for _ in range(due):
-            if not (found := stores[n].kept_sources.claim(NOW, UNTIL, owner, 2)):
-                break
-            got += [(owner, source) for source in found]
-        return got
+    def claimer(store: Store) -> Callable[[str], Sequence[KeptSource]]:
+        return lambda owner: store.kept_sources.claim(NOW, UNTIL, owner, 2)
 
-    with ThreadPoolExecutor(len(stores)) as pool:
-        return [pair for got in pool.map(claim_all, range(len(stores))) for pair in got]
+    return claim_at_once([claimer(store) for store in stores], due)
 
 
 @pytest.fixture
