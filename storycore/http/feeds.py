@@ -19,6 +19,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from ..errors import NotFound
 from ..rules.hashtags import normalize_tag
@@ -96,12 +97,12 @@ def author_feed(service: Service, request: HttpRequest, arguments: dict[str, str
 
 def topic_feed(service: Service, request: HttpRequest, arguments: dict[str, str]) -> HttpResponse:
     """A topic's latest public stories."""
-    return _answer(service, _topic_feed(service, arguments["topic"]))
+    return _answer(service, _labelled_feed(service, "topic", arguments["topic"]))
 
 
 def tag_feed(service: Service, request: HttpRequest, arguments: dict[str, str]) -> HttpResponse:
     """The latest public stories with a hashtag."""
-    return _answer(service, _tag_feed(service, arguments["tag"]))
+    return _answer(service, _labelled_feed(service, "tag", arguments["tag"]))
 
 
 def _answer(service: Service, feed: _Feed | _Missing) -> HttpResponse:
@@ -136,27 +137,25 @@ def _user_feed(service: Service, username: str) -> _Feed | _Missing:
     )
 
 
-def _topic_feed(service: Service, topic: str) -> _Feed | _Missing:
-    key = normalize_tag(topic)
-    if not key:
-        return _Missing("topic")
-    return _Feed(
-        _titled(f"Stories about {key}", service),
-        service.web_url + filled(TOPIC_FEED, topic=key),
-        f"{service.web_url}/",
-        _entries(service, service.catalog.feed(topic=key)),
-    )
+#: The feeds of a topic's and a hashtag's stories: what each holds, and its address.
+_LABELLED = {
+    "topic": ("Stories about {}", TOPIC_FEED),
+    "tag": ("Stories tagged #{}", TAG_FEED),
+}
 
 
-def _tag_feed(service: Service, tag: str) -> _Feed | _Missing:
-    key = normalize_tag(tag)
+def _labelled_feed(service: Service, kind: Literal["topic", "tag"], name: str) -> _Feed | _Missing:
+    """The feed of the stories with the topic or hashtag ``name`` (``kind``), or the 404 for a
+    name that is blank once normalized."""
+    key = normalize_tag(name)
     if not key:
-        return _Missing("tag")
+        return _Missing(kind)
+    title, template = _LABELLED[kind]
     return _Feed(
-        _titled(f"Stories tagged #{key}", service),
-        service.web_url + filled(TAG_FEED, tag=key),
+        _titled(title.format(key), service),
+        service.web_url + filled(template, **{kind: key}),
         f"{service.web_url}/",
-        _entries(service, service.catalog.feed(tag=key)),
+        _entries(service, service.catalog.feed(**{kind: key})),
     )
 
 
