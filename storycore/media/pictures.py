@@ -69,11 +69,15 @@ class PictureFile:
     #: the hexadecimal SHA-256 of ``content``
     sha256: str
     media_type: str = "image/webp"
-    extension: str = "webp"
 
     @classmethod
     def of(cls, content: bytes, width: int, height: int) -> PictureFile:
         return cls(content, width, height, hashlib.sha256(content).hexdigest())
+
+    @property
+    def extension(self) -> str:
+        """The extension of its name, its type's (``EXTENSIONS``)."""
+        return EXTENSIONS[self.media_type]
 
     @property
     def name(self) -> str:
