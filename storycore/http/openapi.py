@@ -467,8 +467,13 @@ def _operation(route: Route, router: Router, settings: Settings) -> dict[str, An
 
 
 def _oembed_schema() -> Schema:
-    """The oEmbed answer, typed from what ``embed.oembed`` answers."""
+    """The oEmbed answer, typed from what ``embed.oembed`` answers: the members it always
+    has are required, those of a story with a kept thumbnail are not."""
     sample = oembed(
+        title="", author_name="", author_url="", provider_name="", provider_url="",
+        script_url="", maxwidth=None, maxheight=None, thumbnails=[("", 1, 1)],
+    )  # fmt: skip
+    always = oembed(
         title="", author_name="", author_url="", provider_name="", provider_url="",
         script_url="", maxwidth=None, maxheight=None,
     )  # fmt: skip
@@ -478,7 +483,7 @@ def _oembed_schema() -> Schema:
         "description": (
             "An oEmbed 1.0 `rich` answer, not in the envelope (docs/api.md#the-web-host)"
         ),
-        "required": list(sample),
+        "required": list(always),
         "properties": {key: {"type": kinds[type(value)]} for key, value in sample.items()},
     }
 

@@ -149,8 +149,8 @@ def _story(
         return not_found_page(service, "story")
     except InvalidParameter:
         return not_found_page(service, "page")
-    site = site_of(service)
     more = [] if shown.has_next else service.catalog.more_by(shown.author, shown.story.id, MORE)
+    site = site_of(service).showing(service.embeds.kept_on_page(shown, more))
     author = shown.author
     body = pages.kept_story_page(
         site,
@@ -170,15 +170,17 @@ def _author(service: Service, username: str, page: str | None) -> str:
     author = service.accounts.get(username)
     stories = service.catalog.user(author.username, page=page, per_page=LIST_SIZE)
     _exists(stories.page, stories.items)
-    return pages.author_page(site_of(service), author, stories)
+    return pages.author_page(site_of(service).showing(stories.kept), author, stories)
 
 
 def _front(service: Service, page: str | None) -> str:
     latest = service.catalog.latest(page=page, per_page=LIST_SIZE)
     _exists(latest.page, latest.items)
-    featured = service.catalog.featured(per_page=FRONT_FEATURED).items if latest.page == 1 else []
-    topics = service.catalog.topics([*featured, *latest.items])
-    return pages.kept_front_page(site_of(service), featured=featured, latest=latest, topics=topics)
+    featured = service.catalog.featured(per_page=FRONT_FEATURED) if latest.page == 1 else None
+    shown = [] if featured is None else featured.items
+    topics = service.catalog.topics([*shown, *latest.items])
+    site = site_of(service).showing(latest.kept | featured.kept if featured else latest.kept)
+    return pages.kept_front_page(site, featured=shown, latest=latest, topics=topics)
 
 
 def _tagged(service: Service, kind: Literal["topic", "tag"], name: str, page: str | None) -> str:
@@ -193,7 +195,7 @@ def _tagged(service: Service, kind: Literal["topic", "tag"], name: str, page: st
         stories = service.catalog.latest(tag=key, page=page, per_page=LIST_SIZE)
     if not stories.items:
         raise NotFound(f"the {kind} {key!r} has no public story on page {stories.page}")
-    return pages.tagged_page(site_of(service), kind, key, stories)
+    return pages.tagged_page(site_of(service).showing(stories.kept), kind, key, stories)
 
 
 def _search(service: Service, request: HttpRequest, page: str | None) -> HttpResponse:
@@ -220,7 +222,7 @@ def _search(service: Service, request: HttpRequest, page: str | None) -> HttpRes
         )
         body = pages.search_page(site, q, None, problem=problem)
         return HttpResponse(400, service_page_headers(service), body.encode())
-    return _html(service, pages.search_page(site, q, results))
+    return _html(service, pages.search_page(site.showing(results.kept), q, results))
 
 
 def _exists(page: int, items: Sequence[object]) -> None:

@@ -4,9 +4,13 @@ or a user holds it) became."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
-__all__ = ["KeptCopy", "KeptFile", "KeptSource", "KeptState"]
+from ..media.pictures import EXTENSIONS
+
+__all__ = ["NOTHING_KEPT", "KeptCopy", "KeptFile", "KeptPictures", "KeptSource", "KeptState"]
 
 #: What became of a source address: still to fetch, kept, or failed (to be tried again at
 #: ``next_attempt``, or for good when there is none).
@@ -37,6 +41,12 @@ class KeptCopy(NamedTuple):
     width: int
     height: int
 
+    @property
+    def file_name(self) -> str:
+        """The name the web host serves it under: ``<sha256>.<extension>``, the extension
+        its type's (``media.pictures.EXTENSIONS``)."""
+        return f"{self.name}.{EXTENSIONS[self.media_type]}"
+
 
 class KeptSource(NamedTuple):
     """What a source address became, and how its fetching goes.
@@ -60,3 +70,55 @@ class KeptSource(NamedTuple):
     next_attempt: str | None = None
     leased_until: str | None = None
     leased_by: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class KeptPictures:
+    """The kept copies of the pictures one answer shows, by source address: what one
+    ``KeptSources.get_many`` found kept (docs/media.md#where-kept-pictures-show). It is
+    hashable and compared by what it holds, so that an answer kept by what it is made of (a
+    rendered page) is kept by its pictures' copies too."""
+
+    #: Each kept address with its copies (the original first), by address.
+    found: tuple[tuple[str, tuple[KeptCopy, ...]], ...] = ()
+    _by_address: dict[str, tuple[KeptCopy, ...]] = field(
+        init=False, repr=False, compare=False, hash=False
+    )
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_address", dict(self.found))
+
+    @classmethod
+    def of(cls, sources: Iterable[KeptSource]) -> KeptPictures:
+        """The kept ones of ``sources``, records as the store holds them."""
+        return cls(
+            tuple(
+                sorted((s.address, s.copies) for s in sources if s.state == "kept" and s.copies)
+            )
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self.found)
+
+    def copies(self, address: str) -> tuple[KeptCopy, ...]:
+        """The copies kept of the picture at ``address``, the original first; none while it
+        is not kept."""
+        return self._by_address.get(address, ())
+
+    def original(self, address: str) -> KeptCopy | None:
+        """The widest copy kept of the picture at ``address`` (what it was kept as), or
+        None."""
+        copies = self._by_address.get(address)
+        return copies[0] if copies else None
+
+    def __or__(self, other: KeptPictures) -> KeptPictures:
+        """The copies of both."""
+        if not other:
+            return self
+        if not self:
+            return other
+        return KeptPictures(tuple(sorted({**self._by_address, **other._by_address}.items())))
+
+
+#: What an answer that shows no kept picture has.
+NOTHING_KEPT = KeptPictures()

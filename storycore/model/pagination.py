@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from ..rules.numbers import STORE_INT_MAX, whole_number
+from .kept import NOTHING_KEPT, KeptPictures
 from .shapes import Page
 
 __all__ = ["PageRequest", "page_of"]
@@ -64,10 +65,12 @@ def page_of(
     present: Callable[[Sequence[R]], list[T]],
     *,
     total: int | None = None,
+    kept: KeptPictures = NOTHING_KEPT,
 ) -> Page[T]:
     """The page shown for items fetched with ``request.probe_limit``; ``present`` turns the
     items of the page (not the probe) into what the page shows. ``total`` is the number of
-    items on every page, when it was counted.
+    items on every page, when it was counted; ``kept``, the kept copies of the pictures the
+    items show.
     """
     # unparametrized: ``Page[T]`` would build a generic subclass on every call
     return Page(
@@ -76,4 +79,5 @@ def page_of(
         items=present(fetched[: request.per_page]),
         has_next=len(fetched) > request.per_page,
         total=total,
+        kept=kept,
     )

@@ -8,19 +8,25 @@ from __future__ import annotations
 
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic.json_schema import SkipJsonSchema
 
+from .element_kinds import ELEMENT_CLASSES, AnyElement
+from .kept import NOTHING_KEPT, KeptPictures
 from .records import CoverPhoto, CreatedWith, Element, EmbedCount, Quoted, Status, UserSettings
 
 # N815: the interface's mixed-case names are kept as they are.
 # ruff: noqa: N815
 
 __all__ = [
+    "KEPT_ELEMENT_CLASSES",
     "AuthorDates",
     "AuthorFull",
     "AuthorStatsShape",
     "DelegatedCreated",
     "DeliveryItem",
+    "Kept",
+    "KeptCopyShape",
     "Page",
     "RevisionItem",
     "Revoked",
@@ -52,6 +58,41 @@ class _Shape(BaseModel):
         return self.model_dump(mode="json", by_alias=True)
 
 
+class KeptCopyShape(_Shape):
+    """The copy storycore keeps of a picture an answer shows (docs/api.md#kept-pictures):
+    its address on the web host, and its width and height in pixels."""
+
+    url: str
+    width: int
+    height: int
+
+
+#: An answer's ``kept``: the kept copy of each picture it shows, by the path of the member
+#: that holds the picture's source address (``thumbnail``, ``avatar``, ``data.image.src``, ...).
+Kept = dict[str, KeptCopyShape]
+
+
+def _absent(value: object) -> bool:
+    return value is None
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
+
+
+def _kept() -> Any:
+    """The ``kept`` member of a shape: absent while none of its pictures is kept."""
+    return Field(
+        default=None,
+        exclude_if=_absent,
+        json_schema_extra=_no_default,
+        description=(
+            "The copies storycore keeps of the pictures this object shows, by the path of the "
+            "member holding each picture's source address; absent while none is kept."
+        ),
+    )
+
+
 class UserProfile(_Shape):
     """User profile, public shape (2.2)."""
 
@@ -61,6 +102,7 @@ class UserProfile(_Shape):
     location: str
     website: str
     avatar: str
+    kept: Kept | SkipJsonSchema[None] = _kept()
 
 
 class TokenGrant(UserProfile):
@@ -109,6 +151,19 @@ class StoryDetail(StorySummary):
     page: int
     per_page: int
     elements: list[Element]
+    kept: Kept | SkipJsonSchema[None] = _kept()
+
+
+def _with_kept(kind: type[AnyElement]) -> type[AnyElement]:
+    model: type[AnyElement] = create_model(  # type: ignore[call-overload]
+        kind.__name__, __base__=kind, __module__=__name__, kept=(Kept, ...)
+    )
+    return model
+
+
+#: Each kind of element as an answer shows it once a picture it shows is kept: its members and
+#: ``kept``. Answers only: a client's ``kept`` is no member of an element it writes.
+KEPT_ELEMENT_CLASSES = {name: _with_kept(kind) for name, kind in ELEMENT_CLASSES.items()}
 
 
 class RevisionItem(_Shape):
@@ -173,6 +228,7 @@ class StoryFull(_Shape):
     stats: StoryStats
     modified: bool
     deleted: bool
+    kept: Kept | SkipJsonSchema[None] = _kept()
 
 
 class AuthorStatsShape(_Shape):
@@ -214,6 +270,7 @@ class AuthorFull(_Shape):
     coverPhoto: CoverPhoto
     canFeatureStories: bool
     featuredStories: list[str]
+    kept: Kept | SkipJsonSchema[None] = _kept()
 
 
 class SearchItem(StoryFull):
@@ -246,13 +303,18 @@ class StoryDeleted(_Shape):
 
 class Page(_Shape, Generic[T]):
     """One page of a list. ``has_next`` tells whether a further page exists; ``total`` is the
-    number of items on every page, counted only when asked (docs/decisions.md)."""
+    number of items on every page, counted only when asked (docs/decisions.md). ``kept``
+    holds the kept copies of the pictures its items show, for the pages that draw them
+    (docs/media.md#where-kept-pictures-show); it is no member of an answer."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     page: int
     per_page: int
     items: list[T]
     has_next: bool
     total: int | None = None
+    kept: KeptPictures = Field(default=NOTHING_KEPT, exclude=True)
 
 
 class WebhookShape(_Shape):

@@ -1,22 +1,56 @@
 """Which pictures a story or a profile shows (docs/media.md#how-pictures-are-kept): the
-addresses storycore keeps a copy of. An image element's ``data.image.src``, a quote's (or any
-element's) ``attribution.thumbnail``, a video's and a link's thumbnail, the story's
-``thumbnail`` and a user's ``avatar``; only http(s) addresses, each once, in the order shown."""
+addresses storycore keeps a copy of, each with the path of the member that holds it. An image
+element's ``data.image.src``, a quote's (or any element's) ``attribution.thumbnail``, a video's
+``data.video.thumbnail`` and a link's ``data.link.thumbnail``, the story's ``thumbnail`` and a
+user's ``avatar``; only http(s) addresses, in the order shown.
+
+The paths are what an answer's ``kept`` member is keyed by (docs/api.md#kept-pictures), and the
+addresses what the keeper fetches: both are read from these pairs, written here once. An
+element is read alike as a model and as the JSON object it is stored as (a page's element
+documents, parsed).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from ..rules.addresses import is_http_url
 from .element_kinds import Element
 from .records import StoryRecord, UserRecord
 
-__all__ = ["element_pictures", "pictures", "story_pictures", "user_pictures"]
+__all__ = [
+    "Shown",
+    "answer_shown",
+    "element_pictures",
+    "element_shown",
+    "pictures",
+    "story_pictures",
+    "story_shown",
+    "user_pictures",
+    "user_shown",
+]
 
-#: The member of ``data`` that holds each kind's picture, and the picture's key in it.
-_DATA_PICTURES = {"image": ("image", "src"), "video": ("video", "thumbnail"),
-                  "link": ("link", "thumbnail")}  # fmt: skip
+#: A picture shown: the path of the member that holds it, and its address.
+Shown = tuple[str, str]
+
+#: The member of each kind of element that holds its picture.
+_DATA_PICTURES = {"image": "data.image.src", "video": "data.video.thumbnail",
+                  "link": "data.link.thumbnail"}  # fmt: skip
+#: The member of any element that holds its author's picture.
+_ATTRIBUTION = "attribution.thumbnail"
+
+
+class _Story(Protocol):
+    @property
+    def thumbnail(self) -> str: ...
+    @property
+    def cover(self) -> str: ...
+
+
+class _User(Protocol):
+    @property
+    def avatar(self) -> str: ...
 
 
 def pictures(addresses: Iterable[str | None]) -> list[str]:
@@ -24,18 +58,40 @@ def pictures(addresses: Iterable[str | None]) -> list[str]:
     return list(dict.fromkeys(a for a in addresses if a and is_http_url(a)))
 
 
+def element_shown(element: Element | Mapping[str, Any]) -> list[Shown]:
+    """The pictures one element (a model, or its stored JSON object parsed) shows, by path:
+    its data's picture, then its author's thumbnail."""
+    paths = [_DATA_PICTURES.get(_text(_member(element, "type")) or ""), _ATTRIBUTION]
+    return _http((path, _text(_at(element, path))) for path in paths if path)
+
+
+def story_shown(story: _Story) -> list[Shown]:
+    """The story's own picture, by path: its ``thumbnail`` as answers show it (the first
+    image's, ``cover``, without one)."""
+    return _http([("thumbnail", story.thumbnail or story.cover)])
+
+
+def user_shown(user: _User) -> list[Shown]:
+    """The picture a profile shows, by path: its ``avatar``."""
+    return _http([("avatar", user.avatar)])
+
+
+def answer_shown(
+    story: _Story | None,
+    author: _User | None,
+    elements: Iterable[Element | Mapping[str, Any]] = (),
+) -> list[Shown]:
+    """Every picture an answer about a story shows: the story's own, its author's avatar and
+    its elements' (a page of them)."""
+    shown = [*(story_shown(story) if story is not None else ()),
+             *(user_shown(author) if author is not None else ())]  # fmt: skip
+    shown.extend(pair for element in elements for pair in element_shown(element))
+    return shown
+
+
 def element_pictures(element: Element) -> list[str]:
     """The pictures one element shows: its data's picture and its author's thumbnail."""
-    found: list[str | None] = []
-    where = _DATA_PICTURES.get(element.type)
-    data = element.data
-    if where is not None and isinstance(data, Mapping):
-        member: Any = data.get(where[0])
-        if isinstance(member, Mapping):
-            found.append(_text(member.get(where[1])))
-    if element.attribution is not None:
-        found.append(_text(getattr(element.attribution, "thumbnail", None)))
-    return pictures(found)
+    return pictures(address for _, address in element_shown(element))
 
 
 def story_pictures(story: StoryRecord, elements: Iterable[Element]) -> list[str]:
@@ -45,7 +101,24 @@ def story_pictures(story: StoryRecord, elements: Iterable[Element]) -> list[str]
 
 def user_pictures(user: UserRecord) -> list[str]:
     """The pictures a profile shows: its avatar."""
-    return pictures([user.avatar])
+    return pictures(address for _, address in user_shown(user))
+
+
+def _http(found: Iterable[tuple[str, str | None]]) -> list[Shown]:
+    return [(path, address) for path, address in found if address and is_http_url(address)]
+
+
+def _at(value: object, path: str) -> object:
+    """The member at the dotted ``path`` of ``value``, through mappings and models alike."""
+    for name in path.split("."):
+        value = _member(value, name)
+    return value
+
+
+def _member(value: object, name: str) -> object:
+    if isinstance(value, Mapping):
+        return value.get(name)
+    return getattr(value, name, None) if value is not None else None
 
 
 def _text(value: object) -> str | None:

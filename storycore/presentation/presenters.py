@@ -1,22 +1,30 @@
 """How stored records become the shapes of the interface.
 
-The addresses in them (permalinks, shortlinks) come from ``storycore.rules.permalinks``.
+The addresses in them (permalinks, shortlinks, kept pictures' files) come from
+``storycore.rules.permalinks``. An element, a story's detail and full shapes and a user's every
+shape that show a picture storycore keeps gain ``kept`` (docs/api.md#kept-pictures), made here
+from what the answer's one lookup found (``KeptPictures``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
+import orjson
 from pydantic import BaseModel
 
 from ..model.heads import ProfileFields, StoryHead
+from ..model.kept import NOTHING_KEPT, KeptPictures
 from ..model.records import AuthorStats, Element, EmbedCount, StoryRecord, UserRecord
 from ..model.revisions import RevisionHead
 from ..model.shapes import (
+    KEPT_ELEMENT_CLASSES,
     AuthorDates,
     AuthorFull,
     AuthorStatsShape,
+    Kept,
+    KeptCopyShape,
     RevisionItem,
     SearchItem,
     SlugChanged,
@@ -29,6 +37,7 @@ from ..model.shapes import (
     StorySummary,
     UserProfile,
 )
+from ..model.shown_pictures import Shown, element_shown, story_shown, user_shown
 from ..model.trusted import construct_trusted
 from ..rules.permalinks import Permalinks
 from ..rules.sites import site_name_of
@@ -56,8 +65,43 @@ class Presenter:
         self.permalink = self.addresses.story
         self.shortlink = self.addresses.shortlink
 
-    @staticmethod
-    def profile(user: UserRecord | ProfileFields) -> UserProfile:
+    def kept(self, shown: Iterable[Shown], kept: KeptPictures) -> Kept | None:
+        """The ``kept`` member of an object showing the pictures ``shown`` (path, address):
+        the kept copy of each of them that ``kept`` holds, its file's address and size; None
+        (no member) while none is kept."""
+        if not kept:
+            return None
+        found: Kept = {}
+        for path, address in shown:
+            copy = kept.original(address)
+            if copy is not None:
+                members = {"url": self.addresses.media(copy.file_name), "width": copy.width,
+                           "height": copy.height}  # fmt: skip
+                found[path] = construct_trusted(KeptCopyShape, members)
+        return found or None
+
+    def element(self, element: Element, kept: KeptPictures = NOTHING_KEPT) -> Element:
+        """``element`` as an answer shows it: with ``kept`` when a picture it shows is kept."""
+        member = self.kept(element_shown(element), kept)
+        if member is None:
+            return element
+        kind = KEPT_ELEMENT_CLASSES[element.type]
+        return construct_trusted(kind, {**element.__dict__, "kept": member})
+
+    def element_document(
+        self, document: str, element: Mapping[str, Any], kept: KeptPictures = NOTHING_KEPT
+    ) -> str:
+        """A stored element document (``element``, parsed) as an answer shows it: as it is, or
+        with ``kept`` added last when a picture it shows is kept."""
+        member = self.kept(element_shown(element), kept)
+        if member is None:
+            return document
+        added = orjson.dumps({path: copy.model_dump() for path, copy in member.items()})
+        return f'{document.rstrip().removesuffix("}")},"kept":{added.decode()}}}'
+
+    def profile(
+        self, user: UserRecord | ProfileFields, kept: KeptPictures = NOTHING_KEPT
+    ) -> UserProfile:
         """User profile, public shape."""
         return construct_trusted(
             UserProfile,
@@ -68,6 +112,7 @@ class Presenter:
                 "location": user.location,
                 "website": user.website,
                 "avatar": user.avatar,
+                "kept": self.kept(user_shown(user), kept),
             },
         )
 
@@ -90,11 +135,14 @@ class Presenter:
         return _trusted(StoryCreated, self._summary_members(story))
 
     def summary(
-        self, story: StoryRecord | StoryHead, author: UserRecord | ProfileFields
+        self,
+        story: StoryRecord | StoryHead,
+        author: UserRecord | ProfileFields,
+        kept: KeptPictures = NOTHING_KEPT,
     ) -> StorySummary:
-        """A list item."""
+        """A list item (its author's profile with ``kept``)."""
         return _trusted(
-            StorySummary, {**self._summary_members(story), "author": self.profile(author)}
+            StorySummary, {**self._summary_members(story), "author": self.profile(author, kept)}
         )
 
     def detail(
@@ -106,26 +154,35 @@ class Presenter:
         per_page: int,
         elements: Sequence[Element],
         lives_at: str | None = None,
+        kept: KeptPictures = NOTHING_KEPT,
     ) -> StoryDetail:
         """A story with one page of its elements; ``lives_at`` is the slug the story lives at
-        when it is not ``story.slug`` (a revision's detail shows the slug it had)."""
+        when it is not ``story.slug`` (a revision's detail shows the slug it had). ``kept``
+        holds the kept copies of the pictures it shows."""
         return _trusted(
             StoryDetail,
             {
                 **self._summary_members(story),
-                "author": self.profile(author),
+                "author": self.profile(author, kept),
                 "version": story.version,
                 "permalink": self.permalink(author.username, lives_at or story.slug),
                 "shortlink": self.shortlink(story.id),
                 "publish_at": story.publish_at,
                 "page": page,
                 "per_page": per_page,
-                "elements": list(elements),
+                "elements": [self.element(element, kept) for element in elements]
+                if kept
+                else list(elements),
+                "kept": self.kept(story_shown(story), kept),
             },
         )
 
     def _full_members(
-        self, story: StoryRecord, username: str, embeds: Sequence[EmbedCount]
+        self,
+        story: StoryRecord,
+        username: str,
+        embeds: Sequence[EmbedCount],
+        kept: KeptPictures = NOTHING_KEPT,
     ) -> dict[str, object]:
         return {
             "sid": story.id,
@@ -163,9 +220,12 @@ class Presenter:
             ),
             "modified": story.modified,
             "deleted": False,
+            "kept": self.kept(story_shown(story), kept),
         }
 
-    def author_full(self, user: UserRecord, stats: AuthorStats) -> AuthorFull:
+    def author_full(
+        self, user: UserRecord, stats: AuthorStats, kept: KeptPictures = NOTHING_KEPT
+    ) -> AuthorFull:
         """The full author shape. ``_access`` is 1 for editors and 0 otherwise."""
         return _trusted(
             AuthorFull,
@@ -204,6 +264,7 @@ class Presenter:
                 "coverPhoto": user.cover_photo,
                 "canFeatureStories": user.can_feature,
                 "featuredStories": stats.featured_stories,
+                "kept": self.kept(user_shown(user), kept),
             },
         )
 
@@ -215,13 +276,14 @@ class Presenter:
         embeds: Sequence[EmbedCount],
         *,
         can_edit: bool,
+        kept: KeptPictures = NOTHING_KEPT,
     ) -> SearchItem:
-        """A search result."""
+        """A search result; ``kept`` holds the kept copies of the pictures it shows."""
         return _trusted(
             SearchItem,
             {
-                **self._full_members(story, author.username, embeds),
-                "author": self.author_full(author, stats),
+                **self._full_members(story, author.username, embeds, kept),
+                "author": self.author_full(author, stats, kept),
                 "canEdit": can_edit,
             },
         )
@@ -248,13 +310,17 @@ class Presenter:
         return _trusted(StoryFull, self._full_members(story, username, embeds))
 
     def slug_changed(
-        self, story: StoryRecord, author: UserRecord, embeds: Sequence[EmbedCount]
+        self,
+        story: StoryRecord,
+        author: UserRecord,
+        embeds: Sequence[EmbedCount],
+        kept: KeptPictures = NOTHING_KEPT,
     ) -> SlugChanged:
         """The slug-change result."""
         return _trusted(
             SlugChanged,
             {
-                **self._full_members(story, author.username, embeds),
+                **self._full_members(story, author.username, embeds, kept),
                 "not_indexed": story.not_indexed,
             },
         )

@@ -3,7 +3,8 @@ docs/api.md#limits), made and read here only.
 
 Under ``web_url`` (the public web host): a story's permalink is ``{web_url}/{username}/{slug}``,
 its shortlink ``{web_url}/s/{id}``, its embed script ``{permalink}.js``, and an author's
-permalink ``{web_url}/{username}``. Reading an address back (the ``permalink`` filter, oEmbed)
+permalink ``{web_url}/{username}``; a kept picture's file is ``{web_url}/media/{name}``
+(docs/media.md#how-a-kept-picture-is-served). Reading an address back (the ``permalink`` filter, oEmbed)
 ignores its query and fragment, a trailing slash, and the case of its scheme and host.
 """
 
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from urllib.parse import urlsplit
+
+from .paths import MEDIA_FILE, filled
 
 __all__ = ["Permalinks"]
 
@@ -41,6 +44,10 @@ class Permalinks:
     def author(self, username: str) -> str:
         """The public address of an author."""
         return f"{self.web_url}/{username}"
+
+    def media(self, name: str) -> str:
+        """The address of the kept file ``name`` (``<sha256>.<extension>``)."""
+        return self.web_url + filled(MEDIA_FILE, name=name)
 
     def parse_story(self, address: str) -> tuple[str, str] | None:
         """The ``(username, slug)`` a story permalink under ``web_url`` names, as written in

@@ -5,8 +5,12 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+import orjson
+
+from ..model.kept import NOTHING_KEPT, KeptPictures
 from ..model.records import element_of
 from ..model.shapes import StoryDetail
+from ..model.shown_pictures import answer_shown
 from ..model.visibility import ANONYMOUS, Viewer, counts_as_view
 from ._story_commands import StoryCommands, detail
 
@@ -18,25 +22,29 @@ class StoryReading:
     """A story read: its detail, its version (for ``ETag``) and whether more elements follow.
 
     Read ``as_documents``, the detail's ``elements`` are empty and the page's elements are in
-    ``element_documents`` as JSON (what an answer that is serialized anyway needs).
+    ``element_documents`` as JSON (what an answer that is serialized anyway needs). ``kept``
+    holds the kept copies of the pictures it shows.
     """
 
     detail: StoryDetail
     version: int
     has_next: bool
     element_documents: tuple[str, ...] = ()
+    kept: KeptPictures = NOTHING_KEPT
 
     @property
     def etag(self) -> str:
         """The entity tag of this answer (docs/api.md#caching-and-compression): it
         changes with the story's
-        version, its author's profile and the element page, which decide every byte of the
-        detail, and not with the counters, which the detail does not show.
+        version, its author's profile, the element page and the kept copies of its pictures,
+        which decide every byte of the detail, and not with the counters, which the detail
+        does not show.
         """
         author = self.detail.author
         shown = "\x1f".join(
             (author.username, author.name, author.bio, author.location, author.website,
-             author.avatar, str(self.detail.page), str(self.detail.per_page))
+             author.avatar, str(self.detail.page), str(self.detail.per_page),
+             *(copies[0].name for _, copies in self.kept.found))
         )  # fmt: skip
         digest = hashlib.blake2b(shown.encode("utf-8", "surrogatepass"), digest_size=8)
         return f'"{self.detail.id}-{self.version}-{digest.hexdigest()}"'
@@ -68,11 +76,20 @@ class Reading(StoryCommands):
         documents = documents if as_documents else []
         if count_view and counts_as_view(viewer, story):
             self._ctx.views.add(story.id)
+        shown = documents[: request.per_page]
+        parsed = [orjson.loads(document) for document in shown]
+        kept = self._ctx.kept_pictures(
+            answer_shown(story, author, parsed or elements[: request.per_page])
+        )
+        if kept:
+            element_document = self._ctx.presenter.element_document
+            shown = [element_document(*pair, kept) for pair in zip(shown, parsed, strict=True)]
         return StoryReading(
-            detail(self._ctx, story, author, request, elements),
+            detail(self._ctx, story, author, request, elements, kept),
             story.version,
             len(documents) + len(elements) > request.per_page,
-            tuple(documents[: request.per_page]),
+            tuple(shown),
+            kept,
         )
 
     def read(

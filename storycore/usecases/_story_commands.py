@@ -8,9 +8,11 @@ from typing import Any
 
 from ..model.drafts import StoryDraft
 from ..model.elements import normalize_elements
+from ..model.kept import KeptPictures
 from ..model.pagination import PageRequest
 from ..model.records import Element, StoryRecord, UserRecord, element_of
 from ..model.shapes import StoryDetail
+from ..model.shown_pictures import answer_shown
 from ..rules.schedule import PublishAt, Unchanged, publish_time
 from ._commit import Commits
 from .context import Context
@@ -27,15 +29,16 @@ def detail(
     author: UserRecord,
     request: PageRequest,
     elements: Sequence[Element],
+    kept: KeptPictures | None = None,
 ) -> StoryDetail:
     """The detail of ``story`` with the page ``request`` asks for of ``elements`` (the page's
-    own, or all from the page's start): what a read and every change answer."""
+    own, or all from the page's start): what a read and every change answer. ``kept`` holds
+    the kept copies of its pictures, looked up here when not given (one read)."""
+    shown = elements[: request.per_page]
+    if kept is None:
+        kept = context.kept_pictures(answer_shown(story, author, shown))
     return context.presenter.detail(
-        story,
-        author,
-        page=request.page,
-        per_page=request.per_page,
-        elements=elements[: request.per_page],
+        story, author, page=request.page, per_page=request.per_page, elements=shown, kept=kept
     )
 
 

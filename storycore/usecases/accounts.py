@@ -7,7 +7,7 @@ proves itself with the api key, the username and the token.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -19,7 +19,7 @@ from ..model.members import PROFILE_WRITE, USER_MEMBERS, USER_WRITE_MEMBERS, ref
 from ..model.pagination import page_of
 from ..model.records import AppRecord, Plan, TokenRecord, UserRecord
 from ..model.shapes import Page, Revoked, TokenGrant, UserProfile
-from ..model.shown_pictures import pictures, user_pictures
+from ..model.shown_pictures import pictures, user_pictures, user_shown
 from ..model.visibility import ANONYMOUS, Viewer
 from ..rules.addresses import validate_url
 from ..rules.appnames import WEB_HOST_APP, WEB_HOST_APP_ID, validate_app_name
@@ -106,7 +106,7 @@ class Accounts:
         with wording(name=username):
             self._users.add(user, events=[event])
         self._ctx.want_pictures(user_pictures(user))
-        return self._ctx.presenter.profile(user)
+        return self._profile(user)
 
     def create_app(self, name: str, *, delegation: bool = False, href: str = "") -> AppCredentials:
         """Make an application; the answer holds its api key."""
@@ -184,7 +184,7 @@ class Accounts:
         app = self._app(api_key)
         user = self._proven(username, password)
         token = self._issue(user, app)
-        return TokenGrant(**self._ctx.presenter.profile(user).model_dump(), _token=token)
+        return TokenGrant(**self._profile(user).model_dump(), _token=token)
 
     def sign_in(self, username: str, password: str, *, address: str | None = None) -> str:
         """A new token for ``username`` through the web host's own application
@@ -351,13 +351,22 @@ class Accounts:
         return page_of(
             request,
             users,
-            lambda shown: [self._ctx.presenter.profile(u) for u in shown],
+            self._profiles,
             total=self._users.count() if total else None,
         )
 
     def get(self, username: str) -> UserProfile:
         """A user's public profile."""
-        return self._ctx.presenter.profile(self._ctx.user_named(username))
+        return self._profile(self._ctx.user_named(username))
+
+    def _profile(self, user: UserRecord) -> UserProfile:
+        """``user``'s profile, with the kept copy of its avatar."""
+        return self._profiles([user])[0]
+
+    def _profiles(self, users: Sequence[UserRecord]) -> list[UserProfile]:
+        """The profiles of ``users``, their avatars' kept copies looked up with one read."""
+        kept = self._ctx.kept_pictures(pair for user in users for pair in user_shown(user))
+        return [self._ctx.presenter.profile(user, kept) for user in users]
 
     def update(
         self, username: str, user: Mapping[str, Any] | str, *, viewer: Viewer
@@ -386,7 +395,7 @@ class Accounts:
         with wording(name=username):
             self._users.update(target.id, changes, events=events)
         self._ctx.want_pictures(pictures([profile.get("avatar")]))
-        return self._ctx.presenter.profile(self._ctx.user_named(username))
+        return self._profile(self._ctx.user_named(username))
 
     def _profile_members(self, data: Mapping[str, Any], *, path: str) -> dict[str, str]:
         """The profile members sent in ``data``, checked; ``path`` prefixes their field names."""

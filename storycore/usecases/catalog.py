@@ -7,16 +7,17 @@ stories for that user and editors. Every list has a total order, so pages never 
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from ..errors import InvalidParameter
 from ..model.heads import ProfileFields, StoryHead
+from ..model.kept import NOTHING_KEPT, KeptPictures
 from ..model.pagination import PageRequest, page_of
 from ..model.queries import Audience, SortField, StoryQuery, parse_order, parse_sort
 from ..model.records import Status, StoryRecord, UserRecord
 from ..model.shapes import Page, SearchItem, StorySummary
+from ..model.shown_pictures import answer_shown, story_shown, user_shown
 from ..model.visibility import ANONYMOUS, Viewer, can_edit, can_see_hidden_stories_of
 from ..rules.addresses import validate_url
 from ..rules.hashtags import normalize_tag
@@ -280,25 +281,33 @@ class Catalog:
         index = self._ctx.store.search
         records = index.search(words, request.offset, request.probe_limit) if words else []
         found = (index.count(words) if words else 0) if total else None
-        return page_of(
-            request, records, lambda shown: self._search_items(shown, viewer), total=found
-        )
+        items, kept = self._search_items(records[: request.per_page], viewer)
+        return page_of(request, records, lambda _: items, total=found, kept=kept)
 
-    def _search_items(self, records: Sequence[StoryRecord], viewer: Viewer) -> list[SearchItem]:
+    def _search_items(
+        self, records: Sequence[StoryRecord], viewer: Viewer
+    ) -> tuple[list[SearchItem], KeptPictures]:
+        """The search results of ``records``, and the kept copies of the pictures they show
+        (their thumbnails, their authors' avatars: one read)."""
         author_ids = {r.author_id for r in records}
         authors = self._ctx.store.users.get_many(author_ids)
         stats = self._ctx.store.stories.author_stats(author_ids)
         embeds = self._ctx.store.stories.embeds(r.id for r in records)
-        return [
+        kept = self._ctx.kept_pictures(
+            pair for r in records for pair in answer_shown(r, authors[r.author_id])
+        )
+        items = [
             self._ctx.presenter.search_item(
                 r,
                 authors[r.author_id],
                 stats[r.author_id],
                 embeds.get(r.id, []),
                 can_edit=can_edit(viewer, r),
+                kept=kept,
             )
             for r in records
         ]
+        return items, kept
 
     def _list(
         self,
@@ -330,8 +339,8 @@ class Catalog:
         stories = self._ctx.store.stories
         heads = [] if query is None else stories.find(query)
         found = (0 if query is None else stories.count(query)) if total else None
-        summaries = functools.partial(self._summaries, author=author)
-        return page_of(request, heads, summaries, total=found)
+        summaries, kept = self._summaries_kept(heads[: request.per_page], author)
+        return page_of(request, heads, lambda _: summaries, total=found, kept=kept)
 
     def _query(
         self,
@@ -369,13 +378,29 @@ class Catalog:
     def _summaries(
         self, heads: Sequence[StoryHead], author: UserRecord | None = None
     ) -> list[StorySummary]:
-        """The heads' summaries. With ``author``, the author of every head (a list of their
-        stories), their profile needs no read."""
-        if author is not None:
-            authors = {author.id: ProfileFields.of(author)}
-        else:
-            authors = self._ctx.store.users.profiles({h.author_id for h in heads})
+        """The heads' summaries, without kept copies. With ``author``, the author of every
+        head (a list of their stories), their profile needs no read."""
+        authors = self._authors(heads, author)
         return [self._ctx.presenter.summary(h, authors[h.author_id]) for h in heads]
+
+    def _summaries_kept(
+        self, heads: Sequence[StoryHead], author: UserRecord | None = None
+    ) -> tuple[list[StorySummary], KeptPictures]:
+        """``_summaries``, with the kept copies of the pictures they show (their thumbnails,
+        their authors' avatars; ``author``'s even without a head), looked up with one read."""
+        authors = self._authors(heads, author)
+        shown = [pair for head in heads for pair in story_shown(head)]
+        shown.extend(pair for profile in authors.values() for pair in user_shown(profile))
+        kept = self._ctx.kept_pictures(shown)
+        presenter = self._ctx.presenter
+        return [presenter.summary(h, authors[h.author_id], kept) for h in heads], kept
+
+    def _authors(
+        self, heads: Sequence[StoryHead], author: UserRecord | None
+    ) -> dict[str, ProfileFields]:
+        if author is not None:
+            return {author.id: ProfileFields.of(author)}
+        return self._ctx.store.users.profiles({h.author_id for h in heads})
 
     def _permalink_target(self, permalink: str) -> tuple[str, str] | None:
         """The (author id, slug) a permalink of this service names, or None."""

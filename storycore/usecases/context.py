@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from ..clocks import Clock
 from ..errors import Forbidden, NotFound, StoryMoved, Unauthorized
+from ..model.kept import NOTHING_KEPT, KeptPictures
 from ..model.pagination import PageRequest
 from ..model.records import StoryRecord, UserRecord
 from ..model.resolvers import ElementResolver
+from ..model.shown_pictures import Shown
 from ..model.visibility import Viewer, can_edit, can_see
 from ..ports import Store
 from ..presentation.presenters import Presenter
@@ -41,6 +43,15 @@ class Context:
         none when there are none or keeping is off (docs/media.md#how-pictures-are-kept)."""
         if addresses and self.settings.keeps_media:
             self.store.kept_sources.want(addresses, self.now())
+
+    def kept_pictures(self, shown: Iterable[Shown]) -> KeptPictures:
+        """The kept copies of the pictures an answer shows (``shown``: every picture of the
+        answer, as ``model.shown_pictures`` finds them): one store read for the whole answer,
+        and none when it shows no picture (docs/media.md#where-kept-pictures-show)."""
+        addresses = list(dict.fromkeys(address for _, address in shown))
+        if not addresses:
+            return NOTHING_KEPT
+        return KeptPictures.of(self.store.kept_sources.get_many(addresses).values())
 
     def page(self, page: int | str | None, per_page: int | str | None) -> PageRequest:
         """The page a list asks for, under the service's page limits (docs/api.md#pagination)."""

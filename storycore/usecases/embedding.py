@@ -11,10 +11,15 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
+
 from ..errors import InvalidParameter, NotFound, StoryMoved
+from ..model.heads import StoryHead
+from ..model.kept import KeptPictures
 from ..model.pagination import PageRequest
 from ..model.reading import reading_minutes
 from ..model.records import Element, StoryRecord, UserRecord, element_of
+from ..model.shown_pictures import Shown, answer_shown, story_shown
 from ..model.visibility import ANONYMOUS, Viewer
 from ..presentation.embed import EmbedStory, embed_script, oembed
 from ..presentation.pages import Site, kept_embedded_story
@@ -25,7 +30,8 @@ from .context import Context
 __all__ = ["PAGE_ELEMENTS", "Embeds", "StoryOnPage"]
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
-#: The reading times an ``Embeds`` keeps, by story and version; past it, it starts over.
+#: The reading times (and the pictures of a page) an ``Embeds`` keeps, by story and version;
+#: past it, it starts over.
 _KEPT_MINUTES = 4096
 #: The elements a story page shows at once (docs/api.md#the-web-host).
 PAGE_ELEMENTS = 50
@@ -58,6 +64,9 @@ class Embeds:
         self._ctx = context
         #: the minutes each story takes to read, by (id, version, updated): ``_minutes``
         self._minutes_of: dict[tuple[str, int, str], int] = {}
+        #: the pictures each page of a story's elements shows, by (id, version, updated,
+        #: page): ``_pictures``
+        self._pictures_of: dict[tuple[str, int, str, int], tuple[Shown, ...]] = {}
 
     def script(
         self, username: str, slug: str, *, css: str | None = None, referer: str | None = None
@@ -100,6 +109,31 @@ class Embeds:
             story.id, request.offset, request.probe_limit
         )
         return self._on_page(author, story, found, request.page)
+
+    def kept_on_page(self, shown: StoryOnPage, more: Sequence[StoryHead] = ()) -> KeptPictures:
+        """The kept copies of the pictures a story page shows (docs/media.md#where-kept-pictures-show):
+        the story's, its author's avatar, its page's elements' and the thumbnails of ``more``
+        (the author's other stories it shows after the story), looked up with one read."""
+        pictures = self._pictures(shown)
+        return self._ctx.kept_pictures(
+            [*pictures, *(pair for head in more for pair in story_shown(head))]
+        )
+
+    def _pictures(self, shown: StoryOnPage) -> tuple[Shown, ...]:
+        """The pictures of ``shown``'s story, author and elements, read from its documents once
+        for each version of the story and page: only a write changes its elements, and every
+        write changes its version. The author's avatar is read each time (a profile's write
+        changes no story)."""
+        story = shown.story
+        key = (story.id, story.version, story.updated, shown.page)
+        found = self._pictures_of.get(key)
+        if found is None:
+            elements = [orjson.loads(document) for document in shown.documents]
+            found = tuple(answer_shown(story, None, elements))
+            if len(self._pictures_of) >= _KEPT_MINUTES:
+                self._pictures_of.clear()
+            self._pictures_of[key] = found
+        return (*answer_shown(None, shown.author), *found)
 
     def _on_page(
         self, author: UserRecord, story: StoryRecord, documents: Sequence[str], page: int
@@ -156,6 +190,13 @@ class Embeds:
             author, story = self._ctx.visible_story(ANONYMOUS, *named, follow_alias=True)
         except StoryMoved as moved:
             author, story = self._ctx.visible_story(ANONYMOUS, moved.username, moved.slug)
+        kept = self._ctx.kept_pictures(story_shown(story))
+        media = self._ctx.presenter.addresses.media
+        thumbnails = [
+            (media(copy.file_name), copy.width, copy.height)
+            for _, address in story_shown(story)
+            for copy in kept.copies(address)
+        ]
         return oembed(
             title=story.title,
             author_name=author.name or author.username,
@@ -165,6 +206,7 @@ class Embeds:
             script_url=self._script_url(author, story),
             maxwidth=maxwidth,
             maxheight=maxheight,
+            thumbnails=thumbnails,
         )
 
     def _script_url(self, author: UserRecord, story: StoryRecord) -> str:
@@ -177,7 +219,9 @@ class Embeds:
         documents = self._ctx.store.stories.element_documents(
             story.id, 0, self._ctx.settings.limits.elements
         )
+        whole = StoryOnPage(author, story, documents, 0, False, 0)
         site = Site(presenter.web_url, presenter.site_name, self._ctx.settings.video_players)
+        site = site.showing(self.kept_on_page(whole))
         return EmbedStory(
             id=story.id,
             markup=kept_embedded_story(site, author=author, story=story, documents=documents),

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from ..errors import InvalidParameter, NotFound
 from ..model.derived import story_words, with_derived_members
 from ..model.pagination import page_of
+from ..model.shown_pictures import answer_shown
 from ..model.records import element_of
 from ..model.revisions import RevisionHead
 from ..model.shapes import Page, RevisionItem, StoryDetail
@@ -96,13 +97,16 @@ class Revisions:
             raise NotFound(f"{author.username}/{slug} has no revision {wanted}")
         kept = {name: getattr(story, name) for name in KEPT_BY_REPLACE}
         end = request.offset + request.per_page
+        record = found.record.model_copy(update=kept)
+        elements = [element_of(document) for document in found.elements[request.offset : end]]
         detail = self._ctx.presenter.detail(
-            found.record.model_copy(update=kept),
+            record,
             author,
             page=request.page,
             per_page=request.per_page,
-            elements=[element_of(document) for document in found.elements[request.offset : end]],
+            elements=elements,
             lives_at=story.slug,
+            kept=self._ctx.kept_pictures(answer_shown(record, author, elements)),
         )
         return StoryReading(detail, found.version, end < len(found.elements))
 

@@ -36,7 +36,7 @@ def preview(call: EditorCall) -> HttpResponse:
         page_url=call.site.story(at["username"], at["slug"]) if story.status == "published" else "",
     )
     body = pages.story_page(
-        call.site,
+        call.site.showing(call.service.embeds.kept_on_page(shown)),
         author=shown.author,
         story=story,
         elements=shown.elements,

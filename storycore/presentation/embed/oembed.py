@@ -3,6 +3,7 @@ as JSON data or as oEmbed's XML document (section 2.3.4 of the oEmbed specificat
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 from typing import Any
 from xml.etree import ElementTree
@@ -29,11 +30,17 @@ def oembed(
     script_url: str,
     maxwidth: int | None,
     maxheight: int | None,
+    thumbnails: Sequence[tuple[str, int, int]] = (),
 ) -> dict[str, Any]:
     """The oEmbed object; ``maxwidth`` and ``maxheight`` bound the announced size. The
-    provider is the site (``provider_name``, its name; ``provider_url``, its address)."""
+    provider is the site (``provider_name``, its name; ``provider_url``, its address).
+    ``thumbnails`` are the kept copies of the story's picture (address, width, height): the
+    widest within ``maxwidth`` and ``maxheight`` (the narrowest when none is) is its
+    ``thumbnail_url``, with its size; a story without one has none (oEmbed asks a thumbnail's
+    size, which storycore knows of its own copies only)."""
     width = min(DEFAULT_WIDTH, maxwidth) if maxwidth else DEFAULT_WIDTH
     height = min(DEFAULT_HEIGHT, maxheight) if maxheight else DEFAULT_HEIGHT
+    thumbnail = _fitting(thumbnails, maxwidth, maxheight)
     return {
         "version": "1.0",
         "type": "rich",
@@ -46,7 +53,27 @@ def oembed(
         "width": width,
         "height": height,
         "cache_age": 3600,
+        **(
+            {}
+            if thumbnail is None
+            else dict(zip(("thumbnail_url", "thumbnail_width", "thumbnail_height"), thumbnail))
+        ),
     }
+
+
+def _fitting(
+    thumbnails: Sequence[tuple[str, int, int]], maxwidth: int | None, maxheight: int | None
+) -> tuple[str, int, int] | None:
+    """The widest of ``thumbnails`` within the bounds, else the narrowest; None for none."""
+    if not thumbnails:
+        return None
+    by_width = sorted(thumbnails, key=lambda found: found[1])
+    fitting = [
+        found
+        for found in by_width
+        if (not maxwidth or found[1] <= maxwidth) and (not maxheight or found[2] <= maxheight)
+    ]
+    return fitting[-1] if fitting else by_width[0]
 
 
 def oembed_xml(answer: dict[str, Any]) -> bytes:

@@ -42,7 +42,8 @@ class ElementView:
     description: str = ""
     src: str = ""
     image: str = ""
-    #: the widths ``src`` (an image) or ``image`` (a link's thumbnail) comes in: ``Site.srcset``
+    #: the widths ``src`` (an image), ``image`` (a video's or a link's thumbnail) or ``avatar``
+    #: (a quote's author) comes in: ``Site.srcset``
     srcset: str = ""
     width: int = 0
     height: int = 0
@@ -100,6 +101,7 @@ def element_view(element: Element, site: Site) -> ElementView:
             author_username=_text(attribution, "username") or _text(source, "username"),
             author_href=_text(attribution, "href"),
             avatar=site.picture(_text(attribution, "thumbnail")),
+            srcset=site.srcset(_text(attribution, "thumbnail")),
             network=_text(source, "name") or host,
             posted_at=element.posted_at or "",
             host=host,
@@ -110,14 +112,15 @@ def element_view(element: Element, site: Site) -> ElementView:
         src = _text(image, "src")
         host, path = _host_and_path(src)
         caption = _text(image, "caption")
+        width, height = site.picture_size(src) or (_size(image, "width"), _size(image, "height"))
         return ElementView(
             "image",
             element.id,
             permalink=permalink,
             src=site.picture(src),
             srcset=site.srcset(src),
-            width=_size(image, "width"),
-            height=_size(image, "height"),
+            width=width,
+            height=height,
             caption=caption,
             alt=caption or (f"An image from {host}" if host else "An image"),
             host=host,
@@ -133,6 +136,7 @@ def element_view(element: Element, site: Site) -> ElementView:
             src=src,
             title=_text(video, "title"),
             image=site.picture(_text(video, "thumbnail")),
+            srcset=site.srcset(_text(video, "thumbnail")),
             player=player_for(site.players, src) or "",
             host=host,
             path=path,
