@@ -92,9 +92,7 @@ class KeptPictures:
     def of(cls, sources: Iterable[KeptSource]) -> KeptPictures:
         """The kept ones of ``sources``, records as the store holds them."""
         return cls(
-            tuple(
-                sorted((s.address, s.copies) for s in sources if s.state == "kept" and s.copies)
-            )
+            tuple(sorted((s.address, s.copies) for s in sources if s.state == "kept" and s.copies))
         )
 
     def __bool__(self) -> bool:

@@ -4,8 +4,9 @@ docs/api.md#limits), made and read here only.
 Under ``web_url`` (the public web host): a story's permalink is ``{web_url}/{username}/{slug}``,
 its shortlink ``{web_url}/s/{id}``, its embed script ``{permalink}.js``, and an author's
 permalink ``{web_url}/{username}``; a kept picture's file is ``{web_url}/media/{name}``
-(docs/media.md#how-a-kept-picture-is-served). Reading an address back (the ``permalink`` filter, oEmbed)
-ignores its query and fragment, a trailing slash, and the case of its scheme and host.
+(docs/media.md#how-a-kept-picture-is-served). Reading an address back (the ``permalink``
+filter, oEmbed) ignores its query and fragment, a trailing slash, and the case of its scheme
+and host.
 """
 
 from __future__ import annotations

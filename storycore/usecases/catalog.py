@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from ..errors import InvalidParameter
 from ..model.heads import ProfileFields, StoryHead
-from ..model.kept import NOTHING_KEPT, KeptPictures
+from ..model.kept import KeptPictures
 from ..model.pagination import PageRequest, page_of
 from ..model.queries import Audience, SortField, StoryQuery, parse_order, parse_sort
 from ..model.records import Status, StoryRecord, UserRecord

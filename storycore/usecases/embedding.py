@@ -111,9 +111,10 @@ class Embeds:
         return self._on_page(author, story, found, request.page)
 
     def kept_on_page(self, shown: StoryOnPage, more: Sequence[StoryHead] = ()) -> KeptPictures:
-        """The kept copies of the pictures a story page shows (docs/media.md#where-kept-pictures-show):
-        the story's, its author's avatar, its page's elements' and the thumbnails of ``more``
-        (the author's other stories it shows after the story), looked up with one read."""
+        """The kept copies of the pictures a story page shows
+        (docs/media.md#where-kept-pictures-show): the story's, its author's avatar, its page's
+        elements' and the thumbnails of ``more`` (the author's other stories it shows after
+        the story), looked up with one read."""
         pictures = self._pictures(shown)
         return self._ctx.kept_pictures(
             [*pictures, *(pair for head in more for pair in story_shown(head))]

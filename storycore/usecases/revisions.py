@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from ..errors import InvalidParameter, NotFound
 from ..model.derived import story_words, with_derived_members
 from ..model.pagination import page_of
-from ..model.shown_pictures import answer_shown
 from ..model.records import element_of
 from ..model.revisions import RevisionHead
 from ..model.shapes import Page, RevisionItem, StoryDetail
+from ..model.shown_pictures import answer_shown
 from ..model.visibility import Viewer
 from ..ports import KEPT_BY_REPLACE
 from ..rules.numbers import whole_number

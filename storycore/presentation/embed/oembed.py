@@ -12,6 +12,8 @@ __all__ = ["DEFAULT_WIDTH", "embed_code", "oembed", "oembed_xml"]
 
 DEFAULT_WIDTH = 640
 DEFAULT_HEIGHT = 800
+#: The members of a thumbnail in an oEmbed object.
+_THUMBNAIL = ("thumbnail_url", "thumbnail_width", "thumbnail_height")
 
 
 def embed_code(script_url: str) -> str:
@@ -53,11 +55,7 @@ def oembed(
         "width": width,
         "height": height,
         "cache_age": 3600,
-        **(
-            {}
-            if thumbnail is None
-            else dict(zip(("thumbnail_url", "thumbnail_width", "thumbnail_height"), thumbnail))
-        ),
+        **({} if thumbnail is None else dict(zip(_THUMBNAIL, thumbnail, strict=True))),
     }
 
 
