@@ -4,6 +4,10 @@ fetch."""
 
 from __future__ import annotations
 
+import hashlib
+
+from PIL import ImageDraw
+
 from storycore.media.pictures import keep_picture
 from storycore.model.kept import KeptCopy, KeptFile, KeptSource
 from storycore.ports import Store
@@ -13,9 +17,13 @@ AT = "2026-01-01T00:00:00.000Z"
 
 
 def keep(store: Store, address: str, width: int = 700, height: int = 400) -> tuple[KeptCopy, ...]:
-    """Keep a picture of ``width`` by ``height`` as the copy of ``address``: its files put, its
-    record kept; its copies, the original first, then the narrower widths narrowest first."""
-    picture = keep_picture(encoded(drawn(width, height), "PNG"))
+    """Keep a picture of ``width`` by ``height`` as the copy of ``address`` (a picture of its
+    own, marked in a colour of the address): its files put, its record kept; its copies, the
+    original first, then the narrower widths narrowest first."""
+    drawing = drawn(width, height)
+    colour = tuple(hashlib.sha256(address.encode()).digest()[:3])
+    ImageDraw.Draw(drawing).rectangle((width // 2, height // 2, width, height), fill=colour)
+    picture = keep_picture(encoded(drawing, "PNG"))
     for file in picture.files:
         members = KeptFile(file.sha256, file.media_type, file.width, file.height, file.size, AT)
         store.kept_files.put(members, file.content)
