@@ -5,8 +5,9 @@ public stories, ``GET /topics/{topic}/feed.atom`` a topic's and ``GET /tags/{tag
 hashtag's, at most ``FEED_SIZE`` each, newest publication first. A feed's title says what it
 holds and names the site (``Latest stories on Harbour News``, ``Service.site_name``). Each entry
 names its story by the permalink (as ``link`` and ``id``) and carries its title, publication and
-update times, author's display name (the username when there is none) and description (as a
-text ``summary``).
+update times, author's display name (the username when there is none), description (as a
+text ``summary``) and picture (a Media RSS ``media:thumbnail``: its kept copy with its size,
+or its source address until it is kept, docs/media.md#where-kept-pictures-show).
 
 The XML is built with ElementTree, which escapes whatever a title or description holds; the
 few characters XML 1.0 cannot hold at all (U+FFFE, U+FFFF, lone surrogates) become U+FFFD.
@@ -22,13 +23,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..errors import NotFound
+from ..presentation import pages
 from ..rules.hashtags import normalize_tag
 from ..rules.paths import SITE_FEED, TAG_FEED, TOPIC_FEED, filled
 from ..rules.permalinks import Permalinks
 from ..service import Service
 from ..usecases.catalog import FEED_SIZE, FeedEntry
 from .messages import HttpRequest, HttpResponse
-from .pages import not_found_page
+from .pages import not_found_page, site_of
 
 __all__ = [
     "ATOM_TYPE",
@@ -48,6 +50,8 @@ ATOM_TYPE = "application/atom+xml; charset=utf-8"
 EMPTY_FEED_UPDATED = "1970-01-01T00:00:00.000Z"
 
 _ATOM_NAMESPACE = "http://www.w3.org/2005/Atom"
+#: Media RSS, whose ``media:thumbnail`` feed readers show beside an entry.
+_MEDIA_NAMESPACE = "http://search.yahoo.com/mrss/"
 _DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n'
 _ATOM_HEADERS = [("Content-Type", ATOM_TYPE), ("X-Content-Type-Options", "nosniff")]
 # what XML 1.0 cannot hold (its Char production); the service refuses the C0 and C1 controls
@@ -63,6 +67,8 @@ class _Entry:
     updated: str
     author: str
     summary: str
+    #: the picture's address, and its width and height once kept (None before)
+    thumbnail: tuple[str, tuple[int, int] | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +172,7 @@ def _titled(what: str, service: Service) -> str:
 
 def _entries(service: Service, stories: Sequence[FeedEntry]) -> list[_Entry]:
     addresses = Permalinks.of(service.web_url)
+    site = site_of(service).showing(stories[0].kept) if stories else site_of(service)
     return [
         _Entry(
             entry.story.title,
@@ -174,14 +181,24 @@ def _entries(service: Service, stories: Sequence[FeedEntry]) -> list[_Entry]:
             entry.story.updated,
             entry.story.author.name or entry.story.author.username,
             entry.story.description,
+            _thumbnail(site, entry.story.thumbnail),
         )
         for entry in stories
     ]
 
 
+def _thumbnail(site: pages.Site, address: str) -> tuple[str, tuple[int, int] | None] | None:
+    """Where a feed shows the picture at ``address`` (as a page does), and its size once kept."""
+    if not address:
+        return None
+    return site.picture(address), site.picture_size(address)
+
+
 def _document(feed: _Feed) -> str:
     """The Atom document of ``feed``."""
     root = ET.Element("feed", xmlns=_ATOM_NAMESPACE)
+    if any(entry.thumbnail for entry in feed.entries):
+        root.set("xmlns:media", _MEDIA_NAMESPACE)
     _add(root, "id", feed.address)
     _add(root, "title", feed.title)
     _add(root, "updated", feed.updated)
@@ -197,6 +214,12 @@ def _document(feed: _Feed) -> str:
         _add(ET.SubElement(item, "author"), "name", entry.author)
         if entry.summary:
             _add(item, "summary", entry.summary, type="text")
+        if entry.thumbnail is not None:
+            address, size = entry.thumbnail
+            thumbnail = ET.SubElement(item, "media:thumbnail", url=_xml(address))
+            if size is not None:
+                thumbnail.set("width", str(size[0]))
+                thumbnail.set("height", str(size[1]))
     return _DECLARATION + ET.tostring(root, encoding="unicode") + "\n"
 
 

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from ..errors import InvalidParameter
 from ..model.heads import ProfileFields, StoryHead
-from ..model.kept import KeptPictures
+from ..model.kept import NOTHING_KEPT, KeptPictures
 from ..model.pagination import PageRequest, page_of
 from ..model.queries import Audience, SortField, StoryQuery, parse_order, parse_sort
 from ..model.records import Status, StoryRecord, UserRecord
@@ -32,10 +32,12 @@ FEED_SIZE = 50
 
 
 class FeedEntry(NamedTuple):
-    """A story of a feed: its summary and when it was published."""
+    """A story of a feed: its summary, when it was published, and the kept copies of the
+    pictures of the feed (its one lookup)."""
 
     story: StorySummary
     published: str
+    kept: KeptPictures = NOTHING_KEPT
 
 
 #: The public stories whose topic keys a catalog keeps (``Catalog.topics``); past it, it
@@ -226,9 +228,9 @@ class Catalog:
         request = self._ctx.page(1, size)
         query = self._query(request, author=author, filters=filters)
         heads = [] if query is None else self._ctx.store.stories.find(query)[:size]
-        summaries = self._summaries(heads, author)
+        summaries, kept = self._summaries_kept(heads, author)
         return [
-            FeedEntry(summary, head.published or head.created)
+            FeedEntry(summary, head.published or head.created, kept)
             for summary, head in zip(summaries, heads, strict=True)
         ]
 

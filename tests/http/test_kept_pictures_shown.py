@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 from selectolax.lexbor import LexborHTMLParser
@@ -177,3 +178,26 @@ def test_a_list_page_shows_kept_thumbnails_and_avatars(
     sources = {img["src"] for img in _pictures(_doc(client, path, params))}
     assert not sources & set(PICTURES)
     assert _media(client, kept[AVATAR if path == "/bob" else THUMBNAIL][0]) in sources
+
+
+def _feed_thumbnails(client: Client, path: str) -> dict[str, dict[str, str]]:
+    root = ElementTree.fromstring(client.get(path).body)
+    atom = "{http://www.w3.org/2005/Atom}"
+    return {
+        entry.findtext(f"{atom}title", ""): dict(thumbnail.attrib)
+        for entry in root.iter(f"{atom}entry")
+        for thumbnail in entry.iter("{http://search.yahoo.com/mrss/}thumbnail")
+    }
+
+
+@pytest.mark.parametrize("path", ["/feed.atom", "/bob/feed.atom"])
+def test_a_feed_shows_each_storys_picture_kept_once_it_is(
+    client: Client, world: World, story: str, path: str
+) -> None:
+    before = client.get(path)
+    assert _feed_thumbnails(client, path)["Kept pictures"] == {"url": THUMBNAIL}
+    copies = keep(world.service.store, THUMBNAIL, 1200, 600)
+    after = client.get(path, headers={"If-None-Match": before.headers["etag"]})
+    assert after.status == 200
+    shown = {"url": _media(client, copies[0]), "width": "1200", "height": "600"}
+    assert _feed_thumbnails(client, path)["Kept pictures"] == shown
