@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from .. import errors
+from ..model.element_kinds import ELEMENT_CLASSES
 from ..presentation.embed.oembed import oembed
 from ..rules.ids import EVENT_ID_PATTERN, WEBHOOK_ID_PATTERN
 from ..rules.usernames import RESERVED_USERNAMES
@@ -466,6 +467,18 @@ def _operation(route: Route, router: Router, settings: Settings) -> dict[str, An
     return operation
 
 
+def _with_kept(schemas: dict[str, Schema]) -> None:
+    """Each element component with the ``kept`` an answer's element has once a picture it
+    shows is kept (``shapes.KEPT_ELEMENT_CLASSES``, docs/api.md#kept-pictures), documented as
+    the story detail's own ``kept``: an element is read through the classes a write validates
+    with, which hold no ``kept``."""
+    if "StoryDetail" not in schemas:
+        return
+    kept = schemas["StoryDetail"]["properties"]["kept"]
+    for kind in ELEMENT_CLASSES.values():
+        schemas[kind.__name__]["properties"]["kept"] = kept
+
+
 def _oembed_schema() -> Schema:
     """The oEmbed answer, typed from what ``embed.oembed`` answers: the members it always
     has are required, those of a story with a kept thumbnail are not."""
@@ -501,6 +514,7 @@ def openapi_document(
         [(model, "serialization") for model in models],
         ref_template="#/components/schemas/{model}",
     )
+    _with_kept(definitions.get("$defs", {}))
     router = Router(routes)
     paths: dict[str, dict[str, Any]] = {}
     for route in routes:

@@ -11,9 +11,11 @@ import json
 from typing import Any
 from xml.etree import ElementTree
 
+import jsonschema_rs
 import pytest
 from selectolax.lexbor import LexborHTMLParser
 
+from storycore.model.element_kinds import ELEMENT_TYPES
 from storycore.model.kept import KeptCopy
 from tests._kept import keep
 from tests.http._clients import Client
@@ -201,3 +203,24 @@ def test_a_feed_shows_each_storys_picture_kept_once_it_is(
     assert after.status == 200
     shown = {"url": _media(client, copies[0]), "width": "1200", "height": "600"}
     assert _feed_thumbnails(client, path)["Kept pictures"] == shown
+
+
+def test_the_api_document_says_which_shapes_may_have_kept(client: Client) -> None:
+    schemas = client.get("/v1/openapi.json").json()["components"]["schemas"]
+    elements = [f"{kind.title()}Element" for kind in ELEMENT_TYPES]
+    users = ["UserProfile", "TokenGrant", "AuthorFull"]
+    for name in ["StoryDetail", "SearchItem", "SlugChanged", *users, *elements]:
+        kept = schemas[name]["properties"]["kept"]
+        assert kept["additionalProperties"] == {"$ref": "#/components/schemas/KeptCopyShape"}
+        assert "kept" not in schemas[name].get("required", [])
+    assert schemas["KeptCopyShape"]["required"] == ["url", "width", "height"]
+    assert "kept" not in schemas["StorySummary"]["properties"]
+
+
+def test_a_kept_answer_fits_the_api_document(client: Client, world: World, story: str) -> None:
+    _keep_all(world)
+    document = client.get("/v1/openapi.json").json()
+    answer = document["paths"]["/v1/stories/{username}/{slug}"]["get"]["responses"]["200"]
+    schema = answer["content"]["application/json"]["schema"]
+    validator = jsonschema_rs.validator_for({**schema, "components": document["components"]})
+    validator.validate(client.get(f"/v1/stories{story}").json())
