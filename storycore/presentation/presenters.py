@@ -69,15 +69,22 @@ class Presenter:
         """The ``kept`` member of an object showing the pictures ``shown`` (path, address):
         the kept copy of each of them that ``kept`` holds, its file's address and size; None
         (no member) while none is kept."""
+        found = self._kept_members(shown, kept)
+        if found is None:
+            return None
+        return {path: construct_trusted(KeptCopyShape, copy) for path, copy in found.items()}
+
+    def _kept_members(
+        self, shown: Iterable[Shown], kept: KeptPictures
+    ) -> dict[str, dict[str, Any]] | None:
         if not kept:
             return None
-        found: Kept = {}
+        found: dict[str, dict[str, Any]] = {}
         for path, address in shown:
             copy = kept.original(address)
             if copy is not None:
-                members = {"url": self.addresses.media(copy.file_name), "width": copy.width,
-                           "height": copy.height}  # fmt: skip
-                found[path] = construct_trusted(KeptCopyShape, members)
+                found[path] = {"url": self.addresses.media(copy.file_name), "width": copy.width,
+                               "height": copy.height}  # fmt: skip
         return found or None
 
     def element(self, element: Element, kept: KeptPictures = NOTHING_KEPT) -> Element:
@@ -89,15 +96,16 @@ class Presenter:
         return construct_trusted(kind, {**element.__dict__, "kept": member})
 
     def element_document(
-        self, document: str, element: Mapping[str, Any], kept: KeptPictures = NOTHING_KEPT
+        self, document: str, shown: Iterable[Shown], kept: KeptPictures = NOTHING_KEPT
     ) -> str:
-        """A stored element document (``element``, parsed) as an answer shows it: as it is, or
-        with ``kept`` added last when a picture it shows is kept."""
-        member = self.kept(element_shown(element), kept)
+        """A stored element document showing the pictures ``shown`` (``element_shown`` of
+        it), as an answer shows it: as it is, or with ``kept`` added last when a picture it
+        shows is kept."""
+        member = self._kept_members(shown, kept)
         if member is None:
             return document
-        added = orjson.dumps({path: copy.model_dump() for path, copy in member.items()})
-        return f'{document.rstrip().removesuffix("}")},"kept":{added.decode()}}}'
+        added = orjson.dumps(member).decode()
+        return f'{document.rstrip().removesuffix("}")},"kept":{added}}}'
 
     def profile(
         self, user: UserRecord | ProfileFields, kept: KeptPictures = NOTHING_KEPT

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from .paths import MEDIA_FILE, filled
+from .paths import MEDIA_FILE
 
 __all__ = ["Permalinks"]
 
@@ -48,7 +48,7 @@ class Permalinks:
 
     def media(self, name: str) -> str:
         """The address of the kept file ``name`` (``<sha256>.<extension>``)."""
-        return self.web_url + filled(MEDIA_FILE, name=name)
+        return self.web_url + MEDIA_FILE.format(name=name)  # a name is safe in a path
 
     def parse_story(self, address: str) -> tuple[str, str] | None:
         """The ``(username, slug)`` a story permalink under ``web_url`` names, as written in

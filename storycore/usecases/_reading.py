@@ -10,7 +10,7 @@ import orjson
 from ..model.kept import NOTHING_KEPT, KeptPictures
 from ..model.records import element_of
 from ..model.shapes import StoryDetail
-from ..model.shown_pictures import answer_shown
+from ..model.shown_pictures import answer_shown, element_shown
 from ..model.visibility import ANONYMOUS, Viewer, counts_as_view
 from ._story_commands import StoryCommands, detail
 
@@ -77,13 +77,16 @@ class Reading(StoryCommands):
         if count_view and counts_as_view(viewer, story):
             self._ctx.views.add(story.id)
         shown = documents[: request.per_page]
-        parsed = [orjson.loads(document) for document in shown]
+        pictures = [element_shown(orjson.loads(document)) for document in shown]
         kept = self._ctx.kept_pictures(
-            answer_shown(story, author, parsed or elements[: request.per_page])
+            [
+                *answer_shown(story, author, elements[: request.per_page]),
+                *(pair for found in pictures for pair in found),
+            ]
         )
         if kept:
             element_document = self._ctx.presenter.element_document
-            shown = [element_document(*pair, kept) for pair in zip(shown, parsed, strict=True)]
+            shown = [element_document(*pair, kept) for pair in zip(shown, pictures, strict=True)]
         return StoryReading(
             detail(self._ctx, story, author, request, elements, kept),
             story.version,
