@@ -6,7 +6,7 @@ interface (``canEdit``, ``_access``), not Python habits, so a dump is the wire f
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic.json_schema import SkipJsonSchema
@@ -155,10 +155,11 @@ class StoryDetail(StorySummary):
 
 
 def _with_kept(kind: type[AnyElement]) -> type[AnyElement]:
-    model: type[AnyElement] = create_model(  # type: ignore[call-overload]
-        kind.__name__, __base__=kind, __module__=__name__, kept=(Kept, ...)
+    """``kind`` with a ``kept`` member."""
+    return cast(
+        "type[AnyElement]",
+        create_model(kind.__name__, __base__=kind, __module__=__name__, kept=(Kept, ...)),
     )
-    return model
 
 
 #: Each kind of element as an answer shows it once a picture it shows is kept: its members and

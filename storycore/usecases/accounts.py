@@ -7,6 +7,7 @@ proves itself with the api key, the username and the token.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -363,7 +364,7 @@ class Accounts:
         """``user``'s profile, with the kept copy of its avatar."""
         return self._profiles([user])[0]
 
-    def _profiles(self, users: Sequence[UserRecord]) -> list[UserProfile]:
+    def _profiles(self, users: Sequence[UserRecord]) -> builtins.list[UserProfile]:
         """The profiles of ``users``, their avatars' kept copies looked up with one read."""
         kept = self._ctx.kept_pictures(pair for user in users for pair in user_shown(user))
         return [self._ctx.presenter.profile(user, kept) for user in users]
