@@ -10,6 +10,7 @@ from ..model.derived import story_words, with_derived_members
 from ..model.drafts import StoryDraft, parse_story
 from ..model.records import StoryRecord
 from ..model.shapes import SlugChanged, StoryDeleted, StoryDetail
+from ..model.shown_pictures import story_shown
 from ..model.visibility import Viewer
 from ..rules.numbers import whole_number
 from ..rules.schedule import UNCHANGED, PublishAt, Unchanged
@@ -108,7 +109,8 @@ class Changing(StoryCommands):
                 slug_field="slug",
             )
         embeds = self._stories.embeds([story.id]).get(story.id, [])
-        return self._ctx.presenter.slug_changed(story, author, embeds)
+        kept = self._ctx.kept_pictures(story_shown(story))
+        return self._ctx.presenter.slug_changed(story, author, embeds, kept)
 
     def delete(self, username: str, slug: str, *, viewer: Viewer) -> StoryDeleted:
         """Delete the story with its elements, aliases and revisions."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..errors import Forbidden
 from ..model.shapes import StorySummary
+from ..model.shown_pictures import user_shown
 from ..model.visibility import Viewer, can_feature
 from ._story_commands import StoryCommands
 from .transitions import FEATURE, UNFEATURE
@@ -41,4 +42,5 @@ class Featuring(StoryCommands):
                 author=author,
                 by=viewer,
             )
-        return self._ctx.presenter.summary(story, author)
+        kept = self._ctx.kept_pictures(user_shown(author))
+        return self._ctx.presenter.summary(story, author, kept)

@@ -189,3 +189,17 @@ def test_an_answer_without_pictures_reads_nothing_of_them(
     service.stories.open("alice", slug, as_documents=True)
     service.catalog.search("words")
     assert calls == []
+
+
+def test_a_slug_change_shows_the_kept_thumbnail(service: Service, alice: Viewer, slug: str) -> None:
+    kept = _keep_all(service)
+    changed = service.stories.change_slug("alice", slug, "renamed", viewer=alice)
+    assert changed.to_json_dict()["kept"] == {"thumbnail": _copy(service, kept[THUMBNAIL])}
+
+
+def test_a_feature_answer_shows_its_authors_kept_avatar(
+    service: Service, curator: Viewer, slug: str
+) -> None:
+    kept = _keep_all(service)
+    featured = service.stories.feature("alice", slug, viewer=curator).to_json_dict()
+    assert featured["author"]["kept"] == {"avatar": _copy(service, kept[AVATAR])}
