@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from ..rules.addresses import is_http_url
-from .element_kinds import Element
+from .element_kinds import ELEMENT_TYPES, Element
 from .records import StoryRecord, UserRecord
 
 __all__ = [
@@ -39,6 +39,14 @@ _DATA_PICTURES = {"image": "data.image.src", "video": "data.video.thumbnail",
                   "link": "data.link.thumbnail"}  # fmt: skip
 #: The member of any element that holds its author's picture.
 _ATTRIBUTION = "attribution.thumbnail"
+#: The paths of each kind's pictures, each with its names (an answer reads them for every
+#: element it shows).
+_PATHS = {
+    kind: tuple(
+        (path, tuple(path.split("."))) for path in (_DATA_PICTURES.get(kind), _ATTRIBUTION) if path
+    )
+    for kind in ELEMENT_TYPES
+}
 
 
 class _Story(Protocol):
@@ -61,8 +69,8 @@ def pictures(addresses: Iterable[str | None]) -> list[str]:
 def element_shown(element: Element | Mapping[str, Any]) -> list[Shown]:
     """The pictures one element (a model, or its stored JSON object parsed) shows, by path:
     its data's picture, then its author's thumbnail."""
-    paths = [_DATA_PICTURES.get(_text(_member(element, "type")) or ""), _ATTRIBUTION]
-    return _http((path, _text(_at(element, path))) for path in paths if path)
+    paths = _PATHS.get(_text(_member(element, "type")) or "", _PATHS["other"])
+    return _http((path, _text(_at(element, names))) for path, names in paths)
 
 
 def story_shown(story: _Story) -> list[Shown]:
@@ -113,15 +121,17 @@ def _http(found: Iterable[tuple[str, str | None]]) -> list[Shown]:
     return [(path, address) for path, address in found if address and address.startswith(_HTTP)]
 
 
-def _at(value: object, path: str) -> object:
-    """The member at the dotted ``path`` of ``value``, through mappings and models alike."""
-    for name in path.split("."):
-        value = _member(value, name)
+def _at(value: object, names: tuple[str, ...]) -> object:
+    """The member at the path ``names`` of ``value``, through mappings and models alike."""
+    for name in names:
+        if value is None:
+            return None
+        value = value.get(name) if type(value) is dict else _member(value, name)
     return value
 
 
 def _member(value: object, name: str) -> object:
-    if type(value) is dict or isinstance(value, Mapping):
+    if isinstance(value, Mapping):
         return value.get(name)
     return getattr(value, name, None) if value is not None else None
 

@@ -89,7 +89,7 @@ class Presenter:
 
     def element(self, element: Element, kept: KeptPictures = NOTHING_KEPT) -> Element:
         """``element`` as an answer shows it: with ``kept`` when a picture it shows is kept."""
-        member = self.kept(element_shown(element), kept)
+        member = self.kept(element_shown(element), kept) if kept else None
         if member is None:
             return element
         kind = KEPT_ELEMENT_CLASSES[element.type]
@@ -120,7 +120,7 @@ class Presenter:
                 "location": user.location,
                 "website": user.website,
                 "avatar": user.avatar,
-                "kept": self.kept(user_shown(user), kept),
+                "kept": self.kept(user_shown(user), kept) if kept else None,
             },
         )
 
@@ -181,7 +181,7 @@ class Presenter:
                 "elements": [self.element(element, kept) for element in elements]
                 if kept
                 else list(elements),
-                "kept": self.kept(story_shown(story), kept),
+                "kept": self.kept(story_shown(story), kept) if kept else None,
             },
         )
 
@@ -228,7 +228,7 @@ class Presenter:
             ),
             "modified": story.modified,
             "deleted": False,
-            "kept": self.kept(story_shown(story), kept),
+            "kept": self.kept(story_shown(story), kept) if kept else None,
         }
 
     def author_full(
@@ -272,7 +272,7 @@ class Presenter:
                 "coverPhoto": user.cover_photo,
                 "canFeatureStories": user.can_feature,
                 "featuredStories": stats.featured_stories,
-                "kept": self.kept(user_shown(user), kept),
+                "kept": self.kept(user_shown(user), kept) if kept else None,
             },
         )
 

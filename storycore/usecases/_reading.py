@@ -5,12 +5,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-import orjson
-
 from ..model.kept import NOTHING_KEPT, KeptPictures
 from ..model.records import element_of
 from ..model.shapes import StoryDetail
-from ..model.shown_pictures import answer_shown, element_shown
+from ..model.shown_pictures import answer_shown
 from ..model.visibility import ANONYMOUS, Viewer, counts_as_view
 from ._story_commands import StoryCommands, detail
 
@@ -77,7 +75,7 @@ class Reading(StoryCommands):
         if count_view and counts_as_view(viewer, story):
             self._ctx.views.add(story.id)
         shown = documents[: request.per_page]
-        pictures = [element_shown(orjson.loads(document)) for document in shown]
+        pictures = self._ctx.pictures.of(story, request.offset, shown)
         kept = self._ctx.kept_pictures(
             [
                 *answer_shown(story, author, elements[: request.per_page]),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..clocks import Clock
 from ..errors import Forbidden, NotFound, StoryMoved, Unauthorized
@@ -17,6 +17,7 @@ from ..ports import Store
 from ..presentation.presenters import Presenter
 from ..rules.timestamps import format_timestamp
 from ..settings import Settings
+from ._page_pictures import PagePictures
 from .viewcounts import ViewCounts
 
 __all__ = ["Context"]
@@ -24,8 +25,8 @@ __all__ = ["Context"]
 
 @dataclass(frozen=True, slots=True)
 class Context:
-    """The store, settings, resolver, presenter and clock of one service, and its view
-    counts."""
+    """The store, settings, resolver, presenter and clock of one service, its view counts and
+    the pictures of the pages of stories it showed."""
 
     store: Store
     settings: Settings
@@ -33,6 +34,7 @@ class Context:
     presenter: Presenter
     views: ViewCounts
     clock: Clock
+    pictures: PagePictures = field(default_factory=PagePictures)
 
     def now(self) -> str:
         """The current time on the service's clock, as the service writes timestamps."""

@@ -11,8 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-import orjson
-
 from ..errors import InvalidParameter, NotFound, StoryMoved
 from ..model.heads import StoryHead
 from ..model.kept import KeptPictures
@@ -30,8 +28,7 @@ from .context import Context
 __all__ = ["PAGE_ELEMENTS", "Embeds", "StoryOnPage"]
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
-#: The reading times (and the pictures of a page) an ``Embeds`` keeps, by story and version;
-#: past it, it starts over.
+#: The reading times an ``Embeds`` keeps, by story and version; past it, it starts over.
 _KEPT_MINUTES = 4096
 #: The elements a story page shows at once (docs/api.md#the-web-host).
 PAGE_ELEMENTS = 50
@@ -64,9 +61,6 @@ class Embeds:
         self._ctx = context
         #: the minutes each story takes to read, by (id, version, updated): ``_minutes``
         self._minutes_of: dict[tuple[str, int, str], int] = {}
-        #: the pictures each page of a story's elements shows, by (id, version, updated,
-        #: page): ``_pictures``
-        self._pictures_of: dict[tuple[str, int, str, int], tuple[Shown, ...]] = {}
 
     def script(
         self, username: str, slug: str, *, css: str | None = None, referer: str | None = None
@@ -120,21 +114,14 @@ class Embeds:
             [*pictures, *(pair for head in more for pair in story_shown(head))]
         )
 
-    def _pictures(self, shown: StoryOnPage) -> tuple[Shown, ...]:
-        """The pictures of ``shown``'s story, author and elements, read from its documents once
-        for each version of the story and page: only a write changes its elements, and every
-        write changes its version. The author's avatar is read each time (a profile's write
-        changes no story)."""
-        story = shown.story
-        key = (story.id, story.version, story.updated, shown.page)
-        found = self._pictures_of.get(key)
-        if found is None:
-            elements = [orjson.loads(document) for document in shown.documents]
-            found = tuple(answer_shown(story, None, elements))
-            if len(self._pictures_of) >= _KEPT_MINUTES:
-                self._pictures_of.clear()
-            self._pictures_of[key] = found
-        return (*answer_shown(None, shown.author), *found)
+    def _pictures(self, shown: StoryOnPage) -> list[Shown]:
+        """The pictures of ``shown``'s story, author and elements (``Context.pictures``: read
+        from its documents once for each version of the story)."""
+        offset = (shown.page - 1) * PAGE_ELEMENTS if shown.page else 0
+        elements = self._ctx.pictures.of(shown.story, offset, shown.documents)
+        found = answer_shown(shown.story, shown.author)
+        found.extend(pair for pictures in elements for pair in pictures)
+        return found
 
     def _on_page(
         self, author: UserRecord, story: StoryRecord, documents: Sequence[str], page: int
