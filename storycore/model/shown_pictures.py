@@ -41,7 +41,7 @@ _DATA_PICTURES = {"image": "data.image.src", "video": "data.video.thumbnail",
 _ATTRIBUTION = "attribution.thumbnail"
 #: The paths of each kind's pictures, each with its names (an answer reads them for every
 #: element it shows).
-_PATHS = {
+_PATHS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     kind: tuple(
         (path, tuple(path.split("."))) for path in (_DATA_PICTURES.get(kind), _ATTRIBUTION) if path
     )
