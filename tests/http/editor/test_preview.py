@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from storycore import Service
+from tests._kept import keep
 from tests.http.editor._editor import browser, signed_in, writers
 
 BANNER = "Preview: this is how the story will look. It is not published."
@@ -140,3 +141,14 @@ def test_hostile_content_stays_text_in_the_preview() -> None:
     assert "<script>alert" not in page.text
     assert "onerror=" not in page.text.replace("onerror=&#34;", "")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text
+
+
+def test_the_preview_shows_kept_pictures_as_the_story_page_will() -> None:
+    service = writers()
+    source = "https://pics.example/fog.png"
+    slug = _story(service, elements=[{"type": "image", "data": {"image": {"src": source}}}])
+    (original, *_) = keep(service.store, source)
+    with signed_in(service, "alice") as client:
+        page = client.get(f"/alice/{slug}/preview")
+    assert f'/media/{original.name}.webp"' in page.text
+    assert source not in page.text
