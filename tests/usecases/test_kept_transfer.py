@@ -19,10 +19,11 @@ import pytest
 from storycore import Conflict, InvalidParameter, Service
 from storycore.adapters import open_store
 from storycore.contrib.transfer import export_lines
-from storycore.model.kept import KeptFile, KeptSource
+from storycore.model.kept import LEASE_MEMBERS, KeptFile, KeptSource
 from storycore.ports import Store
 from storycore.rules.timestamps import format_timestamp
 from storycore.testing import ManualClock
+from storycore.usecases._import_kept import SOURCE_MEMBERS
 from tests._exports import Lines, edited
 from tests._kept_pictures import SITE, PictureSite, keep_some, keeping, png, site
 from tests.conftest import TEST_SETTINGS
@@ -293,9 +294,6 @@ def test_a_file_twice_in_the_file_is_refused(exported: Lines, target: Service) -
 
 
 def test_every_member_a_source_record_exports_is_read_back() -> None:
-    from storycore.model.kept import LEASE_MEMBERS
-    from storycore.usecases._import_kept import SOURCE_MEMBERS
-
     assert set(SOURCE_MEMBERS) == set(KeptSource._fields) - LEASE_MEMBERS
 
 
