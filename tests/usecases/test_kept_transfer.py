@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
+import tracemalloc
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -276,6 +278,47 @@ def test_an_address_the_store_holds_refuses_the_import_unless_it_replaces(
     assert _sources(target.store)[f"{SITE}/photo.png"].state == "pending"
     target.imports.load(exported, replace=True)
     assert _sources(target.store) == _sources(source.store)
+
+
+def test_a_write_that_fails_midway_puts_the_replaced_records_back(
+    exported: Lines, target: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sources = target.store.kept_sources
+    sources.want([f"{SITE}/photo.png", f"{SITE}/a.png"], "2026-03-01T00:00:00.000Z")
+    before = _sources(target.store)
+    restore = sources.restore
+    calls = 0
+
+    def restore_then_fail(records: Iterable[KeptSource]) -> None:
+        nonlocal calls
+        calls += 1
+        restore(records)
+        if calls == 1:  # the import's own restore; undoing it restores again
+            raise OSError("no space left on device")
+
+    monkeypatch.setattr(sources, "restore", restore_then_fail)
+    with pytest.raises(OSError, match="no space"):
+        target.imports.load(exported, replace=True)
+    assert list(target.store.stories.iter_all()) == []
+    assert {a: s for a, s in _sources(target.store).items() if a in before} == before
+
+
+def test_the_export_holds_one_kept_file_in_memory_at_a_time(target: Service) -> None:
+    files = target.store.kept_files
+    for number in range(30):
+        data = number.to_bytes(4, "big") + os.urandom(200_000)
+        name = hashlib.sha256(data).hexdigest()
+        files.put(
+            KeptFile(name, "image/webp", 640, 480, len(data), "2026-03-01T00:00:00.000Z"), data
+        )
+    tracemalloc.start()
+    try:
+        written = sum(len(line) for line in export_lines(target.store))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert written > 30 * 200_000 * 4 // 3
+    assert peak < 2_000_000  # a few lines' worth: not the 8 MB of every line
 
 
 def test_a_file_the_store_holds_is_no_conflict(
