@@ -349,12 +349,12 @@ class Imports:
 
             store.stories.add_many(stories())
             store.revisions.add_many(revision_from(data) for data in plan.spools["revision"])
-            for file, data in plan.files_spool:
-                store.kept_files.put(file, data)
+            for file, content in plan.files_spool:
+                store.kept_files.put(file, content)
                 written()
             batch: list[KeptSource] = []
-            for data in plan.spools["kept_source"]:
-                batch.append(_source_from(data))
+            for document in plan.spools["kept_source"]:
+                batch.append(_source_from(document))
                 if len(batch) == _RESTORED_AT_ONCE:
                     self._restore(batch, plan, undo)
                     batch = []
