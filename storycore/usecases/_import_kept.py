@@ -67,7 +67,7 @@ def checked_kept_file(raw: object, data: object) -> CheckedFile:
         )
     try:
         content = binascii.a2b_base64(data, strict_mode=True)
-    except binascii.Error:
+    except ValueError:  # binascii.Error is one; a character beyond ASCII raises another
         raise InvalidParameter("kept_file.data is not base64", field="kept_file.data") from None
     _check_bytes(file, content)
     return CheckedFile(file, data)

@@ -195,11 +195,14 @@ def test_a_file_that_is_not_a_picture_of_its_type_is_refused(
     assert message.startswith(f"line {number}: kept_file.data: ")
 
 
-def test_data_that_is_not_base64_is_refused(exported: Lines, target: Service) -> None:
+@pytest.mark.parametrize("data", ["not base64!", "é" * 8, 12, None])
+def test_data_that_is_not_base64_is_refused(
+    exported: Lines, target: Service, data: object
+) -> None:
     number = _line(exported, "kept_file", _of_photo_widths)
 
     def not_base64(item: dict[str, Any]) -> None:
-        item["data"] = "not base64!"
+        item["data"] = data
 
     message = _refused(target, edited(exported, number, not_base64))
     assert message.startswith(f"line {number}: kept_file.data: ")
