@@ -196,9 +196,7 @@ def test_a_file_that_is_not_a_picture_of_its_type_is_refused(
 
 
 @pytest.mark.parametrize("data", ["not base64!", "é" * 8, 12, None])
-def test_data_that_is_not_base64_is_refused(
-    exported: Lines, target: Service, data: object
-) -> None:
+def test_data_that_is_not_base64_is_refused(exported: Lines, target: Service, data: object) -> None:
     number = _line(exported, "kept_file", _of_photo_widths)
 
     def not_base64(item: dict[str, Any]) -> None:
