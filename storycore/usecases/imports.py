@@ -583,9 +583,13 @@ def _story_from(document: dict[str, Any]) -> NewStory:
 
 
 def _source_from(document: dict[str, Any]) -> KeptSource:
-    """A spooled source record (``kept_source_document``) as stored."""
-    copies = tuple(KeptCopy(**copy) for copy in document["copies"])
-    return KeptSource(**{**document, "copies": copies})
+    """A spooled source record (``kept_source_document``) as stored: its copies as
+    ``KeptCopy``, any other array as a tuple (as a record holds a sequence)."""
+    members: dict[str, Any] = {
+        key: tuple(value) if isinstance(value, list) else value for key, value in document.items()
+    }
+    members["copies"] = tuple(KeptCopy(**copy) for copy in document["copies"])
+    return KeptSource(**members)
 
 
 def _at(where: str, exc: InvalidParameter | Conflict) -> InvalidParameter | Conflict:
