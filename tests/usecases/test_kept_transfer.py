@@ -144,6 +144,16 @@ def test_an_import_stores_every_file_byte_for_byte_and_every_record(
     assert list(export_lines(target.store)) == exported
 
 
+def test_a_moved_store_serves_the_kept_files_it_imported(
+    source: Service, exported: Lines, target: Service
+) -> None:
+    target.imports.load(exported)
+    photo = _sources(target.store)[f"{SITE}/photo.png"]
+    for copy in photo.copies:
+        assert target.media.file(f"{copy.name}.webp") == source.media.file(f"{copy.name}.webp")
+        assert target.media.file(f"{copy.name}.webp") is not None
+
+
 def test_a_file_whose_bytes_are_not_its_name_is_refused_and_nothing_is_stored(
     exported: Lines, target: Service
 ) -> None:
