@@ -4,9 +4,9 @@ pictures' files (their bytes in base64) and source records
 (docs/media-storage.md#export-and-import).
 
 One record a line, streamed: memory stays flat however large the store (a kept file is read
-when its line is written, one at a time). Secrets are never
-exported: password hashes and api-key digests are (they let a moved store keep working), the
-passwords, api keys and user tokens themselves are not, and tokens are not exported at all.
+when its line is written, one at a time). Secrets are never exported: password hashes and
+api-key digests are (they let a moved store keep working), the passwords, api keys and user
+tokens themselves are not, and tokens are not exported at all.
 Importing is the core's (``storycore.usecases.imports``); this module only moves the lines.
 """
 

@@ -57,7 +57,13 @@ import orjson
 
 from ..errors import Conflict, DuplicateKey, InvalidParameter, SlugTaken
 from ..model.derived import story_words
-from ..model.kept import KeptCopy, KeptFile, KeptSource, kept_source_document
+from ..model.kept import (
+    KeptCopy,
+    KeptFile,
+    KeptSource,
+    kept_file_document,
+    kept_source_document,
+)
 from ..model.records import (
     AppRecord,
     Element,
@@ -413,7 +419,7 @@ class _FileSpool:
         self._file = tempfile.SpooledTemporaryFile(max_size=_IN_MEMORY)  # noqa: SIM115
 
     def add(self, checked: CheckedFile) -> None:
-        self._file.write(orjson.dumps(checked.file._asdict()) + b"\n")
+        self._file.write(orjson.dumps(kept_file_document(checked.file)) + b"\n")
         self._file.write(checked.data.encode("ascii") + b"\n")
 
     def __iter__(self) -> Iterator[tuple[KeptFile, bytes]]:
