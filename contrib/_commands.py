@@ -303,8 +303,8 @@ COMMANDS = (
     ),
     Command("demo", "load the demo data set", on_service(stores.demo)),
     Command(
-        "export", "write users, apps and stories as JSON Lines", on_service(stores.export),
-        _export_options,
+        "export", "write users, apps, stories and kept pictures as JSON Lines",
+        on_service(stores.export), _export_options,
     ),
     Command(
         "import", "read an export, or Storify stories, into the store", on_service(stores.load),

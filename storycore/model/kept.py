@@ -4,9 +4,17 @@ or a user holds it) became."""
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
-__all__ = ["KeptCopy", "KeptFile", "KeptSource", "KeptState"]
+__all__ = [
+    "LEASE_MEMBERS",
+    "KeptCopy",
+    "KeptFile",
+    "KeptSource",
+    "KeptState",
+    "kept_file_document",
+    "kept_source_document",
+]
 
 #: What became of a source address: still to fetch, kept, or failed (to be tried again at
 #: ``next_attempt``, or for good when there is none).
@@ -60,3 +68,24 @@ class KeptSource(NamedTuple):
     next_attempt: str | None = None
     leased_until: str | None = None
     leased_by: str | None = None
+
+
+#: The members of a source record that say which process fetches it now: how the fetching
+#: goes, not what the address became, so an export leaves them behind.
+LEASE_MEMBERS: Final = frozenset({"leased_until", "leased_by"})
+
+
+def kept_file_document(file: KeptFile) -> dict[str, Any]:
+    """A kept file's members as an export carries them (its bytes go beside them)."""
+    return file._asdict()
+
+
+def kept_source_document(source: KeptSource) -> dict[str, Any]:
+    """A source record as an export carries it (docs/media-storage.md#export-and-import): every
+    member but the lease's, in their order, its copies as objects. A member added to
+    ``KeptSource`` is carried as it is (JSON must hold it)."""
+    document = {
+        name: value for name, value in source._asdict().items() if name not in LEASE_MEMBERS
+    }
+    document["copies"] = [copy._asdict() for copy in source.copies]
+    return document
