@@ -15,7 +15,9 @@ what is due and keeps it:
 3. **Keep.** ``keep_picture`` makes the files; each is put in the store checked against its
    name (the SHA-256 of its bytes), then the record is finished as kept with its copies, the
    original first. A ``PictureRefused`` is failed for good at once, its message the reason:
-   the same bytes would be refused again. A fetch that failed (refused address, no answer in
+   the same bytes would be refused again. So is a picture that would take the story that first
+   wanted it past its limit (``Settings.limits.media_bytes``: the bytes fetched for the kept
+   pictures it shows now, and this one's; docs/media.md#limits). A fetch that failed (refused address, no answer in
    time, any status but 2xx) is tried again after 1 minute, 1 hour and 1 day
    (``storycore.rules.keeping``), then failed for good with its reason.
 
@@ -41,9 +43,11 @@ from typing import NamedTuple
 from ..errors import PictureRefused, StorycoreError
 from ..media.pictures import MAX_BYTES, KeptPicture, PictureFile, keep_picture
 from ..model.kept import KeptCopy, KeptFile, KeptSource
+from ..model.records import element_of
+from ..model.shown_pictures import story_pictures
 from ..resolving.coroutines import run_to_end
 from ..resolving.fetching import PageFetcher
-from ..rules.keeping import next_attempt
+from ..rules.keeping import next_attempt, over_limit
 from ..rules.timestamps import format_timestamp
 from ._rounds import RoundThread
 from .context import Context
@@ -58,6 +62,8 @@ LEASE = timedelta(minutes=5)
 BATCH = 8
 #: Seconds between two rounds in the background: a picture is kept within 10 s of its write.
 INTERVAL = 5.0
+#: Every element of a story, however many its store holds.
+_ALL = 2**31
 _ACCEPT = "image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1"
 
 
@@ -159,19 +165,42 @@ class Keeper:
         now = self._ctx.clock.now()
         if got.body is None:
             return self._failed(source, got.reason or "not fetched", now)
+        over = self._over_limit(source, len(got.body))
+        if over is not None:
+            return self._refused(source, over)
         try:
             kept = keep_picture(got.body)
         except PictureRefused as refused:
-            return source._replace(
-                state="failed", reason=refused.message, next_attempt=None,
-                attempts=source.attempts + 1, copies=(),
-            )  # fmt: skip
+            return self._refused(source, refused.message)
         at = format_timestamp(now)
         for file in kept.files:
             self._put(file, at)
         return source._replace(
             state="kept", copies=_copies(kept), fetched=len(got.body), reason=None,
             next_attempt=None,
+        )  # fmt: skip
+
+    def _over_limit(self, source: KeptSource, size: int) -> str | None:
+        """Why ``size`` fetched bytes for ``source`` would take the story that first wanted it
+        past its limit, or None: the bytes fetched for the kept pictures it shows now are
+        added up (one read of its records). A picture wanted by no story (an avatar), or by a
+        story gone since, counts against none."""
+        story = None if source.wanted_by is None else self._ctx.store.stories.get(source.wanted_by)
+        if story is None:
+            return None
+        documents = self._ctx.store.stories.element_documents(story.id, 0, _ALL)
+        shown = story_pictures(story, map(element_of, documents))
+        others = [address for address in shown if address != source.address]
+        records = self._ctx.store.kept_sources.get_many(others).values()
+        kept = sum(record.fetched for record in records if record.state == "kept")
+        return over_limit(kept, size, self._ctx.settings.limits.media_bytes)
+
+    @staticmethod
+    def _refused(source: KeptSource, reason: str) -> KeptSource:
+        """``source`` failed for good: what was fetched would be refused again."""
+        return source._replace(
+            state="failed", reason=reason, next_attempt=None, attempts=source.attempts + 1,
+            copies=(),
         )  # fmt: skip
 
     @staticmethod

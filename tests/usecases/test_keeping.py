@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 
 from storycore import Service, Settings
+from storycore.settings import Limits
 from storycore.adapters import open_store
 from storycore.contrib.fetch import HttpFetcher
 from storycore.contrib.transfer import export_lines
@@ -234,3 +235,69 @@ def test_a_picture_over_16_mib_is_refused_not_cut(service: Service, pictures: Fa
     assert (record.state, record.next_attempt) == ("failed", None)
     assert record.reason is not None
     assert record.reason.startswith("a picture of 16 MiB at most")
+
+
+# -- a story's limit (docs/media.md#limits) ------------------------------------------------------
+
+
+def _limited(clock: ManualClock, media_bytes: int) -> Service:
+    """A service keeping at most ``media_bytes`` of fetched pictures a story."""
+    limits = KEEPING.limits.model_copy(update={"media_bytes": media_bytes})
+    return _service(clock, KEEPING.model_copy(update={"limits": limits}))
+
+
+def test_a_storys_pictures_beyond_its_limit_are_not_kept_with_the_reason(
+    clock: ManualClock, pictures: FakeSite
+) -> None:
+    with _limited(clock, len(_png()) + len(_png("navy")) - 1) as service:
+        _save(service, pictures.url("/a.png"), pictures.url("/b.png"))
+        assert service.keep_media() == 2
+        assert _record(service, pictures.url("/a.png")).state == "kept"
+        refused = _record(service, pictures.url("/b.png"))
+    assert (refused.state, refused.next_attempt, refused.copies) == ("failed", None, ())
+    assert refused.reason == f"over this story's {len(_png()) + len(_png('navy')) - 1} bytes of pictures"
+
+
+def test_a_storys_pictures_within_its_limit_are_all_kept(
+    clock: ManualClock, pictures: FakeSite
+) -> None:
+    with _limited(clock, len(_png()) + len(_png("navy"))) as service:
+        _save(service, pictures.url("/a.png"), pictures.url("/b.png"))
+        service.keep_media()
+        found = service.store.kept_sources.get_many([pictures.url(p) for p in ("/a.png", "/b.png")])
+    assert {record.state for record in found.values()} == {"kept"}
+
+
+def test_a_shared_picture_counts_in_every_story_that_shows_it(
+    clock: ManualClock, pictures: FakeSite
+) -> None:
+    with _limited(clock, len(_png()) + 10) as service:
+        _save(service, pictures.url("/a.png"), title="One")
+        _save(service, pictures.url("/a.png"), pictures.url("/b.png"), title="Two")
+        service.keep_media()
+        assert _record(service, pictures.url("/a.png")).state == "kept"
+        assert _record(service, pictures.url("/b.png")).state == "failed"
+
+
+def test_a_shared_picture_is_checked_against_the_story_that_first_wanted_it(
+    clock: ManualClock, pictures: FakeSite
+) -> None:
+    with _limited(clock, len(_png()) + 10) as service:
+        _save(service, pictures.url("/a.png"), pictures.url("/b.png"), title="Full")
+        _save(service, pictures.url("/b.png"), title="Roomy")
+        service.keep_media()
+        refused = _record(service, pictures.url("/b.png"))
+    assert (refused.state, refused.reason) == (
+        "failed", f"over this story's {len(_png()) + 10} bytes of pictures"
+    )
+
+
+def test_an_avatar_counts_against_no_story(clock: ManualClock, pictures: FakeSite) -> None:
+    with _limited(clock, 1) as service:
+        service.accounts.create_user("bob", avatar=pictures.url("/a.png"))
+        service.keep_media()
+        assert _record(service, pictures.url("/a.png")).state == "kept"
+
+
+def test_the_limit_is_64_mib_by_default() -> None:
+    assert Limits().media_bytes == 64 * 2**20
