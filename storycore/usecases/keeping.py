@@ -17,15 +17,19 @@ what is due and keeps it:
    original first. A ``PictureRefused`` is failed for good at once, its message the reason:
    the same bytes would be refused again. So is a picture that would take the story that first
    wanted it past its limit (``Settings.limits.media_bytes``: the bytes fetched for the kept
-   pictures it shows now, and this one's; docs/media.md#limits). A fetch that failed (refused address, no answer in
-   time, any status but 2xx) is tried again after 1 minute, 1 hour and 1 day
+   pictures it shows now, and this one's; docs/media.md#limits). A fetch that failed (refused
+   address, no answer in time, any status but 2xx) is tried again after 1 minute, 1 hour and
+   1 day
    (``storycore.rules.keeping``), then failed for good with its reason.
 
 ``keep_due`` is synchronous and keeps what is due when it is called: the fetches run on an
 event loop of their own, and ``keep_picture``'s CPU work in the calling thread. ``start`` runs
 it every ``INTERVAL`` seconds in a daemon thread of its own until ``close`` (what a serve
-process is to do, so that a picture is kept within 10 seconds of its write). Time is the
-service's clock.
+process is to do, so that a picture is kept within 10 seconds of its write), and in another,
+at once and then every ``UPKEEP_INTERVAL``, ``upkeep``: a walk of what every story, revision
+and user shows, wanting what is not kept yet, then the prune of what nothing showed for 7
+days (``storycore.usecases.pruning``). ``keep_all`` keeps everything not kept yet, failures
+too (``storycore keep-media``). Time is the service's clock.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
@@ -51,8 +55,9 @@ from ..rules.keeping import next_attempt, over_limit
 from ..rules.timestamps import format_timestamp
 from ._rounds import RoundThread
 from .context import Context
+from .pruning import MediaWalk, Progress, Pruned
 
-__all__ = ["BATCH", "INTERVAL", "LEASE", "Keeper"]
+__all__ = ["BATCH", "INTERVAL", "LEASE", "UPKEEP_INTERVAL", "Keeper", "KeptAll"]
 
 logger = logging.getLogger("storycore.media")
 
@@ -62,6 +67,8 @@ LEASE = timedelta(minutes=5)
 BATCH = 8
 #: Seconds between two rounds in the background: a picture is kept within 10 s of its write.
 INTERVAL = 5.0
+#: Seconds between two walks and prunes in the background (the first at ``start``): a day.
+UPKEEP_INTERVAL = 24 * 60 * 60.0
 #: Every element of a story, however many its store holds.
 _ALL = 2**31
 _ACCEPT = "image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1"
@@ -74,12 +81,26 @@ class _Fetched(NamedTuple):
     reason: str | None = None
 
 
+class KeptAll(NamedTuple):
+    """What ``Keeper.keep_all`` did."""
+
+    #: the records failed for good made due again
+    retried: int
+    #: the stories and users walked, and the addresses they showed that were new
+    walked: int
+    wanted: int
+    #: the pictures tried, and of them those kept
+    tried: int
+    kept: int
+
+
 class Keeper:
     """Fetches and keeps the pictures due, through ``fetcher``; without one it keeps nothing."""
 
     def __init__(self, context: Context, fetcher: PageFetcher | None) -> None:
         self._ctx = context
         self._fetcher = fetcher
+        self.walk = MediaWalk(context)
         #: who holds a lease: this process (host and pid) and this keeper
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self._thread = RoundThread(
@@ -92,6 +113,16 @@ class Keeper:
             waiting="pictures wait for the keeper's next round",
             failed="keeping pictures failed",
         )
+        self._upkeep_thread = RoundThread(
+            context.clock,
+            UPKEEP_INTERVAL,
+            self._upkeep_round,
+            name="storycore-media-walk",
+            logger=logger,
+            waits=(StorycoreError,),
+            waiting="the walk of the pictures shown waits for the next day's",
+            failed="walking and pruning the pictures shown failed",
+        )
 
     @property
     def fetching(self) -> bool:
@@ -99,27 +130,62 @@ class Keeper:
         return self._fetcher is not None
 
     def start(self) -> None:
-        """Keep what is due every ``INTERVAL`` seconds in a daemon thread, until ``close``; a
-        second start does nothing, and so does a start without a fetcher or after ``close``."""
+        """Keep what is due every ``INTERVAL`` seconds in a daemon thread, and ``upkeep`` at
+        once and then every ``UPKEEP_INTERVAL`` in another, until ``close``; a second start
+        does nothing, and so does a start without a fetcher or after ``close``."""
         if self._fetcher is not None:
             self._thread.start()
+            self._upkeep_thread.start()
 
     def _round(self) -> None:
         self.keep_due()  # looked up each round: a test may wrap it
 
+    def _upkeep_round(self) -> None:
+        self.upkeep()  # looked up each round: a test may wrap it
+
     @property
     def running(self) -> bool:
-        """Whether the background thread runs."""
-        return self._thread.running
+        """Whether the background threads run."""
+        return self._thread.running or self._upkeep_thread.running
 
     def close(self) -> None:
-        """Stop the background thread, after the batch under way (what it has not claimed
-        stays due, for any process)."""
+        """Stop the background threads, after the batch (or the walk) under way: what a batch
+        has not claimed stays due, for any process, and a walk stopped half-way prunes
+        nothing."""
+        self._upkeep_thread.close()
         self._thread.close()
 
-    def keep_due(self, limit: int = BATCH) -> int:
+    def upkeep(self) -> Pruned:
+        """Want every picture a story, a revision or a user shows (the known ones seen now,
+        the new ones queued: a store written before pictures were kept), then delete what
+        nothing showed for 7 days (``MediaWalk``); what was deleted."""
+        marked = self.walk.mark(want=True)
+        return self.walk.sweep(marked.at)
+
+    def keep_all(self, progress: Progress | None = None) -> KeptAll:
+        """Keep everything not kept yet (``storycore keep-media``): the pictures failed for
+        good due again, every picture shown wanted (``MediaWalk.mark``), then every picture
+        due kept (``keep_due``); ``progress`` is told the stories and users walked, then the
+        pictures tried."""
+        retried = self._ctx.store.kept_sources.retry_failed(self._ctx.now())
+        marked = self.walk.mark(want=True, progress=progress)
+        tried = kept = 0
+
+        def counted(outcome: KeptSource) -> None:
+            nonlocal tried, kept
+            tried, kept = tried + 1, kept + (outcome.state == "kept")
+            if progress is not None:
+                progress("kept", tried, None)
+
+        self.keep_due(outcome=counted)
+        return KeptAll(retried, marked.walked, marked.wanted, tried, kept)
+
+    def keep_due(
+        self, limit: int = BATCH, *, outcome: Callable[[KeptSource], object] | None = None
+    ) -> int:
         """Fetch and keep every picture due now, ``limit`` claimed at a time (those that fail
-        and come due again meanwhile wait for the next call); how many were tried."""
+        and come due again meanwhile wait for the next call); how many were tried. Each
+        outcome stored is given to ``outcome``."""
         if self._fetcher is None:
             return 0
         sources = self._ctx.store.kept_sources
@@ -131,9 +197,11 @@ class Keeper:
                 return tried
             fetched = run_to_end(self._fetch_all(taken), thread_name="storycore-keeper")
             for source, got in zip(taken, fetched, strict=True):
-                outcome = self._outcome(source, got)
-                if not sources.finish(outcome, self.owner):
+                result = self._outcome(source, got)
+                if not sources.finish(result, self.owner):
                     logger.info("a kept picture's lease ran out before its outcome was stored")
+                elif outcome is not None:
+                    outcome(result)
             tried += len(taken)
         return tried
 

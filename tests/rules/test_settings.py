@@ -40,7 +40,9 @@ def test_limits_are_configurable_one_by_one() -> None:
     assert (limits.title, limits.description) == (80, 2000)
 
 
-@pytest.mark.parametrize(("limit", "value"), [("title", 0), ("per_page", -1), ("slug", 7), ("media_bytes", 0)])
+@pytest.mark.parametrize(
+    ("limit", "value"), [("title", 0), ("per_page", -1), ("slug", 7), ("media_bytes", 0)]
+)
 def test_a_limit_too_small_to_keep_the_rules_is_refused(limit: str, value: int) -> None:
     with pytest.raises(pydantic.ValidationError):
         Limits(**{limit: value})

@@ -14,13 +14,13 @@ import pytest
 from PIL import Image
 
 from storycore import Service, Settings
-from storycore.settings import Limits
 from storycore.adapters import open_store
 from storycore.contrib.fetch import HttpFetcher
 from storycore.contrib.transfer import export_lines
 from storycore.media.pictures import MAX_BYTES
 from storycore.model.kept import KeptSource
 from storycore.rules.timestamps import format_timestamp
+from storycore.settings import Limits
 from storycore.testing import ManualClock
 from tests.conftest import TEST_SETTINGS
 from tests.resolving.conftest import FakeSite, Reply
@@ -249,13 +249,14 @@ def _limited(clock: ManualClock, media_bytes: int) -> Service:
 def test_a_storys_pictures_beyond_its_limit_are_not_kept_with_the_reason(
     clock: ManualClock, pictures: FakeSite
 ) -> None:
-    with _limited(clock, len(_png()) + len(_png("navy")) - 1) as service:
+    limit = len(_png()) + len(_png("navy")) - 1
+    with _limited(clock, limit) as service:
         _save(service, pictures.url("/a.png"), pictures.url("/b.png"))
         assert service.keep_media() == 2
         assert _record(service, pictures.url("/a.png")).state == "kept"
         refused = _record(service, pictures.url("/b.png"))
     assert (refused.state, refused.next_attempt, refused.copies) == ("failed", None, ())
-    assert refused.reason == f"over this story's {len(_png()) + len(_png('navy')) - 1} bytes of pictures"
+    assert refused.reason == f"over this story's {limit} bytes of pictures"
 
 
 def test_a_storys_pictures_within_its_limit_are_all_kept(
@@ -288,7 +289,8 @@ def test_a_shared_picture_is_checked_against_the_story_that_first_wanted_it(
         service.keep_media()
         refused = _record(service, pictures.url("/b.png"))
     assert (refused.state, refused.reason) == (
-        "failed", f"over this story's {len(_png()) + 10} bytes of pictures"
+        "failed",
+        f"over this story's {len(_png()) + 10} bytes of pictures",
     )
 
 
