@@ -1,6 +1,6 @@
 """What the kept pictures are still shown by, and deleting those nothing shows
-(docs/media.md#keeping-what-is-shown-and-nothing-else, docs/media-storage.md#what-is-still-shown-
-mark-then-sweep).
+(docs/media.md#keeping-what-is-shown-and-nothing-else; why a walk:
+docs/media-storage.md#what-is-still-shown-mark-then-sweep).
 
 The stores do not know what a story shows: the core does. So a walk (``MediaWalk.mark``) reads
 every story with its elements and its revisions, and every user, and for each the pictures it
