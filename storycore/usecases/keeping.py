@@ -158,9 +158,10 @@ class Keeper:
     def upkeep(self) -> Pruned:
         """Want every picture a story, a revision or a user shows (the known ones seen now,
         the new ones queued: a store written before pictures were kept), then delete what
-        nothing showed for 7 days (``MediaWalk``); what was deleted."""
-        marked = self.walk.mark(want=True)
-        return self.walk.sweep(marked.at)
+        nothing showed for 7 days (``MediaWalk``); what was deleted. Once the keeper is
+        closing, a walk ends early and deletes nothing."""
+        marked = self.walk.mark(want=True, stop=lambda: self._upkeep_thread.stopped)
+        return self.walk.sweep(marked)
 
     def keep_all(self, progress: Progress | None = None) -> KeptAll:
         """Keep everything not kept yet (``storycore keep-media``): the pictures failed for

@@ -13,8 +13,8 @@ shows (``storycore.model.shown_pictures``), and marks them shown now:
 
 Then ``sweep`` forgets the records nothing marked for ``UNSHOWN`` (7 days: a story that drops a
 picture and takes it back within a week keeps its copy) and deletes the files last put before
-then that no record names. A walk that fails half-way sweeps nothing: what it did not reach
-would look unshown. Time is the service's clock.
+then that no record names. A walk that fails or is stopped half-way sweeps nothing: what it did
+not reach would look unshown. Time is the service's clock.
 """
 
 from __future__ import annotations
@@ -81,6 +81,8 @@ class Marked(NamedTuple):
     walked: int
     #: the addresses it queued for the keeper (none when it only touched)
     wanted: int
+    #: whether it walked everything (not stopped half-way): only then may a sweep follow
+    whole: bool = True
 
 
 class Pruned(NamedTuple):
@@ -98,15 +100,24 @@ class MediaWalk:
     def __init__(self, context: Context) -> None:
         self._ctx = context
 
-    def mark(self, *, want: bool, progress: Progress | None = None) -> Marked:
+    def mark(
+        self,
+        *,
+        want: bool,
+        progress: Progress | None = None,
+        stop: Callable[[], bool] = lambda: False,
+    ) -> Marked:
         """Mark every picture a story, a revision or a user shows as seen now: ``want`` them
-        (queued for the keeper when new) or only touch the known ones."""
+        (queued for the keeper when new) or only touch the known ones. A walk ends early once
+        ``stop()`` says so (a keeper closing), not ``whole``."""
         store, at = self._ctx.store, self._ctx.clock.now()
         stamp = format_timestamp(at)
         total = store.stories.count(_EVERY_STORY) + store.users.count()
         walked = wanted = 0
         touched: list[str] = []
         for shown in shown_pictures(store):
+            if stop():
+                return Marked(at, walked, wanted, whole=False)
             if want and shown.addresses:
                 wanted += store.kept_sources.want(shown.addresses, stamp, shown.story)
             elif not want:
@@ -120,11 +131,17 @@ class MediaWalk:
             store.kept_sources.touch(touched, stamp)
         return Marked(at, walked, wanted)
 
-    def sweep(self, marked_at: datetime) -> Pruned:
-        """Forget the records not seen since ``UNSHOWN`` before ``marked_at`` (when a whole walk
-        marked what is shown), then delete the files last put before then that no record
-        names."""
-        before = format_timestamp(marked_at - UNSHOWN)
+    def prune(self, progress: Progress | None = None) -> Pruned:
+        """Touch what is shown, then sweep: what ``storycore prune-media`` does."""
+        return self.sweep(self.mark(want=False, progress=progress))
+
+    def sweep(self, marked: Marked) -> Pruned:
+        """Forget the records not seen for ``UNSHOWN`` before ``marked`` began, then delete the
+        files last put before then that no record names; nothing after a walk that was not
+        ``whole`` (what it did not reach would look unshown)."""
+        if not marked.whole:
+            return Pruned(0, 0)
+        before = format_timestamp(marked.at - UNSHOWN)
         store = self._ctx.store
         records = store.kept_sources.forget(before)
         files = 0
@@ -133,7 +150,3 @@ class MediaWalk:
             if len(gone) < _DELETED_AT_ONCE:
                 break
         return Pruned(records, files)
-
-    def prune(self, progress: Progress | None = None) -> Pruned:
-        """Touch what is shown, then sweep: what ``storycore prune-media`` does."""
-        return self.sweep(self.mark(want=False, progress=progress).at)

@@ -267,3 +267,17 @@ def test_a_started_keeper_prunes_every_day(
     finally:
         service.keeper.close()
         monkeypatch.undo()
+
+
+def test_a_walk_stopped_half_way_prunes_nothing(
+    store: Store, clock: ManualClock, pictures: FakeSite
+) -> None:
+    service = _service(store, clock)
+    _save(service, pictures.url("/a.png"))
+    service.keep_media()
+    dropped = _file_of(service, pictures.url("/a.png"))
+    service.stories.delete("alice", "pictures", viewer=service.accounts.as_user("alice"))
+    clock.advance(days=8)
+    service.keeper.close()  # a walk under way ends early, and sweeps nothing
+    assert service.keeper.upkeep() == (0, 0)
+    assert _stored(service, dropped)
