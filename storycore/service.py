@@ -63,7 +63,9 @@ class Service:
     ``webhook_sender`` (``storycore.contrib.webhooks.HttpWebhookSender`` in the bindings:
     ``deliver`` once, ``deliverer.start()`` every second in the background); ``keeper`` keeps
     the pictures stories and profiles show, fetched through ``picture_fetcher`` (the online
-    resolver's ``HttpFetcher``: ``keep_media`` once; docs/media.md#how-pictures-are-kept).
+    resolver's ``HttpFetcher``: ``keep_media`` once; docs/media.md#how-pictures-are-kept),
+    ``keep_all_media`` everything not kept yet and ``prune_media`` what nothing shows any more
+    (docs/media.md#keeping-what-is-shown-and-nothing-else).
 
     A store written by an older derivation version (or an unknown one) is brought up to date
     once, before services open it, by ``storycore.usecases.reindex.bring_up_to_date``: a step of

@@ -19,8 +19,7 @@ what is due and keeps it:
    wanted it past its limit (``Settings.limits.media_bytes``: the bytes fetched for the kept
    pictures it shows now, and this one's; docs/media.md#limits). A fetch that failed (refused
    address, no answer in time, any status but 2xx) is tried again after 1 minute, 1 hour and
-   1 day
-   (``storycore.rules.keeping``), then failed for good with its reason.
+   1 day (``storycore.rules.keeping``), then failed for good with its reason.
 
 ``keep_due`` is synchronous and keeps what is due when it is called: the fetches run on an
 event loop of their own, and ``keep_picture``'s CPU work in the calling thread. ``start`` runs
@@ -149,9 +148,8 @@ class Keeper:
         return self._thread.running or self._upkeep_thread.running
 
     def close(self) -> None:
-        """Stop the background threads, after the batch (or the walk) under way: what a batch
-        has not claimed stays due, for any process, and a walk stopped half-way prunes
-        nothing."""
+        """Stop the background threads, after the batch under way (what it has not claimed
+        stays due, for any process); a walk under way ends early, and prunes nothing."""
         self._upkeep_thread.close()
         self._thread.close()
 
