@@ -227,11 +227,13 @@ def test_a_service_starts_no_keeper_by_itself(service: Service) -> None:
     assert not service.keeper.running
 
 
-def test_a_picture_over_16_mib_is_refused_not_cut(service: Service, pictures: FakeSite) -> None:
+def test_a_picture_over_16_mib_is_refused_not_cut(clock: ManualClock, pictures: FakeSite) -> None:
     pictures.replies["/huge.png"] = Reply(_png() + bytes(MAX_BYTES), content_type="image/png")
-    _save(service, pictures.url("/huge.png"))
-    service.keep_media()
-    record = _record(service, pictures.url("/huge.png"))
+    patient = KEEPING.model_copy(update={"keep_media_timeout": 30.0})  # 16 MiB on a busy machine
+    with _service(clock, patient) as service:
+        _save(service, pictures.url("/huge.png"))
+        service.keep_media()
+        record = _record(service, pictures.url("/huge.png"))
     assert (record.state, record.next_attempt) == ("failed", None)
     assert record.reason is not None
     assert record.reason.startswith("a picture of 16 MiB at most")
