@@ -230,10 +230,10 @@ def test_a_started_keeper_keeps_a_store_written_before_at_once(
     try:
         service.keeper.start()
         walks.get(timeout=30)  # the first walk, at once
-        clock.wait_for_waiters(2)
+        assert clock.wait_for_waiters(2, timeout=60)  # both threads wait for the clock
         clock.advance(seconds=5)  # the keeper's next round
         while kept.get(timeout=30) == 0:
-            clock.wait_for_waiters(2)
+            assert clock.wait_for_waiters(2, timeout=60)  # both threads wait for the clock
             clock.advance(seconds=5)
         assert _file_of(service, pictures.url("/a.png"))
     finally:
@@ -257,10 +257,10 @@ def test_a_started_keeper_prunes_every_day(
         service.keeper.start()
         assert walks.get(timeout=30) == (0, 0)  # at once: shown a moment ago
         for _ in range(7):
-            clock.wait_for_waiters(2)
+            assert clock.wait_for_waiters(2, timeout=60)  # both threads wait for the clock
             clock.advance(days=1)
             assert walks.get(timeout=30) == (0, 0)
-        clock.wait_for_waiters(2)
+        assert clock.wait_for_waiters(2, timeout=60)  # both threads wait for the clock
         clock.advance(days=1)
         assert walks.get(timeout=30) == (1, 1)
         assert not _stored(service, dropped)
