@@ -123,8 +123,8 @@ class SQLKeptSources(KeptSources):
         )
 
     def want(self, addresses: Collection[str], at: str, story: str | None = None) -> int:
-        """The new records, then ``seen`` (and a missing ``wanted_by``) of every given one:
-        one transaction."""
+        """The new records, then ``seen`` (and a missing ``wanted_by``) of every other given
+        one: one transaction."""
         given = list(dict.fromkeys(addresses))
         if not given:
             return 0
@@ -139,10 +139,10 @@ class SQLKeptSources(KeptSources):
                 " ON CONFLICT (key) DO NOTHING",
                 params,
             ).rowcount
-            conn.execute(
+            conn.execute(  # not the rows just written, which need nothing more
                 f"UPDATE kept_sources SET seen = {mark}, wanted_by = COALESCE(wanted_by, {mark})"
-                f" WHERE {keys}",
-                [at, story, *keyed],
+                f" WHERE {keys} AND (seen <> {mark} OR wanted_by IS NULL)",
+                [at, story, *keyed, at],
             )
         return int(new)
 

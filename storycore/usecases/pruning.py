@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
+from ..model.kept import KeptSource
 from ..model.queries import StoryQuery
 from ..model.records import element_of
 from ..model.shown_pictures import pictures, story_pictures, user_pictures
@@ -34,9 +35,9 @@ __all__ = ["UNSHOWN", "Marked", "MediaWalk", "Progress", "Pruned", "Shown", "sho
 
 #: How long a kept picture is kept once nothing shows it.
 UNSHOWN = timedelta(days=7)
-#: The users one read takes, and the addresses one touch marks.
+#: The users one read takes, and the addresses marked at once.
 _USERS_AT_ONCE = 500
-_TOUCHED_AT_ONCE = 500
+_MARKED_AT_ONCE = 500
 #: Every story, working and private ones too (a count of them).
 _EVERY_STORY = StoryQuery(offset=0, limit=0, audience="owner")
 #: The files one ``delete_unshown`` deletes at most.
@@ -113,23 +114,46 @@ class MediaWalk:
         store, at = self._ctx.store, self._ctx.clock.now()
         stamp = format_timestamp(at)
         total = store.stories.count(_EVERY_STORY) + store.users.count()
-        walked = wanted = 0
-        touched: list[str] = []
+        walked = wanted = pending = 0
+        batch: list[Shown] = []
         for shown in shown_pictures(store):
             if stop():
                 return Marked(at, walked, wanted, whole=False)
-            if want and shown.addresses:
-                wanted += store.kept_sources.want(shown.addresses, stamp, shown.story)
-            elif not want:
-                touched += shown.addresses
-                if len(touched) >= _TOUCHED_AT_ONCE:
-                    store.kept_sources.touch(touched, stamp)
-                    touched = []
+            batch.append(shown)
+            pending += len(shown.addresses)
+            if pending >= _MARKED_AT_ONCE or len(batch) >= _MARKED_AT_ONCE:
+                wanted += self._marked(batch, stamp, want=want)
+                batch, pending = [], 0
             walked += 1
             (progress or _quiet)("walked", walked, max(total, walked))
-        if touched:
-            store.kept_sources.touch(touched, stamp)
+        wanted += self._marked(batch, stamp, want=want)
         return Marked(at, walked, wanted)
+
+    def _marked(self, batch: list[Shown], stamp: str, *, want: bool) -> int:
+        """Mark the pictures ``batch`` shows seen at ``stamp``; how many were new (wanted).
+
+        The known ones are touched together, whatever story shows them: one read of their
+        records and one write, where a ``want`` per story would write every record it names
+        (measured on PostgreSQL: 6 ms a story, against about 1). Only the new ones, and those
+        no story wanted yet, are wanted, story by story. A record forgotten between the read
+        and the touch is not made again: the next walk makes it."""
+        sources = self._ctx.store.kept_sources
+        every = [address for shown in batch for address in shown.addresses]
+        if not want:
+            if every:
+                sources.touch(every, stamp)
+            return 0
+        known = sources.get_many(every)
+        touched: list[str] = []
+        new = 0
+        for story, addresses in batch:
+            wanting = [a for a in addresses if _wanting(known.get(a), story)]
+            if wanting:
+                new += sources.want(wanting, stamp, story)
+            touched += set(addresses).difference(wanting)
+        if touched:
+            sources.touch(touched, stamp)
+        return new
 
     def prune(self, progress: Progress | None = None) -> Pruned:
         """Touch what is shown, then sweep: what ``storycore prune-media`` does."""
@@ -150,3 +174,9 @@ class MediaWalk:
             if len(gone) < _DELETED_AT_ONCE:
                 break
         return Pruned(records, files)
+
+
+def _wanting(record: KeptSource | None, story: str | None) -> bool:
+    """Whether a walk wants an address (rather than touches it) whose record is ``record``:
+    there is none, or no story wanted it yet and ``story`` shows it."""
+    return record is None or (story is not None and record.wanted_by is None)
