@@ -120,6 +120,31 @@ def test_keep_all_notes_the_story_that_shows_a_picture(
     assert record.wanted_by == _story_id(off, "pictures")
 
 
+def test_keep_all_notes_the_story_of_a_picture_queued_by_none(
+    store: Store, clock: ManualClock, pictures: FakeSite
+) -> None:
+    off = _service(store, clock, OFF)
+    _save(off, pictures.url("/a.png"))
+    store.kept_sources.want([pictures.url("/a.png")], "2025-12-31T00:00:00.000Z")  # an import's
+    _service(store, clock).keep_all_media()
+    record = _record(off, pictures.url("/a.png"))
+    assert record is not None
+    assert record.wanted_by == _story_id(off, "pictures")
+
+
+def test_a_picture_two_stories_show_is_noted_for_the_first_walked(
+    store: Store, clock: ManualClock, pictures: FakeSite
+) -> None:
+    off = _service(store, clock, OFF)
+    _save(off, pictures.url("/a.png"), slug="one")
+    _save(off, pictures.url("/a.png"), slug="two")
+    first = min(_story_id(off, "one") or "", _story_id(off, "two") or "")  # walked by id
+    _service(store, clock).keep_all_media()
+    record = _record(off, pictures.url("/a.png"))
+    assert record is not None
+    assert record.wanted_by == first
+
+
 def test_keep_all_tries_again_what_failed_for_good(
     store: Store, clock: ManualClock, pictures: FakeSite
 ) -> None:
