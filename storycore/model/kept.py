@@ -55,7 +55,9 @@ class KeptSource(NamedTuple):
     step), and ``reason`` says why the last one failed. ``next_attempt`` is when it is due (None
     once kept, or failed for good). ``seen`` is when a story, revision or user was last known
     to show it (``KeptSources.want`` and ``touch``). A process fetching it holds it until
-    ``leased_until`` (``leased_by`` names the process).
+    ``leased_until`` (``leased_by`` names the process). ``wanted_by`` is the id of the story
+    that first wanted it (None for a user's avatar, or an import's): the story whose limit of
+    kept pictures it counts against when it is fetched (docs/media.md#limits).
     """
 
     address: str
@@ -68,6 +70,7 @@ class KeptSource(NamedTuple):
     next_attempt: str | None = None
     leased_until: str | None = None
     leased_by: str | None = None
+    wanted_by: str | None = None
 
 
 #: The members of a source record that say which process fetches it now: how the fetching

@@ -26,6 +26,7 @@ from ..media.pictures import EXTENSIONS, WIDTHS, stored_size
 from ..model.kept import LEASE_MEMBERS, KeptCopy, KeptFile, KeptSource, KeptState
 from ..rules.numbers import STORE_INT_MAX
 from ..settings import Limits
+from ._import_records import IMPORTED_ID
 
 __all__ = ["SOURCE_MEMBERS", "CheckedFile", "checked_kept_file", "checked_kept_source"]
 
@@ -110,6 +111,7 @@ SOURCE_MEMBERS: Final[dict[str, Callable[[Members, Limits], Any]]] = {
     "attempts": lambda members, limits: members.integer("attempts", maximum=STORE_INT_MAX),
     "reason": lambda members, limits: members.string("reason", max_length=_REASON),
     "next_attempt": lambda members, limits: members.timestamp("next_attempt"),
+    "wanted_by": lambda members, limits: _story_id(members),
 }
 
 
@@ -125,6 +127,14 @@ def checked_kept_source(raw: object, limits: Limits) -> KeptSource:
     if source.state == "pending" and source.next_attempt is None:
         raise _fault(members, "next_attempt", "a pending record is due at a time")
     return source
+
+
+def _story_id(members: Members) -> str | None:
+    """The story that first wanted the address (an id as imported stories' ids are), or None."""
+    story = members.string("wanted_by")
+    if story is not None and not IMPORTED_ID.fullmatch(story):
+        raise _fault(members, "wanted_by", "must be 1 to 64 letters, digits, - or _")
+    return story
 
 
 def _state(members: Members) -> KeptState:

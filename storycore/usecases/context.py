@@ -36,11 +36,12 @@ class Context:
         """The current time on the service's clock, as the service writes timestamps."""
         return format_timestamp(self.clock.now())
 
-    def want_pictures(self, addresses: Collection[str]) -> None:
-        """Queue ``addresses``, the pictures a write brings, for the keeper: one store call, and
-        none when there are none or keeping is off (docs/media.md#how-pictures-are-kept)."""
+    def want_pictures(self, addresses: Collection[str], story: str | None = None) -> None:
+        """Queue ``addresses``, the pictures a write brings (of the story ``story``, an id, or
+        of none), for the keeper: one store call, and none when there are none or keeping is
+        off (docs/media.md#how-pictures-are-kept)."""
         if addresses and self.settings.keeps_media:
-            self.store.kept_sources.want(addresses, self.now())
+            self.store.kept_sources.want(addresses, self.now(), story)
 
     def page(self, page: int | str | None, per_page: int | str | None) -> PageRequest:
         """The page a list asks for, under the service's page limits (docs/api.md#pagination)."""

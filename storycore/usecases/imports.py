@@ -317,7 +317,9 @@ class Imports:
         store = self._store
         undo = _Undo(store)
         done = 0
-        shown: dict[str, None] = {}  # the pictures the import brings, wanted once it is written
+        # the pictures the import brings, each with the story that first shows it (None: a
+        # user's avatar), wanted once it is written: a story's limit counts what it wanted
+        shown: dict[str, str | None] = {}
 
         def written() -> None:
             nonlocal done
@@ -331,7 +333,8 @@ class Imports:
                     store.users.update(user.id, whole_record(user))
                 else:
                     store.users.add(user)
-                shown.update(dict.fromkeys(user_pictures(user)))
+                for address in user_pictures(user):
+                    shown.setdefault(address, None)
                 written()
             for app in (construct_trusted(AppRecord, data) for data in plan.spools["app"]):
                 if app.id in plan.stored["app"]:
@@ -347,7 +350,8 @@ class Imports:
             def stories() -> Iterator[NewStory]:
                 for data in plan.spools["story"]:
                     new = _story_from(data)
-                    shown.update(dict.fromkeys(story_pictures(new[0], new[1])))
+                    for address in story_pictures(new[0], new[1]):
+                        shown.setdefault(address, new[0].id)
                     # noted before it is written: a write that fails half-way is undone too
                     undo.added.append(new[0].id)
                     yield new
@@ -374,9 +378,12 @@ class Imports:
             raise
         finally:
             undo.close()
-        addresses = list(shown)
-        for start in range(0, len(addresses), _WANTED_AT_ONCE):
-            self._ctx.want_pictures(addresses[start : start + _WANTED_AT_ONCE])
+        by_story: dict[str | None, list[str]] = {}
+        for address, story in shown.items():
+            by_story.setdefault(story, []).append(address)
+        for story, addresses in by_story.items():
+            for start in range(0, len(addresses), _WANTED_AT_ONCE):
+                self._ctx.want_pictures(addresses[start : start + _WANTED_AT_ONCE], story)
 
     def _restore(self, batch: list[KeptSource], plan: _Plan, undo: _Undo) -> None:
         """Restore a batch of source records, keeping the stored ones they replace."""
