@@ -18,6 +18,7 @@ from storycore import __version__
 from storycore.service import Service
 
 from . import _account_commands as accounts
+from . import _media_commands as media
 from . import _store_commands as stores
 from . import _webhook_commands as hooks
 from ._options import (
@@ -259,6 +260,10 @@ def _deliver_options(command: argparse.ArgumentParser) -> None:
     allow_host_option(command, "a host webhooks may reach on a private address")
 
 
+def _keep_media_options(command: argparse.ArgumentParser) -> None:
+    allow_host_option(command, "a host pictures are fetched from even on a private address")
+
+
 #: The groups of commands (``storycore users ACTION``): each one's help, and its actions'.
 GROUPS = {
     "users": ("manage users", "what to do"),
@@ -303,8 +308,8 @@ COMMANDS = (
     ),
     Command("demo", "load the demo data set", on_service(stores.demo)),
     Command(
-        "export", "write users, apps and stories as JSON Lines", on_service(stores.export),
-        _export_options,
+        "export", "write users, apps, stories and kept pictures as JSON Lines",
+        on_service(stores.export), _export_options,
     ),
     Command(
         "import", "read an export, or Storify stories, into the store", on_service(stores.load),
@@ -346,6 +351,18 @@ COMMANDS = (
         "send the webhook deliveries that are due, once, and exit (serve does it every"
         " second; this is for cron where no server serves)",
         on_service(hooks.deliver), _deliver_options,
+    ),
+    Command(
+        "keep-media",
+        "keep every picture stories and users show that is not kept yet, failed ones too,"
+        " and exit (keeps whatever $STORYCORE_KEEP_MEDIA says; docs/media.md)",
+        media.keep_media, _keep_media_options,
+    ),
+    Command(
+        "prune-media",
+        "delete the kept pictures no story, revision or user has shown for 7 days, and exit"
+        " (a serve that keeps pictures does it daily)",
+        media.prune_media,
     ),
 )  # fmt: skip
 

@@ -11,11 +11,12 @@ import importlib.util
 from typing import IO, TYPE_CHECKING, Never
 
 from storycore.usecases.imports import ImportProgress
+from storycore.usecases.pruning import Progress
 
 if TYPE_CHECKING:
     from tqdm import tqdm
 
-__all__ = ["Meter", "import_progress"]
+__all__ = ["Meter", "import_progress", "media_progress"]
 
 _INTERVAL = 0.2  # seconds between two redraws
 _MEGABYTE = 1_000_000
@@ -86,5 +87,18 @@ def import_progress(meter: Meter, source: IO[bytes] | None, size: int | None) ->
             meter.show("checking", done, None, " records")
         else:
             meter.show("checking", source.tell() / _MEGABYTE, size / _MEGABYTE, " MB", 1)
+
+    return show
+
+
+def media_progress(meter: Meter) -> Progress:
+    """The progress of ``keep-media`` and ``prune-media``: the stories and users walked of how
+    many there are, then the pictures tried."""
+
+    def show(phase: str, done: int, total: int | None) -> None:
+        if phase == "walked":
+            meter.show("walking", done, total, " stories and users")
+        else:
+            meter.show("keeping", done, total, " pictures")
 
     return show

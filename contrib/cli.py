@@ -22,6 +22,8 @@
     storycore [--db URL] webhooks remove ID | webhooks deliveries ID [--page N]
     storycore [--db URL] webhooks redeliver ID EVENT
     storycore [--db URL] deliver [--resolve-allow-host HOST]...   # what is due, once
+    storycore [--db URL] keep-media [--resolve-allow-host HOST]...  # every picture not kept
+    storycore [--db URL] prune-media                     # pictures unshown for 7 days go
 
 ``--db`` may also come from ``STORYCORE_DB``; the default is ``sqlite:///storycore.db``. It may
 be given after the command too (``storycore serve --db URL``), where it wins (docs/decisions.md).

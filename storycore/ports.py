@@ -642,10 +642,12 @@ class KeptSources(Protocol):
     (docs/media-storage.md). An address is compared exactly, and may be as long as the limit
     of addresses allows, of any characters but NUL."""
 
-    def want(self, addresses: Collection[str], at: str) -> int:
-        """For each address without a record, store one pending and due at ``at``; for each
-        with one, set its ``seen`` to ``at`` and leave the rest as it is. Returns how many were
-        new. Several processes wanting one address at once store one record."""
+    def want(self, addresses: Collection[str], at: str, story: str | None = None) -> int:
+        """For each address without a record, store one pending and due at ``at``, wanted by
+        ``story`` (a story's id, or None); for each with one, set its ``seen`` to ``at``, and
+        its ``wanted_by`` to ``story`` when it has none, and leave the rest as it is: the first
+        story that wants an address keeps it. Returns how many were new. Several processes
+        wanting one address at once store one record."""
         ...
 
     def touch(self, addresses: Collection[str], at: str) -> int:
@@ -669,7 +671,8 @@ class KeptSources(Protocol):
         """Store ``source``'s outcome (``state``, ``copies``, ``fetched``, ``attempts``,
         ``reason``, ``next_attempt``) over the stored record if ``owner`` holds its lease still,
         and end the lease; whether it did (a lease that ran out and was taken by another
-        process, or a record forgotten meanwhile, is not written). ``seen`` stays as stored."""
+        process, or a record forgotten meanwhile, is not written). ``seen`` and ``wanted_by``
+        stay as stored."""
         ...
 
     def retry_failed(self, now: str) -> int:

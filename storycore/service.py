@@ -29,9 +29,10 @@ from .usecases.embedding import Embeds
 from .usecases.events import Events
 from .usecases.identity import ProviderClient
 from .usecases.imports import Imports
-from .usecases.keeping import BATCH, Keeper
+from .usecases.keeping import BATCH, Keeper, KeptAll
 from .usecases.kept_media import KeptMedia
 from .usecases.lifecycle import Stories
+from .usecases.pruning import Progress, Pruned
 from .usecases.ratelimit import RateLimiter
 from .usecases.revisions import Revisions
 from .usecases.scheduling import Scheduler
@@ -62,7 +63,9 @@ class Service:
     ``webhook_sender`` (``storycore.contrib.webhooks.HttpWebhookSender`` in the bindings:
     ``deliver`` once, ``deliverer.start()`` every second in the background); ``keeper`` keeps
     the pictures stories and profiles show, fetched through ``picture_fetcher`` (the online
-    resolver's ``HttpFetcher``: ``keep_media`` once; docs/media.md#how-pictures-are-kept).
+    resolver's ``HttpFetcher``: ``keep_media`` once; docs/media.md#how-pictures-are-kept),
+    ``keep_all_media`` everything not kept yet and ``prune_media`` what nothing shows any more
+    (docs/media.md#keeping-what-is-shown-and-nothing-else).
 
     A store written by an older derivation version (or an unknown one) is brought up to date
     once, before services open it, by ``storycore.usecases.reindex.bring_up_to_date``: a step of
@@ -202,6 +205,18 @@ class Service:
         ``limit`` at a time; how many were tried. Without a ``picture_fetcher`` nothing is
         fetched."""
         return self.keeper.keep_due(limit)
+
+    def keep_all_media(self, progress: Progress | None = None) -> KeptAll:
+        """Keep every picture not kept yet, those failed for good too, and those of stories
+        and users written before pictures were kept (docs/media.md#keep-media); what was done.
+        ``storycore keep-media`` does it. Without a ``picture_fetcher`` nothing is fetched."""
+        return self.keeper.keep_all(progress)
+
+    def prune_media(self, progress: Progress | None = None) -> Pruned:
+        """Delete the kept pictures that no story, revision or user has shown for 7 days
+        (docs/media.md#prune-media); what was deleted. ``storycore prune-media`` does it, and
+        a ``serve`` that keeps pictures every day."""
+        return self.keeper.walk.prune(progress)
 
     def close(self) -> None:
         """Stop publishing due stories, delivering events and keeping pictures, write the views

@@ -57,6 +57,9 @@ class Limits(BaseModel):
     # minute, counted across every process on the store; a sign-in past them is refused with
     # 429 and Retry-After until the oldest leaves the minute (``usecases.sign_in_limit``)
     sign_ins_per_minute: int = Field(default=10, ge=1)
+    # not an input limit: the bytes of fetched pictures a story keeps (docs/media.md#limits);
+    # a picture that would take its story past them is not kept, with the reason
+    media_bytes: int = Field(default=64 * 1024 * 1024, ge=1)
 
 
 class Network(BaseModel):

@@ -122,22 +122,28 @@ class SQLKeptSources(KeptSources):
             f" DO UPDATE SET {', '.join(f'{name} = excluded.{name}' for name in columns)}"
         )
 
-    def want(self, addresses: Collection[str], at: str) -> int:
-        """The new records, then ``seen`` of every given one: one transaction."""
+    def want(self, addresses: Collection[str], at: str, story: str | None = None) -> int:
+        """The new records, then ``seen`` (and a missing ``wanted_by``) of every other given
+        one: one transaction."""
         given = list(dict.fromkeys(addresses))
         if not given:
             return 0
         mark = self._db.mark
-        rows = ", ".join([f"({mark}, {mark}, {mark}, {mark}, 'pending', '[]', 0, 0)"] * len(given))
-        params = [value for a in given for value in (source_key(a), a, at, at)]
+        row = f"({', '.join([mark] * 5)}, 'pending', '[]', 0, 0)"
+        params = [value for a in given for value in (source_key(a), a, at, at, story)]
         keys, keyed = self._db.one_of("key", [source_key(a) for a in given])
         with self._db.write() as conn:
             new = conn.execute(
-                "INSERT INTO kept_sources (key, address, seen, next_attempt, state, copies,"
-                f" fetched, attempts) VALUES {rows} ON CONFLICT (key) DO NOTHING",
+                "INSERT INTO kept_sources (key, address, seen, next_attempt, wanted_by, state,"
+                f" copies, fetched, attempts) VALUES {', '.join([row] * len(given))}"
+                " ON CONFLICT (key) DO NOTHING",
                 params,
             ).rowcount
-            conn.execute(f"UPDATE kept_sources SET seen = {mark} WHERE {keys}", [at, *keyed])
+            conn.execute(  # not the rows just written, which need nothing more
+                f"UPDATE kept_sources SET seen = {mark}, wanted_by = COALESCE(wanted_by, {mark})"
+                f" WHERE {keys} AND (seen <> {mark} OR wanted_by IS NULL)",
+                [at, story, *keyed, at],
+            )
         return int(new)
 
     def touch(self, addresses: Collection[str], at: str) -> int:

@@ -697,15 +697,17 @@ class _KeptFiles(_Part, ports.KeptFiles):
 class _KeptSources(_Part, ports.KeptSources):
     """Each source address's record, by address."""
 
-    def want(self, addresses: Collection[str], at: str) -> int:
+    def want(self, addresses: Collection[str], at: str, story: str | None = None) -> int:
         new = 0
         for address in dict.fromkeys(addresses):
             stored = self._s.kept_sources.get(address)
             if stored is None:
-                self._s.kept_sources[address] = KeptSource(address, at, next_attempt=at)
+                wanted = KeptSource(address, at, next_attempt=at, wanted_by=story)
+                self._s.kept_sources[address] = wanted
                 new += 1
             else:
-                self._s.kept_sources[address] = stored._replace(seen=at)
+                wanted_by = stored.wanted_by or story
+                self._s.kept_sources[address] = stored._replace(seen=at, wanted_by=wanted_by)
         return new
 
     def touch(self, addresses: Collection[str], at: str) -> int:
@@ -736,7 +738,7 @@ class _KeptSources(_Part, ports.KeptSources):
         if stored is None or stored.leased_by != owner:
             return False
         self._s.kept_sources[source.address] = source._replace(
-            seen=stored.seen, leased_until=None, leased_by=None
+            seen=stored.seen, wanted_by=stored.wanted_by, leased_until=None, leased_by=None
         )
         return True
 

@@ -75,6 +75,7 @@ def _source(found: Document) -> KeptSource:
         found["next_attempt"],
         found["leased_until"],
         found["leased_by"],
+        found.get("wanted_by"),  # none in a record wanted before stores kept it
     )
 
 
@@ -193,13 +194,17 @@ class MongoKeptSources(KeptSources):
     def __init__(self, collections: Collections) -> None:
         self._sources = collections.kept_sources
 
-    def want(self, addresses: Collection[str], at: str) -> int:
+    def want(self, addresses: Collection[str], at: str, story: str | None = None) -> int:
         """The new records in one unordered insert (a stored address is refused, the others go
-        in), as deliveries are added (``_webhooks``); then ``seen`` of every given one."""
+        in), as deliveries are added (``_webhooks``); then ``seen`` of every given one, and
+        ``wanted_by`` of those that have none."""
         given = list(dict.fromkeys(addresses))
         if not given:
             return 0
-        new = [_document(KeptSource(address, at, next_attempt=at)) for address in given]
+        new = [
+            _document(KeptSource(address, at, next_attempt=at, wanted_by=story))
+            for address in given
+        ]
         try:
             added = len(self._sources.insert_many(new, ordered=False).inserted_ids)
         except BulkWriteError as exc:
@@ -208,6 +213,9 @@ class MongoKeptSources(KeptSources):
                 raise
             added = int(exc.details.get("nInserted", 0))
         self._sources.update_many({"_id": {"$in": given}}, {"$set": {"seen": at}})
+        if story is not None:
+            unclaimed = {"_id": {"$in": given}, "wanted_by": None}
+            self._sources.update_many(unclaimed, {"$set": {"wanted_by": story}})
         return added
 
     def touch(self, addresses: Collection[str], at: str) -> int:
@@ -238,7 +246,7 @@ class MongoKeptSources(KeptSources):
 
     def finish(self, source: KeptSource, owner: str) -> bool:
         outcome = _document(source._replace(leased_until=None, leased_by=None))
-        del outcome["_id"], outcome["seen"]
+        del outcome["_id"], outcome["seen"], outcome["wanted_by"]
         selector = {"_id": source.address, "leased_by": owner}
         return self._sources.update_one(selector, {"$set": outcome}).matched_count > 0
 

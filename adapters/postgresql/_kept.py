@@ -1,4 +1,4 @@
-"""Kept pictures on PostgreSQL (migration 8; the rest is ``_sql.kept``).
+"""Kept pictures on PostgreSQL (migrations 8 and 10; the rest is ``_sql.kept``).
 
 Records are claimed as webhook deliveries are (``_webhooks``): one ``UPDATE`` over the due ones
 locked ``FOR UPDATE SKIP LOCKED``, so a record another claim holds is passed over, not waited

@@ -265,7 +265,11 @@ CREATE INDEX stories_sitemap ON stories (author_id, id) INCLUDE (slug, updated)
     WHERE public AND {INDEXED};
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9)
+# The story that first wanted a kept picture (docs/media.md#limits): the one whose limit of kept
+# pictures it counts against. Records wanted before have none.
+_V10 = "ALTER TABLE kept_sources ADD COLUMN wanted_by text"
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10)
 
 #: The tables of the last migration but ``schema_version``, in an order that empties them: each
 #: after the tables whose rows refer to it, and ``author_stats`` after ``stories``, whose

@@ -1,4 +1,4 @@
-"""Kept pictures on SQLite (migration 15; the rest is ``_sql.kept``).
+"""Kept pictures on SQLite (migrations 15 and 17; the rest is ``_sql.kept``).
 
 A claim is one statement in a write transaction: it leases the due records it picks from
 ``kept_sources_due`` and returns them, so two processes never lease the same record (each

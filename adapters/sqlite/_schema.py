@@ -402,7 +402,11 @@ CREATE INDEX stories_sitemap ON stories(author_id, id, slug, updated, public, no
     WHERE public = 1 AND not_indexed = 0
 """
 
+# The story that first wanted a kept picture (docs/media.md#limits): the one whose limit of kept
+# pictures it counts against. Records wanted before have none.
+_V17 = "ALTER TABLE kept_sources ADD COLUMN wanted_by TEXT"
+
 MIGRATIONS: tuple[str, ...] = (
     *(_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12),
-    *(_V13, _V14, _V15, _V16),
+    *(_V13, _V14, _V15, _V16, _V17),
 )

@@ -13,6 +13,7 @@ Pillow's goes out of here.
 from __future__ import annotations
 
 import hashlib
+import io
 import struct
 import zlib
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ __all__ = [
     "KeptPicture",
     "PictureFile",
     "keep_picture",
+    "stored_size",
 ]
 
 #: The most bytes a picture may have, as fetched (the fetcher stops reading past them).
@@ -48,6 +50,8 @@ WIDTHS = (320, 640, 1024, 1536)
 #: The extension of a kept file's name by its media type: the four types a kept file may have
 #: (this module writes WebP alone).
 EXTENSIONS = {"image/webp": "webp", "image/jpeg": "jpg", "image/png": "png", "image/gif": "gif"}
+#: Pillow's decoder of each type of ``EXTENSIONS``.
+_DECODERS = {"image/webp": "WEBP", "image/jpeg": "JPEG", "image/png": "PNG", "image/gif": "GIF"}
 #: An animation of more frames than this is kept as its first frame.
 MAX_FRAMES = 200
 #: An animation whose frames hold more pixels than this in all (frames x width x height) is
@@ -133,6 +137,22 @@ def keep_picture(content: bytes) -> KeptPicture:
         raise PictureRefused(_reading.over_pillows_bound(MAX_PIXELS)) from error
     except _DAMAGED as error:
         raise PictureRefused("a damaged or truncated picture") from error
+
+
+def stored_size(content: bytes, media_type: str) -> tuple[int, int] | None:
+    """The width and height that ``content``'s header gives as a picture of ``media_type``,
+    read by that type's decoder alone, or None when it is no such picture (or its type is none
+    of ``EXTENSIONS``). Only the header is read: it checks a file given as kept (an import's,
+    docs/media-storage.md#export-and-import) at little cost, without decoding its pixels."""
+    decoder = _DECODERS.get(media_type)
+    if decoder is None:
+        return None
+    try:
+        with Image.open(io.BytesIO(content), formats=[decoder]) as picture:
+            width, height = picture.size
+            return width, height
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning, *_DAMAGED):
+        return None
 
 
 def _kept(read: _reading.Frames) -> KeptPicture:

@@ -6,11 +6,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
 from ..media.pictures import EXTENSIONS
 
-__all__ = ["NOTHING_KEPT", "KeptCopy", "KeptFile", "KeptPictures", "KeptSource", "KeptState"]
+__all__ = [
+    "LEASE_MEMBERS",
+    "NOTHING_KEPT",
+    "KeptCopy",
+    "KeptFile",
+    "KeptPictures",
+    "KeptSource",
+    "KeptState",
+    "kept_file_document",
+    "kept_source_document",
+]
 
 #: What became of a source address: still to fetch, kept, or failed (to be tried again at
 #: ``next_attempt``, or for good when there is none).
@@ -57,7 +67,9 @@ class KeptSource(NamedTuple):
     step), and ``reason`` says why the last one failed. ``next_attempt`` is when it is due (None
     once kept, or failed for good). ``seen`` is when a story, revision or user was last known
     to show it (``KeptSources.want`` and ``touch``). A process fetching it holds it until
-    ``leased_until`` (``leased_by`` names the process).
+    ``leased_until`` (``leased_by`` names the process). ``wanted_by`` is the id of the story
+    that first wanted it (None for a user's avatar, or an import's): the story whose limit of
+    kept pictures it counts against when it is fetched (docs/media.md#limits).
     """
 
     address: str
@@ -70,6 +82,28 @@ class KeptSource(NamedTuple):
     next_attempt: str | None = None
     leased_until: str | None = None
     leased_by: str | None = None
+    wanted_by: str | None = None
+
+
+#: The members of a source record that say which process fetches it now: how the fetching
+#: goes, not what the address became, so an export leaves them behind.
+LEASE_MEMBERS: Final = frozenset({"leased_until", "leased_by"})
+
+
+def kept_file_document(file: KeptFile) -> dict[str, Any]:
+    """A kept file's members as an export carries them (its bytes go beside them)."""
+    return file._asdict()
+
+
+def kept_source_document(source: KeptSource) -> dict[str, Any]:
+    """A source record as an export carries it (docs/media-storage.md#export-and-import): every
+    member but the lease's, in their order, its copies as objects. A member added to
+    ``KeptSource`` is carried as it is (JSON must hold it)."""
+    document = {
+        name: value for name, value in source._asdict().items() if name not in LEASE_MEMBERS
+    }
+    document["copies"] = [copy._asdict() for copy in source.copies]
+    return document
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,11 +40,12 @@ class Context:
         """The current time on the service's clock, as the service writes timestamps."""
         return format_timestamp(self.clock.now())
 
-    def want_pictures(self, addresses: Collection[str]) -> None:
-        """Queue ``addresses``, the pictures a write brings, for the keeper: one store call, and
-        none when there are none or keeping is off (docs/media.md#how-pictures-are-kept)."""
+    def want_pictures(self, addresses: Collection[str], story: str | None = None) -> None:
+        """Queue ``addresses``, the pictures a write brings (of the story ``story``, an id, or
+        of none), for the keeper: one store call, and none when there are none or keeping is
+        off (docs/media.md#how-pictures-are-kept)."""
         if addresses and self.settings.keeps_media:
-            self.store.kept_sources.want(addresses, self.now())
+            self.store.kept_sources.want(addresses, self.now(), story)
 
     def kept_pictures(self, shown: Iterable[Shown]) -> KeptPictures:
         """The kept copies of the pictures an answer shows (``shown``: every picture of the

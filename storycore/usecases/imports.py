@@ -6,6 +6,8 @@ writes it: users, then applications, then stories with their elements::
     {"kind": "user", "record": {...}}
     {"kind": "app", "record": {...}}
     {"kind": "story", "record": {...}, "elements": [{...}, ...], "revisions": [{...}, ...]}
+    {"kind": "kept_file", "record": {...}, "data": "<base64>"}
+    {"kind": "kept_source", "record": {...}}
 
 ``Imports.load`` reads it in two passes. The first checks every line: the record as a write
 through the Python API would check it, derived as such a write derives it
@@ -17,7 +19,15 @@ name or slug is still refused when another stored record holds it, even one the 
 too (the checks do not reorder renames). The checked records are spooled to temporary files (in
 memory up to a few megabytes, on disk beyond), so memory holds only the keys the checks compare,
 however large the file. The second pass writes the spooled records: users, applications, then
-stories, then their revisions (``revisions``, when a story has some: docs/api.md#revisions).
+stories, then their revisions (``revisions``, when a story has some: docs/api.md#revisions),
+then the kept pictures' files and source records (docs/media-storage.md#export-and-import).
+
+A kept file is checked against its name, type and size (``_import_kept``); one the store holds
+already is no conflict (the same name is the same bytes). A source record's address is its key:
+one the store holds refuses the import unless replacing. A kept record whose copies are held
+neither by a ``kept_file`` line before it nor by the store is imported pending, due at once, as
+if its picture had just been wanted: a store that lost a file can still be moved, and its
+picture is fetched again where pictures are kept.
 
 ``Imports.load_storify`` reads Storify v1 story JSON instead (``storycore.usecases.storify``,
 docs/decisions.md#export-and-import): its reader checks each story and its new author as a write
@@ -30,11 +40,13 @@ The write is all or nothing as far as the ports allow. The stories go through
 concurrent writer took a slug, the disk is full), what the import wrote is undone before the
 error is raised: the stories it added are removed, the records it replaced are put back (a
 replaced story comes back without its aliases and embed counts, which a removal drops). Users
-and applications it added stay: the ports have no way to remove them.
+and applications it added stay: the ports have no way to remove them; so do the kept files
+and source records it added (a source record it replaced is put back).
 """
 
 from __future__ import annotations
 
+import binascii
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +57,13 @@ import orjson
 
 from ..errors import Conflict, DuplicateKey, InvalidParameter, SlugTaken
 from ..model.derived import story_words
+from ..model.kept import (
+    KeptCopy,
+    KeptFile,
+    KeptSource,
+    kept_file_document,
+    kept_source_document,
+)
 from ..model.records import (
     AppRecord,
     Element,
@@ -60,6 +79,7 @@ from ..model.shown_pictures import story_pictures, user_pictures
 from ..model.trusted import construct_trusted
 from ..ports import NewStory, Store, whole_record
 from ..rules.usernames import username_key
+from ._import_kept import CheckedFile, checked_kept_file, checked_kept_source
 from ._import_records import (
     ProfileCheck,
     checked_app,
@@ -86,7 +106,14 @@ _LINE_MEMBERS = {
     "user": {"kind", "record"},
     "app": {"kind", "record"},
     "story": {"kind", "record", "elements", "revisions"},
+    "kept_file": {"kind", "record", "data"},
+    "kept_source": {"kind", "record"},
 }
+#: The source records one ``restore`` of an import writes.
+_RESTORED_AT_ONCE = 500
+#: What an import reads of a line: a record (a story with its elements), a revision of the
+#: story before it, a kept file or a source record.
+_Read = CheckedRecord | AppRecord | Revision | CheckedFile | KeptSource
 
 
 class Imports:
@@ -120,7 +147,7 @@ class Imports:
 
     def load_checked(
         self,
-        items: Iterable[tuple[str, Iterable[CheckedRecord | AppRecord | Revision]]],
+        items: Iterable[tuple[str, Iterable[_Read]]],
         *,
         replace: bool = False,
         progress: ImportProgress | None = None,
@@ -166,7 +193,7 @@ class Imports:
 
     # -- the first pass: checking ------------------------------------------------------------
 
-    def _line_records(self, line: bytes) -> Iterator[CheckedRecord | AppRecord | Revision]:
+    def _line_records(self, line: bytes) -> Iterator[_Read]:
         """The record of one line of an export, checked and derived as it is read."""
         item = _decode(line)
         limits = self._ctx.settings.limits
@@ -175,6 +202,10 @@ class Imports:
             yield checked_user(item.get("record"), limits, self._profile)
         elif kind == "app":
             yield checked_app(item.get("record"), limits)
+        elif kind == "kept_file":
+            yield checked_kept_file(item.get("record"), item.get("data"))
+        elif kind == "kept_source":
+            yield checked_kept_source(item.get("record"), limits)
         else:
             resolver = self._ctx.resolver
             story, elements = checked_story(
@@ -183,13 +214,17 @@ class Imports:
             yield story, elements
             yield from checked_revisions(item.get("revisions"), story, limits, resolver)
 
-    def _admit_checked(
-        self, plan: _Plan, number: int, record: CheckedRecord | AppRecord | Revision
-    ) -> None:
+    def _admit_checked(self, plan: _Plan, number: int, record: _Read) -> None:
         if isinstance(record, Revision):  # of the story just admitted; not a record of its own
             plan.spools["revision"].add(revision_document(record))
             return
-        if isinstance(record, UserRecord):
+        if isinstance(record, CheckedFile):
+            self._admit_file(plan, number, record.file)
+            plan.files_spool.add(record)
+        elif isinstance(record, KeptSource):
+            admitted = self._admit_source(plan, number, record)
+            plan.spools["kept_source"].add(kept_source_document(admitted))
+        elif isinstance(record, UserRecord):
             self._admit_user(plan, number, record)
             plan.spools["user"].add(record.model_dump(mode="json"))
         elif isinstance(record, AppRecord):
@@ -242,13 +277,49 @@ class Imports:
                 f"the author has another story at {story.slug!r} in {where}", field="story.slug"
             )
 
+    def _admit_file(self, plan: _Plan, number: int, file: KeptFile) -> None:
+        """Note a file's name and members, which the records after it may name (a file the
+        store holds is the same bytes: no conflict)."""
+        plan.first("kept_file.name", number, file.name, "name")
+        plan.files[file.name] = KeptCopy(file.name, file.media_type, file.width, file.height)
+
+    def _admit_source(self, plan: _Plan, number: int, source: KeptSource) -> KeptSource:
+        """``source`` as the import stores it: as the file says when its copies are held (by a
+        line before it or by the store), else pending and due at once."""
+        stored = self._store.kept_sources.get_many([source.address])
+        plan.admit_id(number, "kept_source", source.address, bool(stored), key="address")
+        held = True
+        for index, copy in enumerate(source.copies):
+            found = plan.files.get(copy.name) or self._stored_copy(copy.name)
+            if found is None:
+                held = False
+            elif found != copy:
+                field = f"kept_source.copies.{index}"
+                raise InvalidParameter(
+                    f"{field}: the file {copy.name} is a {found.width} x {found.height}"
+                    f" {found.media_type}",
+                    field=field,
+                )
+        if source.state == "kept" and not (held and source.copies):
+            return source._replace(
+                state="pending", copies=(), fetched=0, attempts=0, reason=None,
+                next_attempt=self._ctx.now(),
+            )  # fmt: skip
+        return source
+
+    def _stored_copy(self, name: str) -> KeptCopy | None:
+        file = self._store.kept_files.head(name)
+        return None if file is None else KeptCopy(name, file.media_type, file.width, file.height)
+
     # -- the second pass: writing ------------------------------------------------------------
 
     def _write(self, plan: _Plan, tell: ImportProgress) -> None:
         store = self._store
         undo = _Undo(store)
         done = 0
-        shown: dict[str, None] = {}  # the pictures the import brings, wanted once it is written
+        # the pictures the import brings, each with the story that first shows it (None: a
+        # user's avatar), wanted once it is written: a story's limit counts what it wanted
+        shown: dict[str, str | None] = {}
 
         def written() -> None:
             nonlocal done
@@ -262,7 +333,8 @@ class Imports:
                     store.users.update(user.id, whole_record(user))
                 else:
                     store.users.add(user)
-                shown.update(dict.fromkeys(user_pictures(user)))
+                for address in user_pictures(user):
+                    shown.setdefault(address, None)
                 written()
             for app in (construct_trusted(AppRecord, data) for data in plan.spools["app"]):
                 if app.id in plan.stored["app"]:
@@ -278,7 +350,8 @@ class Imports:
             def stories() -> Iterator[NewStory]:
                 for data in plan.spools["story"]:
                     new = _story_from(data)
-                    shown.update(dict.fromkeys(story_pictures(new[0], new[1])))
+                    for address in story_pictures(new[0], new[1]):
+                        shown.setdefault(address, new[0].id)
                     # noted before it is written: a write that fails half-way is undone too
                     undo.added.append(new[0].id)
                     yield new
@@ -286,6 +359,17 @@ class Imports:
 
             store.stories.add_many(stories())
             store.revisions.add_many(revision_from(data) for data in plan.spools["revision"])
+            for file, content in plan.files_spool:
+                store.kept_files.put(file, content)
+                written()
+            batch: list[KeptSource] = []
+            for document in plan.spools["kept_source"]:
+                batch.append(_source_from(document))
+                if len(batch) == _RESTORED_AT_ONCE:
+                    self._restore(batch, plan, undo)
+                    batch = []
+                written()
+            self._restore(batch, plan, undo)
         except BaseException as exc:
             try:
                 undo.run()
@@ -294,9 +378,21 @@ class Imports:
             raise
         finally:
             undo.close()
-        addresses = list(shown)
-        for start in range(0, len(addresses), _WANTED_AT_ONCE):
-            self._ctx.want_pictures(addresses[start : start + _WANTED_AT_ONCE])
+        by_story: dict[str | None, list[str]] = {}
+        for address, story in shown.items():
+            by_story.setdefault(story, []).append(address)
+        for story, addresses in by_story.items():
+            for start in range(0, len(addresses), _WANTED_AT_ONCE):
+                self._ctx.want_pictures(addresses[start : start + _WANTED_AT_ONCE], story)
+
+    def _restore(self, batch: list[KeptSource], plan: _Plan, undo: _Undo) -> None:
+        """Restore a batch of source records, keeping the stored ones they replace."""
+        replaced = [
+            source.address for source in batch if source.address in plan.stored["kept_source"]
+        ]
+        if replaced:
+            undo.keep_sources(self._store.kept_sources.get_many(replaced).values())
+        self._store.kept_sources.restore(batch)
 
 
 # -- the plan of the first pass ---------------------------------------------------------------
@@ -320,6 +416,29 @@ class _Spool:
         self._file.close()
 
 
+class _FileSpool:
+    """Kept files on a temporary file, in memory up to ``_IN_MEMORY`` bytes: two lines each,
+    the members' JSON, then the bytes in base64 as the line held them. A file's bytes are
+    copied, never passed through the JSON encoder, which holds many times a long string while
+    it writes it (over 60 MB for a file of 5 MB)."""
+
+    def __init__(self) -> None:
+        self._file = tempfile.SpooledTemporaryFile(max_size=_IN_MEMORY)  # noqa: SIM115
+
+    def add(self, checked: CheckedFile) -> None:
+        self._file.write(orjson.dumps(kept_file_document(checked.file)) + b"\n")
+        self._file.write(checked.data.encode("ascii") + b"\n")
+
+    def __iter__(self) -> Iterator[tuple[KeptFile, bytes]]:
+        self._file.seek(0)
+        while members := self._file.readline():
+            data = binascii.a2b_base64(self._file.readline())
+            yield KeptFile(**orjson.loads(members)), data
+
+    def close(self) -> None:
+        self._file.close()
+
+
 @dataclass
 class _Plan:
     """What the first pass learned: the keys it compares, the ids the store holds (which the
@@ -332,10 +451,15 @@ class _Plan:
     keys: dict[tuple[str, ...], int] = field(default_factory=dict)
     authors: set[str] = field(default_factory=set)
     stored: dict[str, set[str]] = field(
-        default_factory=lambda: {"user": set(), "app": set(), "story": set()}
+        default_factory=lambda: {"user": set(), "app": set(), "story": set(), "kept_source": set()}
     )
+    #: the kept files of the lines read so far, by name, as a source record's copies name them
+    files: dict[str, KeptCopy] = field(default_factory=dict)
+    files_spool: _FileSpool = field(default_factory=_FileSpool)
     spools: dict[str, _Spool] = field(
-        default_factory=lambda: {kind: _Spool() for kind in ("user", "app", "story", "revision")}
+        default_factory=lambda: {
+            kind: _Spool() for kind in ("user", "app", "story", "revision", "kept_source")
+        }
     )
 
     def first(self, field_name: str, number: int, key: str, what: str) -> None:
@@ -350,16 +474,18 @@ class _Plan:
         """Where the item ``number`` was read: its line, or the place its reader named."""
         return self.places[number]
 
-    def admit_id(self, number: int, kind: str, record_id: str, stored: bool) -> None:
-        """Note a record's id: refused when an earlier line has it, or when the store has it
-        and the import does not replace.
+    def admit_id(
+        self, number: int, kind: str, record_id: str, stored: bool, *, key: str = "id"
+    ) -> None:
+        """Note a record's id (or the member ``key`` that is its key): refused when an earlier
+        line has it, or when the store has it and the import does not replace.
         """
-        self.first(f"{kind}.id", number, record_id, "id")
+        self.first(f"{kind}.{key}", number, record_id, key)
         if stored and not self.replace:
             raise Conflict(
-                f"{kind}.id: a {kind} with the id {record_id!r} exists; --replace (replace=True"
-                " in Python) puts the file's records over the stored ones",
-                field=f"{kind}.id",
+                f"{kind}.{key}: a {kind} with the {key} {record_id!r} exists; --replace"
+                " (replace=True in Python) puts the file's records over the stored ones",
+                field=f"{kind}.{key}",
             )
         if stored:
             self.stored[kind].add(record_id)
@@ -375,6 +501,7 @@ class _Plan:
     ) -> None:
         for spool in self.spools.values():
             spool.close()
+        self.files_spool.close()
 
 
 class _Undo:
@@ -402,13 +529,20 @@ class _Undo:
             for revision in self._store.revisions.of_story(story_id):
                 self.replaced.add({"kind": "revision", **revision_document(revision)})
 
+    def keep_sources(self, sources: Iterable[KeptSource]) -> None:
+        """Keep source records about to be restored over."""
+        for source in sources:
+            self.replaced.add({"kind": "kept_source", "record": kept_source_document(source)})
+
     def run(self) -> None:
         """Remove the stories added, put the replaced records back."""
         store = self._store
         for story_id in self.added:
             store.stories.remove(story_id)
         for item in self.replaced:
-            if item["kind"] == "story":
+            if item["kind"] == "kept_source":
+                store.kept_sources.restore([_source_from(item["record"])])
+            elif item["kind"] == "story":
                 store.stories.add_many([_story_from(item)])
             elif item["kind"] == "revision":
                 store.revisions.add_many([revision_from(item)])
@@ -440,7 +574,7 @@ def _decode(line: bytes) -> dict[str, Any]:
         raise InvalidParameter("the line must be a JSON object")
     kind = item.get("kind")
     if not isinstance(kind, str) or kind not in _LINE_MEMBERS:
-        raise InvalidParameter("kind must be user, app or story", field="kind")
+        raise InvalidParameter(f"kind must be one of {', '.join(_LINE_MEMBERS)}", field="kind")
     unknown = sorted(set(item) - _LINE_MEMBERS[kind])
     if unknown:
         raise InvalidParameter(f"{unknown[0]} is not a member of a {kind} line", field=unknown[0])
@@ -459,6 +593,16 @@ def _story_from(document: dict[str, Any]) -> NewStory:
     story = trusted_story(document["record"])
     elements = [trusted_element(element) for element in document["elements"]]
     return story, elements, story_words(story, elements)
+
+
+def _source_from(document: dict[str, Any]) -> KeptSource:
+    """A spooled source record (``kept_source_document``) as stored: its copies as
+    ``KeptCopy``, any other array as a tuple (as a record holds a sequence)."""
+    members: dict[str, Any] = {
+        key: tuple(value) if isinstance(value, list) else value for key, value in document.items()
+    }
+    members["copies"] = tuple(KeptCopy(**copy) for copy in document["copies"])
+    return KeptSource(**members)
 
 
 def _at(where: str, exc: InvalidParameter | Conflict) -> InvalidParameter | Conflict:

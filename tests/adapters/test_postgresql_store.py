@@ -378,6 +378,7 @@ _UNDO = {
     7: "DROP TABLE sign_in_failures;",
     8: "DROP TABLE kept_names; DROP TABLE kept_sources; DROP TABLE kept_files;",
     9: "DROP INDEX stories_sitemap; ALTER TABLE stories DROP COLUMN not_indexed;",
+    10: "ALTER TABLE kept_sources DROP COLUMN wanted_by;",
 }
 
 
@@ -406,6 +407,23 @@ def test_migrating_leaves_the_not_indexed_stories_out_of_a_sitemap(url: str, sch
     finally:
         store.close()
     assert [address.slug for address in found] == ["shown"]
+
+
+def test_migrating_keeps_the_pictures_wanted_before_with_no_story_noted(
+    url: str, schema: str
+) -> None:
+    address = "https://pictures.example/a.png"
+    store = open_store(url)
+    store.kept_sources.want([address], at(1))
+    store.close()
+    rewind(schema, to=9)  # before a record noted the story that wanted it
+    store = open_store(url)
+    try:
+        store.kept_sources.want([address], at(2), story="st_1")
+        found = store.kept_sources.get_many([address])[address]
+    finally:
+        store.close()
+    assert (found.seen, found.wanted_by) == (at(2), "st_1")
 
 
 def test_migrating_counts_each_authors_public_stories_views_and_embed_loads(

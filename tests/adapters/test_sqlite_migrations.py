@@ -75,6 +75,7 @@ _UNDO = {
     14: "DROP TABLE sign_in_failures;",
     15: "DROP TABLE kept_names; DROP TABLE kept_sources; DROP TABLE kept_files;",
     16: "DROP INDEX stories_sitemap; ALTER TABLE stories DROP COLUMN not_indexed;",
+    17: "ALTER TABLE kept_sources DROP COLUMN wanted_by;",
 }
 
 
@@ -344,3 +345,21 @@ def test_a_database_of_version_15_migrates_with_its_not_indexed_stories_left_out
     finally:
         store.close()
     assert [address.slug for address in found] == ["shown"]
+
+
+def test_a_database_of_version_16_keeps_its_wanted_pictures_with_no_story_noted(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'v16.db'}"
+    address = "https://pictures.example/a.png"
+    store = open_store(url)
+    store.kept_sources.want([address], at(1))
+    store.close()
+    _rewind(tmp_path / "v16.db", to=16)
+    store = open_store(url)
+    try:
+        assert store.kept_sources.get_many([address])[address].wanted_by is None
+        store.kept_sources.want([address], at(2), story="st_1")
+        assert store.kept_sources.get_many([address])[address].wanted_by == "st_1"
+    finally:
+        store.close()

@@ -182,6 +182,22 @@ def test_want_of_a_stored_address_only_refreshes_its_seen(store: Store) -> None:
     assert _record(store, A) == kept._replace(seen=at(7))
 
 
+def test_want_notes_the_story_that_first_wanted_each_new_address(store: Store) -> None:
+    store.kept_sources.want([A], at(1), story="st_first")
+    store.kept_sources.want([A, B], at(2), story="st_second")
+    found = store.kept_sources.get_many([A, B])
+    assert (found[A].wanted_by, found[B].wanted_by) == ("st_first", "st_second")
+
+
+def test_an_address_wanted_by_no_story_is_noted_for_the_first_story_that_wants_it(
+    store: Store,
+) -> None:
+    store.kept_sources.want([A], at(1))
+    assert _record(store, A) == KeptSource(A, at(1), next_attempt=at(1))
+    store.kept_sources.want([A], at(2), story="st_later")
+    assert _record(store, A) == KeptSource(A, at(2), next_attempt=at(1), wanted_by="st_later")
+
+
 def test_touch_refreshes_when_stored_records_were_seen(store: Store) -> None:
     store.kept_sources.want([A], at(1))
     assert store.kept_sources.touch([A, B], at(4)) == 1
@@ -308,6 +324,17 @@ def test_finish_keeps_the_stored_seen(store: Store) -> None:
     assert _record(store, A) == failed._replace(seen=at(12), leased_until=None, leased_by=None)
 
 
+def test_finish_keeps_the_story_that_wanted_the_address(store: Store) -> None:
+    _due(store, A, 3)
+    (claimed,) = store.kept_sources.claim(NOW, UNTIL, "p1", 10)
+    store.kept_sources.want([A], at(12), story="st_meanwhile")
+    kept = claimed._replace(state="kept", copies=_copies(_file(b"a")), next_attempt=None)
+    assert store.kept_sources.finish(kept, "p1")
+    assert _record(store, A) == kept._replace(
+        seen=at(12), wanted_by="st_meanwhile", leased_until=None, leased_by=None
+    )
+
+
 def test_finish_by_an_owner_without_the_lease_is_refused(store: Store) -> None:
     a = _due(store, A, 3)
     store.kept_sources.claim(NOW, UNTIL, "p1", 10)
@@ -352,7 +379,10 @@ def test_scan_walks_every_record_in_pages(store: Store) -> None:
 
 def test_restore_stores_records_as_given_without_a_lease(store: Store) -> None:
     file = _file(b"original")
-    kept = KeptSource(A, at(2), "kept", _copies(file), fetched=5, leased_until=at(3), leased_by="x")
+    kept = KeptSource(
+        A, at(2), "kept", _copies(file), fetched=5, leased_until=at(3), leased_by="x",
+        wanted_by="st_1",
+    )  # fmt: skip
     failed = KeptSource(LONG_ADDRESS, at(1), "failed", attempts=4, reason="gone")
     store.kept_sources.restore([kept, failed])
     assert store.kept_sources.get_many([A, LONG_ADDRESS]) == {

@@ -12,9 +12,11 @@ import httpx
 import pytest
 from PIL import Image
 
+from storycore import Service
 from storycore.adapters import open_store
 from storycore.model.kept import KeptSource
 from tests._serve import serving, storycore
+from tests.conftest import TEST_SETTINGS
 from tests.resolving.conftest import FakeSite, Reply
 
 #: The longest the test watches the store for the picture kept: generous, as a safety net.
@@ -69,3 +71,19 @@ def test_serve_keeps_a_storys_picture_and_serves_it(site: FakeSite, tmp_path: Pa
         served = client.get(f"/media/{record.copies[0].name}.webp")
         assert served.status_code == 200
         assert served.headers["content-type"] == "image/webp"
+
+
+def test_serve_keeps_the_pictures_of_a_store_written_before_as_it_starts(
+    site: FakeSite, tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path / 'stories.db'}"
+    with Service(open_store(db), TEST_SETTINGS) as service:  # keeping off
+        service.accounts.create_user("alice", "alice-password")
+        image = {"type": "image", "data": {"image": {"src": site.url("/a.png")}}}
+        story = {"title": "Written before", "elements": [image]}
+        service.stories.create("alice", story, viewer=service.accounts.as_user("alice"))
+    options = ["--keep-media", "on", "--resolve-allow-host", "127.0.0.1"]
+    with serving(db, tmp_path, *options):
+        record = _kept(db, site.url("/a.png"))
+    assert record is not None
+    assert record.state == "kept", record.reason

@@ -28,6 +28,7 @@ from storycore.settings import Limits, Settings
         ("per_page", 100),
         ("per_page_default", 20),
         ("slug", 120),
+        ("media_bytes", 64 * 1024 * 1024),
     ],
 )
 def test_each_limit_defaults_to_the_decided_value(limit: str, value: int) -> None:
@@ -39,7 +40,9 @@ def test_limits_are_configurable_one_by_one() -> None:
     assert (limits.title, limits.description) == (80, 2000)
 
 
-@pytest.mark.parametrize(("limit", "value"), [("title", 0), ("per_page", -1), ("slug", 7)])
+@pytest.mark.parametrize(
+    ("limit", "value"), [("title", 0), ("per_page", -1), ("slug", 7), ("media_bytes", 0)]
+)
 def test_a_limit_too_small_to_keep_the_rules_is_refused(limit: str, value: int) -> None:
     with pytest.raises(pydantic.ValidationError):
         Limits(**{limit: value})

@@ -20,6 +20,7 @@ from storycore.contrib.transfer import export_lines
 from storycore.media.pictures import MAX_BYTES
 from storycore.model.kept import KeptSource
 from storycore.rules.timestamps import format_timestamp
+from storycore.settings import Limits
 from storycore.testing import ManualClock
 from tests.conftest import TEST_SETTINGS
 from tests.resolving.conftest import FakeSite, Reply
@@ -68,12 +69,14 @@ def service(clock: ManualClock) -> Iterator[Service]:
         yield service
 
 
-def _save(service: Service, *sources: str, title: str = "Pictures") -> None:
+def _save(service: Service, *sources: str, title: str = "Pictures") -> str:
     alice = service.accounts.as_user("alice")
     elements: list[dict[str, Any]] = [
         {"type": "image", "data": {"image": {"src": src}}} for src in sources
     ]
-    service.stories.create("alice", {"title": title, "elements": elements}, viewer=alice)
+    return service.stories.create(
+        "alice", {"title": title, "elements": elements}, viewer=alice
+    ).id
 
 
 def _record(service: Service, address: str) -> KeptSource:
@@ -107,6 +110,23 @@ def test_an_import_wants_the_pictures_it_brings(clock: ManualClock, pictures: Fa
         target.imports.load(lines)
         found = target.store.kept_sources.get_many([pictures.url(p) for p in ("/a.png", "/b.png")])
         assert sorted(found) == [pictures.url("/a.png"), pictures.url("/b.png")]
+
+
+def test_an_imported_storys_pictures_count_against_it(
+    clock: ManualClock, pictures: FakeSite
+) -> None:
+    off = KEEPING.model_copy(update={"keep_media": False})
+    with _service(clock, off) as source:
+        source.accounts.update(
+            "alice", {"avatar": pictures.url("/b.png")}, viewer=source.accounts.as_user("alice")
+        )
+        story = _save(source, pictures.url("/a.png"))
+        lines = list(export_lines(source.store))
+    with Service(open_store("memory://"), KEEPING, clock=clock) as target:
+        target.imports.load(lines)
+        found = target.store.kept_sources.get_many([pictures.url(p) for p in ("/a.png", "/b.png")])
+        assert found[pictures.url("/a.png")].wanted_by == story
+        assert found[pictures.url("/b.png")].wanted_by is None  # an avatar counts against none
 
 
 def test_the_keeper_keeps_a_picture_and_serves_its_copies(
@@ -226,11 +246,81 @@ def test_a_service_starts_no_keeper_by_itself(service: Service) -> None:
     assert not service.keeper.running
 
 
-def test_a_picture_over_16_mib_is_refused_not_cut(service: Service, pictures: FakeSite) -> None:
+def test_a_picture_over_16_mib_is_refused_not_cut(clock: ManualClock, pictures: FakeSite) -> None:
     pictures.replies["/huge.png"] = Reply(_png() + bytes(MAX_BYTES), content_type="image/png")
-    _save(service, pictures.url("/huge.png"))
-    service.keep_media()
-    record = _record(service, pictures.url("/huge.png"))
+    patient = KEEPING.model_copy(update={"keep_media_timeout": 30.0})  # 16 MiB on a busy machine
+    with _service(clock, patient) as service:
+        _save(service, pictures.url("/huge.png"))
+        service.keep_media()
+        record = _record(service, pictures.url("/huge.png"))
     assert (record.state, record.next_attempt) == ("failed", None)
     assert record.reason is not None
     assert record.reason.startswith("a picture of 16 MiB at most")
+
+
+# -- a story's limit (docs/media.md#limits) ------------------------------------------------------
+
+
+def _limited(clock: ManualClock, media_bytes: int) -> Service:
+    """A service keeping at most ``media_bytes`` of fetched pictures a story."""
+    limits = KEEPING.limits.model_copy(update={"media_bytes": media_bytes})
+    return _service(clock, KEEPING.model_copy(update={"limits": limits}))
+
+
+def test_a_storys_pictures_beyond_its_limit_are_not_kept_with_the_reason(
+    clock: ManualClock, pictures: FakeSite
+) -> None:
+    limit = len(_png()) + len(_png("navy")) - 1
+    with _limited(clock, limit) as service:
+        _save(service, pictures.url("/a.png"), pictures.url("/b.png"))
+        assert service.keep_media() == 2
+        assert _record(service, pictures.url("/a.png")).state == "kept"
+        refused = _record(service, pictures.url("/b.png"))
+    assert (refused.state, refused.next_attempt, refused.copies) == ("failed", None, ())
+    assert refused.reason == f"over this story's {limit} bytes of pictures"
+
+
+def test_a_storys_pictures_within_its_limit_are_all_kept(
+    clock: ManualClock, pictures: FakeSite
+) -> None:
+    with _limited(clock, len(_png()) + len(_png("navy"))) as service:
+        _save(service, pictures.url("/a.png"), pictures.url("/b.png"))
+        service.keep_media()
+        found = service.store.kept_sources.get_many([pictures.url(p) for p in ("/a.png", "/b.png")])
+    assert {record.state for record in found.values()} == {"kept"}
+
+
+def test_a_shared_picture_counts_in_every_story_that_shows_it(
+    clock: ManualClock, pictures: FakeSite
+) -> None:
+    with _limited(clock, len(_png()) + 10) as service:
+        _save(service, pictures.url("/a.png"), title="One")
+        _save(service, pictures.url("/a.png"), pictures.url("/b.png"), title="Two")
+        service.keep_media()
+        assert _record(service, pictures.url("/a.png")).state == "kept"
+        assert _record(service, pictures.url("/b.png")).state == "failed"
+
+
+def test_a_shared_picture_is_checked_against_the_story_that_first_wanted_it(
+    clock: ManualClock, pictures: FakeSite
+) -> None:
+    with _limited(clock, len(_png()) + 10) as service:
+        _save(service, pictures.url("/a.png"), pictures.url("/b.png"), title="Full")
+        _save(service, pictures.url("/b.png"), title="Roomy")
+        service.keep_media()
+        refused = _record(service, pictures.url("/b.png"))
+    assert (refused.state, refused.reason) == (
+        "failed",
+        f"over this story's {len(_png()) + 10} bytes of pictures",
+    )
+
+
+def test_an_avatar_counts_against_no_story(clock: ManualClock, pictures: FakeSite) -> None:
+    with _limited(clock, 1) as service:
+        service.accounts.create_user("bob", avatar=pictures.url("/a.png"))
+        service.keep_media()
+        assert _record(service, pictures.url("/a.png")).state == "kept"
+
+
+def test_the_limit_is_64_mib_by_default() -> None:
+    assert Limits().media_bytes == 64 * 2**20

@@ -1,0 +1,80 @@
+"""A store with kept pictures, made as the keeper makes them, without a network: a story and a
+profile whose pictures a fake site answers, kept, failed for a while and refused for good."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from storycore import Service
+from storycore.ports import Store
+from storycore.resolving.fetching import Fetched
+from storycore.testing import ManualClock
+from tests.conftest import TEST_SETTINGS
+
+#: Settings that keep pictures (the offline resolver, keeping on by itself).
+KEEPING = TEST_SETTINGS.model_copy(update={"keep_media": True})
+SITE = "https://pictures.example"
+
+
+def png(width: int = 40, height: int = 30, colour: str = "teal") -> bytes:
+    """A plain PNG picture."""
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), colour).save(out, format="PNG")
+    return out.getvalue()
+
+
+def photograph(width: int = 700, height: int = 500) -> bytes:
+    """A PNG of noise, large enough to be kept with narrower widths for ``srcset``."""
+    out = io.BytesIO()
+    Image.effect_noise((width, height), 60).convert("RGB").save(out, format="PNG")
+    return out.getvalue()
+
+
+class PictureSite:
+    """A ``PageFetcher`` answering the addresses of ``SITE`` it holds, 404 otherwise; it
+    notes every address it is asked."""
+
+    def __init__(self, pictures: dict[str, bytes]) -> None:
+        self.pictures = {f"{SITE}{path}": body for path, body in pictures.items()}
+        self.asked: list[str] = []
+
+    def url(self, path: str) -> str:
+        return f"{SITE}{path}"
+
+    async def fetch(self, url: str, *, accept: str, max_bytes: int) -> Fetched | None:
+        self.asked.append(url)
+        body = self.pictures.get(url)
+        if body is None:
+            return Fetched(url, 404, "text/plain", b"", True)
+        return Fetched(url, 200, "image/png", body[:max_bytes], True)
+
+
+def site() -> PictureSite:
+    """A photograph, two small pictures and an SVG (refused for good); ``/gone.png`` is 404."""
+    return PictureSite(
+        {
+            "/photo.png": photograph(),
+            "/a.png": png(),
+            "/avatar.png": png(colour="navy"),
+            "/drawing.svg": b"<svg xmlns='http://www.w3.org/2000/svg'/>",
+        }
+    )
+
+
+def keep_some(service: Service) -> None:
+    """Give ``service`` (keeping, fetching from ``site()``) a user with an avatar and a story
+    with four pictures, then keep them: three kept, one failed to try again, one refused."""
+    service.accounts.create_user("alice", "correct horse", avatar=f"{SITE}/avatar.png")
+    alice = service.accounts.as_user("alice")
+    sources = ("/photo.png", "/a.png", "/gone.png", "/drawing.svg")
+    elements = [{"type": "image", "data": {"image": {"src": f"{SITE}{src}"}}} for src in sources]
+    service.stories.create("alice", {"title": "Pictures", "elements": elements}, viewer=alice)
+    service.keep_media()
+
+
+def keeping(store: Store, fetcher: PictureSite | None = None) -> Service:
+    """A service on ``store`` that keeps pictures, fetching them from ``fetcher`` (``site()``
+    unless given), on a clock of its own."""
+    return Service(store, KEEPING, clock=ManualClock(), picture_fetcher=fetcher or site())
