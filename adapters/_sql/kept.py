@@ -123,21 +123,26 @@ class SQLKeptSources(KeptSources):
         )
 
     def want(self, addresses: Collection[str], at: str) -> int:
-        """The new records, then ``seen`` of every given one: one transaction."""
-        given = list(dict.fromkeys(addresses))
-        if not given:
+        """The new records, then ``seen`` of every given one: one transaction. A row whose
+        ``seen`` is ``at`` already (each new one) is not written again: on a save's path, that
+        halves the rows a save bringing new pictures writes (benchmarks/README.md)."""
+        keyed = {source_key(a): a for a in addresses}
+        if not keyed:
             return 0
         mark = self._db.mark
-        rows = ", ".join([f"({mark}, {mark}, {mark}, {mark}, 'pending', '[]', 0, 0)"] * len(given))
-        params = [value for a in given for value in (source_key(a), a, at, at)]
-        keys, keyed = self._db.one_of("key", [source_key(a) for a in given])
+        rows = ", ".join([f"({mark}, {mark}, {mark}, {mark}, 'pending', '[]', 0, 0)"] * len(keyed))
+        params = [value for key, a in keyed.items() for value in (key, a, at, at)]
+        keys, given = self._db.one_of("key", keyed)
         with self._db.write() as conn:
             new = conn.execute(
                 "INSERT INTO kept_sources (key, address, seen, next_attempt, state, copies,"
                 f" fetched, attempts) VALUES {rows} ON CONFLICT (key) DO NOTHING",
                 params,
             ).rowcount
-            conn.execute(f"UPDATE kept_sources SET seen = {mark} WHERE {keys}", [at, *keyed])
+            conn.execute(
+                f"UPDATE kept_sources SET seen = {mark} WHERE {keys} AND seen <> {mark}",
+                [at, *given, at],
+            )
         return int(new)
 
     def touch(self, addresses: Collection[str], at: str) -> int:
