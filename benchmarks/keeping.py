@@ -9,16 +9,21 @@ and how much room it takes in the store.
   with the records of ``--queued`` pictures already wanted, is served by two services: one
   keeping pictures (``Settings(keep_media=True)``, without a fetcher: a write queues its
   pictures and nothing fetches them), one not (``keep_media=False``). Both save the same
-  published stories, in alternating blocks, with 20 elements: 10 pictures and 10 texts, the
-  texts other each save. The pictures are the story's own each time (queued already: the
-  queue's records are seen again), or ten never seen before. The run checks that the keeping
-  service queued the last save's pictures and the other did not.
-- **A kept picture served against the API's story read** (docs/media.md#how-a-kept-picture-is-served).
-  A store of the data set, where a story shows a picture: a generated photograph of 4032 x 3024
-  (12 megapixels, with grain), kept by the keeper itself (``service.keep_media()``, through a
-  fetcher that answers its bytes). ``storycore serve`` (one worker, as ``http_load.py`` runs it)
-  answers ``GET /media/<name>`` for each of its files and ``GET /v1/stories/:username/:slug``
-  for a story of the data set, to ``wrk``, in turn. The ratio is the picture's req/s over the
+  published stories, in alternating blocks (``editor._in_turn``: the wall-clock time and the
+  CPU time of the thread, which other processes do not take), with 20 elements: 10 pictures
+  and 10 texts, the texts other each save. The pictures are the story's own each time (queued
+  already: the queue's records are seen again), or ten never seen before. The queue's write
+  (``KeptSources.want``) is timed on its own as well. The run checks that the keeping service
+  queued the last save's pictures and the other did not. A target is met when the ratio of
+  wall-clock p50s and that of CPU p50s both meet it.
+- **A kept picture served against the API's story read**
+  (docs/media.md#how-a-kept-picture-is-served). A store of the data set, where a story shows a
+  picture: a generated photograph of 4032 x 3024 (12 megapixels, with grain), kept by the
+  keeper itself (``service.keep_media()``, through a fetcher that answers its bytes).
+  ``storycore serve`` (one worker, as ``http_load.py`` runs it) answers ``GET /media/<name>``
+  for each of its files and ``GET /v1/stories/:username/:slug`` for a story of the data set,
+  to ``wrk``, in turn; then the bare app (``bare_server.py``) answers the same bytes, as the
+  floor of what uvicorn and the loopback carry. The ratio is the picture's req/s over the
   story read's.
 - **The store's size per kept picture**. ``--pictures`` generated photographs of the sizes
   cameras, phones and the web make (``_SIZES``), each kept by ``keep_picture``, are stored in
@@ -54,8 +59,8 @@ from typing import Any
 from PIL import Image
 
 from benchmarks.data import DataSet
-from benchmarks.load import load
 from benchmarks.editor import Call, _in_turn
+from benchmarks.load import load
 from benchmarks.revisions import _public, _store_url
 from storycore import Service, Settings
 from storycore.adapters import open_store
@@ -150,8 +155,8 @@ def _saves(url: str, data: DataSet, args: argparse.Namespace) -> list[str]:
         editors = [service.accounts.as_user("bench_editor") for service in (keeping, not_keeping)]
         targets = _public(keeping, args.targets)
         for t, target in enumerate(targets):  # each shows its own pictures, queued already
-            own = _elements(_addresses(f"story/{t}"), "Prepared")
-            keeping.stories.save(*target, {"elements": own}, viewer=editors[0])
+            shown = _elements(_addresses(f"story/{t}"), "Prepared")
+            keeping.stories.save(*target, {"elements": shown}, viewer=editors[0])
         wants = _Timed(store.kept_sources)
         texts = itertools.count()
         last: dict[int, list[str]] = {}
@@ -174,7 +179,7 @@ def _saves(url: str, data: DataSet, args: argparse.Namespace) -> list[str]:
             return lambda i: _addresses(f"new/{side}/{i}")
 
         rows = []
-        kinds = [
+        kinds: list[tuple[str, Callable[[int], list[str]], Callable[[int], list[str]]]] = [
             ("save, the story's 10 pictures (queued already)", own, own),
             ("save, 10 pictures never seen", new("keeping"), new("not-keeping")),
         ]
@@ -362,11 +367,11 @@ def _store_size(url: str) -> int:
     on PostgreSQL, the kept pictures' tables with their indexes and TOAST."""
     if url.startswith("sqlite:///"):
         path = url.removeprefix("sqlite:///")
-        conn = sqlite3.connect(path)
+        file = sqlite3.connect(path)
         try:
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            file.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
-            conn.close()
+            file.close()
         return os.path.getsize(path)
     import psycopg
 
