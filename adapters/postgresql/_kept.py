@@ -11,6 +11,7 @@ from __future__ import annotations
 from storycore.model.kept import KeptFile, KeptSource
 
 from .._sql.kept import FILE, SQLKeptFiles, SQLKeptSources, source
+from ._database import Database
 
 __all__ = ["PostgreSQLKeptFiles", "PostgreSQLKeptSources"]
 
@@ -37,10 +38,14 @@ class PostgreSQLKeptSources(SQLKeptSources):
 class PostgreSQLKeptFiles(SQLKeptFiles):
     """Files; read in the binary format."""
 
+    def __init__(self, db: Database) -> None:
+        super().__init__(db)
+        self._pg = db
+
     def get(self, name: str) -> tuple[KeptFile, bytes] | None:
         """In the binary format: in text, PostgreSQL sends a ``bytea`` as hex, twice its size,
         for the driver to decode (a file of 324 KiB took 25 ms instead of 1: benchmarks/README.md,
         "Kept pictures")."""
         query = f"SELECT {FILE}, data FROM kept_files WHERE name = %s"
-        row = self._db.row(query, (name,), binary=True)
+        row = self._pg.row(query, (name,), binary=True)
         return None if row is None else (KeptFile._make(row[:-1]), bytes(row[-1]))
