@@ -65,7 +65,7 @@ from benchmarks.revisions import _public, _store_url
 from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.http import HttpApp, HttpRequest
-from storycore.media.pictures import KeptPicture, keep_picture
+from storycore.media.pictures import EXTENSIONS, KeptPicture, keep_picture
 from storycore.model.kept import KeptCopy, KeptFile, KeptSource
 from storycore.ports import KeptSources
 from storycore.resolving.fetching import Fetched
@@ -271,7 +271,7 @@ def _kept_story(url: str, data: DataSet) -> tuple[tuple[str, str], list[KeptFile
 
 
 def _media_path(file: KeptFile) -> str:
-    return f"/media/{file.name}.{file.media_type.removeprefix('image/')}"
+    return f"/media/{file.name}.{EXTENSIONS[file.media_type]}"
 
 
 def _serving(name: str, url: str, data: DataSet, args: argparse.Namespace) -> list[str]:
