@@ -6,6 +6,7 @@
     python -m benchmarks --stories 100000 --http      # and HTTP through uvicorn, with wrk
     python -m benchmarks --scaling 10000,100000       # how the operations grow
     python -m benchmarks --stories 100000 --memory    # peak RSS of ``storycore export``
+    python -m benchmarks --stories 10000 --keeping    # and kept pictures (``keeping.py``)
 
 Prints Markdown tables. Never part of the test suite.
 """
@@ -199,6 +200,12 @@ def main() -> None:
     parser.add_argument("--pages-only", action="store_true", help="only the pages against the API")
     parser.add_argument("--memory", action="store_true", help="peak RSS of storycore export")
     parser.add_argument("--scaling", help="comma-separated story counts, e.g. 10000,100000")
+    parser.add_argument(
+        "--keeping",
+        action="store_true",
+        help="also kept pictures: saves that queue them, serving them, their size in the store"
+        " (benchmarks.keeping, on stores of its own; --db sqlite or postgresql)",
+    )
     args = parser.parse_args()
     if args.db not in ("sqlite", "postgresql") and not args.db.startswith(
         ("postgresql://", "postgres://")
@@ -206,6 +213,8 @@ def main() -> None:
         parser.error("--db: sqlite, postgresql, or a postgresql:// URL")
     if args.pages_only and args.scaling:
         parser.error("--pages-only measures no operations to scale")
+    if args.keeping and args.db not in ("sqlite", "postgresql"):
+        parser.error("--keeping: --db sqlite or postgresql (it makes stores of its own)")
     python = f"{platform.python_implementation()} {platform.python_version()}"
     print(f"machine: {platform.machine()}, {python}")
 
@@ -222,6 +231,12 @@ def main() -> None:
                 growth[count] = _run(url, count, args)
     if len(counts) > 1:
         print("\n" + _growth_table(growth))
+    if args.keeping:
+        from benchmarks import keeping
+
+        db = f"{args.db},memory" if args.db == "sqlite" else args.db
+        seconds = str(args.http_seconds)
+        keeping.main(["--stories", str(counts[-1]), "--db", db, "--http-seconds", seconds])
 
 
 def _run(url: str, count: int, args: argparse.Namespace) -> list[Row]:

@@ -124,25 +124,28 @@ class SQLKeptSources(KeptSources):
 
     def want(self, addresses: Collection[str], at: str, story: str | None = None) -> int:
         """The new records, then ``seen`` (and a missing ``wanted_by``) of every other given
-        one: one transaction."""
-        given = list(dict.fromkeys(addresses))
-        if not given:
+        one: one transaction. A row just written is not written again: on a save's path, that
+        halves the rows a save bringing new pictures writes (benchmarks/README.md)."""
+        # in the keys' order: two writes bringing the same new pictures lock their rows in one
+        # order, and so cannot wait on each other
+        keyed = dict(sorted((source_key(a), a) for a in addresses))
+        if not keyed:
             return 0
         mark = self._db.mark
         row = f"({', '.join([mark] * 5)}, 'pending', '[]', 0, 0)"
-        params = [value for a in given for value in (source_key(a), a, at, at, story)]
-        keys, keyed = self._db.one_of("key", [source_key(a) for a in given])
+        params = [value for key, a in keyed.items() for value in (key, a, at, at, story)]
+        keys, given = self._db.one_of("key", keyed)
         with self._db.write() as conn:
             new = conn.execute(
                 "INSERT INTO kept_sources (key, address, seen, next_attempt, wanted_by, state,"
-                f" copies, fetched, attempts) VALUES {', '.join([row] * len(given))}"
+                f" copies, fetched, attempts) VALUES {', '.join([row] * len(keyed))}"
                 " ON CONFLICT (key) DO NOTHING",
                 params,
             ).rowcount
             conn.execute(  # not the rows just written, which need nothing more
                 f"UPDATE kept_sources SET seen = {mark}, wanted_by = COALESCE(wanted_by, {mark})"
                 f" WHERE {keys} AND (seen <> {mark} OR wanted_by IS NULL)",
-                [at, story, *keyed, at],
+                [at, story, *given, at],
             )
         return int(new)
 

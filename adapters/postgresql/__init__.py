@@ -13,12 +13,11 @@ from __future__ import annotations
 from storycore.ports import Store, StoryRead
 
 from .._sql.accounts import Applications, Identities, Tokens
-from .._sql.kept import SQLKeptFiles
 from .._sql.sign_in_failures import SQLSignInFailures
 from ._accounts import PostgreSQLUsers
 from ._database import POOL_SIZE, Database, drop_schema, empty_schema
 from ._events import PostgreSQLEvents
-from ._kept import PostgreSQLKeptSources
+from ._kept import PostgreSQLKeptFiles, PostgreSQLKeptSources
 from ._revisions import PostgreSQLRevisions
 from ._stories import PostgreSQLSearch, PostgreSQLStories, read_story
 from ._webhooks import PostgreSQLDeliveries, PostgreSQLWebhooks
@@ -49,7 +48,7 @@ class PostgreSQLStore(Store):
         self.events = PostgreSQLEvents(db)
         self.webhooks, self.deliveries = PostgreSQLWebhooks(db), PostgreSQLDeliveries(db)
         self.sign_in_failures = SQLSignInFailures(db)
-        self.kept_files, self.kept_sources = SQLKeptFiles(db), PostgreSQLKeptSources(db)
+        self.kept_files, self.kept_sources = PostgreSQLKeptFiles(db), PostgreSQLKeptSources(db)
 
     def read_story(self, username: str, slug: str, offset: int, limit: int) -> StoryRead:
         return read_story(self._db, username, slug, offset, limit)

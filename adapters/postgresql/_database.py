@@ -142,17 +142,18 @@ class Database:
             raise ConfigurationError(_without(reason, url)) from None  # its text may hold it
 
     def rows(
-        self, query: str, params: Sequence[Any] | Mapping[str, Any] = ()
+        self, query: str, params: Sequence[Any] | Mapping[str, Any] = (), *, binary: bool = False
     ) -> list[tuple[Any, ...]]:
-        """Every row of one statement, which is its own transaction."""
+        """Every row of one statement, which is its own transaction; with ``binary``, its
+        results in PostgreSQL's binary format (a ``bytea`` as its bytes, not as hex)."""
         with _translated(), self.pool.connection() as conn:
-            return conn.execute(query, params).fetchall()
+            return conn.execute(query, params, binary=binary).fetchall()
 
     def row(
-        self, query: str, params: Sequence[Any] | Mapping[str, Any] = ()
+        self, query: str, params: Sequence[Any] | Mapping[str, Any] = (), *, binary: bool = False
     ) -> tuple[Any, ...] | None:
         """The first row of one statement, or None."""
-        found = self.rows(query, params)
+        found = self.rows(query, params, binary=binary)
         return found[0] if found else None
 
     def run(self, query: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> int:

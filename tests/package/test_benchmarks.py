@@ -1,11 +1,11 @@
 """The benchmarks measure what their README says they measure (benchmarks/README.md).
 
-``benchmarks.revisions`` and ``benchmarks.events`` run through on a tiny data set and print
-each of their tables; ``benchmarks.events`` starts ``storycore serve --workers 2`` and its
-receiver as real processes, and delivers every event of each burst once; ``benchmarks.starving``
-starts ``storycore serve`` and delivers each create's event to a healthy endpoint beside one
-that hangs and one that drips; ``benchmarks.editor`` signs in, reads the editor's form from its
-page and saves it, and prints its tables.
+``benchmarks.revisions``, ``benchmarks.events`` and ``benchmarks.keeping`` run through on a tiny
+data set and print each of their tables; ``benchmarks.events`` starts ``storycore serve
+--workers 2`` and its receiver as real processes, and delivers every event of each burst once;
+``benchmarks.starving`` starts ``storycore serve`` and delivers each create's event to a healthy
+endpoint beside one that hangs and one that drips; ``benchmarks.editor`` signs in, reads the
+editor's form from its page and saves it, and prints its tables.
 
 The HTTP benchmark compares ``storycore serve`` with a bare app under one uvicorn worker, and
 the pages with the API on the same server: ``serve`` runs in one process too, or a run's
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import editor, events, revisions, starving
+from benchmarks import editor, events, keeping, revisions, starving
 from benchmarks.http_load import serve_command
 from tests._serve import children, launched
 
@@ -106,3 +106,26 @@ def test_the_editor_benchmark_runs_through_on_a_tiny_story(
     assert "| POST the editor's form, Save (6 elements), 303 |" in printed
     assert re.search(r"^\| POST /v1/stories/.* \| ≤ 1\.3: ", printed, re.M)
     assert re.search(r"^\| \*\*all of them\*\* \|", printed, re.M)
+
+
+def test_the_keeping_benchmark_runs_through_on_a_tiny_data_set(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    tiny = "--stories 30 --queued 20 --targets 3 --block 2 --rounds 2 --pictures 2"
+    keeping.main(
+        [*tiny.split(), "--db", "sqlite,memory", "--http-seconds", "1", "--http-rounds", "1"]
+    )
+    printed = capsys.readouterr().out
+    # each service saved, the keeping one queuing its pictures and the other none (the
+    # benchmark stops otherwise)
+    for store in ("sqlite", "memory"):
+        assert f"| {store} | save, the story's 10 pictures (queued already) |" in printed
+        assert f"| {store} | save, 10 pictures never seen |" in printed
+    # the picture was kept by the keeper and served whole (checked in process first)
+    if shutil.which("wrk") is None:
+        assert "HTTP: skipped, `wrk` is not installed" in printed
+    else:
+        assert re.search(
+            r"^\| sqlite \| GET a kept picture, \d+ x \d+, .* \| ≥ 0\.8: ", printed, re.M
+        )
+    assert re.search(r"^\| sqlite \| [\d.,]+ \| [\d.,]+ \| [\d.,]+ \| [\d.]+ \|$", printed, re.M)
