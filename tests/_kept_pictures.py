@@ -1,17 +1,22 @@
 """A store with kept pictures, made as the keeper makes them, without a network: a story and a
-profile whose pictures a fake site answers, kept, failed for a while and refused for good."""
+profile whose pictures a fake site answers, kept, failed for a while and refused for good; or
+one picture made kept by hand (``keep``), for tests of where kept copies show."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from storycore import Service
+from storycore.media.pictures import keep_picture
+from storycore.model.kept import KeptCopy, KeptFile, KeptSource
 from storycore.ports import Store
 from storycore.resolving.fetching import Fetched
 from storycore.testing import ManualClock
 from tests.conftest import TEST_SETTINGS
+from tests.media._pictures import drawn, encoded
 
 #: Settings that keep pictures (the offline resolver, keeping on by itself).
 KEEPING = TEST_SETTINGS.model_copy(update={"keep_media": True})
@@ -78,3 +83,23 @@ def keeping(store: Store, fetcher: PictureSite | None = None) -> Service:
     """A service on ``store`` that keeps pictures, fetching them from ``fetcher`` (``site()``
     unless given), on a clock of its own."""
     return Service(store, KEEPING, clock=ManualClock(), picture_fetcher=fetcher or site())
+
+
+def keep(store: Store, address: str, width: int = 700, height: int = 400) -> tuple[KeptCopy, ...]:
+    """Keep a picture of ``width`` by ``height`` as the copy of ``address`` (a picture of its
+    own, marked in a colour of the address), as the keeper would have: its files put, its
+    record kept. Its copies, the original first, then the narrower widths narrowest first."""
+    drawing = drawn(width, height)
+    colour = tuple(hashlib.sha256(address.encode()).digest()[:3])
+    ImageDraw.Draw(drawing).rectangle((width // 2, height // 2, width, height), fill=colour)
+    picture = keep_picture(encoded(drawing, "PNG"))
+    at = "2026-01-01T00:00:00.000Z"
+    for file in picture.files:
+        members = KeptFile(file.sha256, file.media_type, file.width, file.height, file.size, at)
+        store.kept_files.put(members, file.content)
+    copies = tuple(
+        KeptCopy(file.sha256, file.media_type, file.width, file.height)
+        for file in (picture.original, *picture.widths)
+    )
+    store.kept_sources.restore([KeptSource(address, at, "kept", copies)])
+    return copies

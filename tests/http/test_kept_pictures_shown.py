@@ -17,7 +17,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from storycore.model.element_kinds import ELEMENT_TYPES
 from storycore.model.kept import KeptCopy
-from tests._kept import keep
+from tests._kept_pictures import keep
 from tests.http._clients import Client
 from tests.http.conftest import World
 

@@ -14,7 +14,7 @@ import pytest
 
 from storycore import Service, Viewer
 from storycore.model.kept import KeptCopy, KeptSource
-from tests._kept import keep
+from tests._kept_pictures import keep
 
 pytestmark = pytest.mark.storycore_store_urls("memory://")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from storycore import Service
-from tests._kept import keep
+from tests._kept_pictures import keep
 from tests.http.editor._editor import browser, signed_in, writers
 
 BANNER = "Preview: this is how the story will look. It is not published."
