@@ -74,9 +74,7 @@ def _save(service: Service, *sources: str, title: str = "Pictures") -> str:
     elements: list[dict[str, Any]] = [
         {"type": "image", "data": {"image": {"src": src}}} for src in sources
     ]
-    return service.stories.create(
-        "alice", {"title": title, "elements": elements}, viewer=alice
-    ).id
+    return service.stories.create("alice", {"title": title, "elements": elements}, viewer=alice).id
 
 
 def _record(service: Service, address: str) -> KeptSource:
