@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -21,6 +22,34 @@ from tests.media._pictures import drawn, encoded
 #: Settings that keep pictures (the offline resolver, keeping on by itself).
 KEEPING = TEST_SETTINGS.model_copy(update={"keep_media": True})
 SITE = "https://pictures.example"
+
+#: The addresses of a story that shows a picture of every kind (``SHOWING_EVERY_KIND``).
+THUMBNAIL = "https://pics.example/thumbnail.png"
+IMAGE = "https://pics.example/image.png"
+QUOTED = "https://pics.example/quoted.png"
+VIDEO = "https://pics.example/video.png"
+LINK = "https://pics.example/link.png"
+#: Elements showing a picture of every kind an element shows: an image, a quote's author, a
+#: video's thumbnail and a link's.
+SHOWING_EVERY_KIND: list[dict[str, Any]] = [
+    {"type": "image", "data": {"image": {"src": IMAGE, "width": 700, "height": 400}}},
+    {
+        "type": "quote",
+        "permalink": "https://social.example/q/1",
+        "attribution": {"name": "Quoted", "thumbnail": QUOTED},
+        "data": {"quote": {"text": "Said so"}},
+    },
+    {
+        "type": "video",
+        "permalink": "https://video.example/v/1",
+        "data": {"video": {"src": "https://video.example/v/1", "thumbnail": VIDEO}},
+    },
+    {
+        "type": "link",
+        "permalink": "https://news.example/a",
+        "data": {"link": {"title": "A page", "thumbnail": LINK}},
+    },
+]
 
 
 def png(width: int = 40, height: int = 30, colour: str = "teal") -> bytes:

@@ -17,36 +17,15 @@ from selectolax.lexbor import LexborHTMLParser
 
 from storycore.model.element_kinds import ELEMENT_TYPES
 from storycore.model.kept import KeptCopy
-from tests._kept_pictures import keep
+from tests._kept_pictures import IMAGE, LINK, QUOTED, SHOWING_EVERY_KIND, THUMBNAIL, VIDEO, keep
 from tests.http._clients import Client
 from tests.http.conftest import World
 
-THUMBNAIL = "https://pics.example/thumbnail.png"
 AVATAR = "https://pics.example/bob.png"
-IMAGE = "https://pics.example/image.png"
-QUOTED = "https://pics.example/quoted.png"
-VIDEO = "https://pics.example/video.png"
-LINK = "https://pics.example/link.png"
 PICTURES = (THUMBNAIL, AVATAR, IMAGE, QUOTED, VIDEO, LINK)
 ELEMENTS: list[dict[str, Any]] = [
     {"type": "text", "data": {"text": "<p>Pictures kept</p>"}},
-    {"type": "image", "data": {"image": {"src": IMAGE, "width": 350, "height": 200}}},
-    {
-        "type": "quote",
-        "permalink": "https://social.example/q/1",
-        "attribution": {"name": "Quoted", "thumbnail": QUOTED},
-        "data": {"quote": {"text": "Said so"}},
-    },
-    {
-        "type": "video",
-        "permalink": "https://video.example/v/1",
-        "data": {"video": {"src": "https://video.example/v/1", "thumbnail": VIDEO}},
-    },
-    {
-        "type": "link",
-        "permalink": "https://news.example/a",
-        "data": {"link": {"title": "A page", "thumbnail": LINK}},
-    },
+    *SHOWING_EVERY_KIND,
 ]
 
 

@@ -14,35 +14,12 @@ import pytest
 
 from storycore import Service, Viewer
 from storycore.model.kept import KeptCopy, KeptSource
-from tests._kept_pictures import keep
+from tests._kept_pictures import IMAGE, LINK, QUOTED, SHOWING_EVERY_KIND, THUMBNAIL, VIDEO, keep
 
 pytestmark = pytest.mark.storycore_store_urls("memory://")
 
-THUMBNAIL = "https://pics.example/thumbnail.png"
 AVATAR = "https://pics.example/alice.png"
-IMAGE = "https://pics.example/image.png"
-QUOTED = "https://pics.example/quoted.png"
-VIDEO = "https://pics.example/video.png"
-LINK = "https://pics.example/link.png"
-ELEMENTS: list[dict[str, Any]] = [
-    {"type": "image", "data": {"image": {"src": IMAGE, "width": 700, "height": 400}}},
-    {
-        "type": "quote",
-        "permalink": "https://social.example/q/1",
-        "attribution": {"name": "Quoted", "thumbnail": QUOTED},
-        "data": {"quote": {"text": "Said so"}},
-    },
-    {
-        "type": "video",
-        "permalink": "https://video.example/v/1",
-        "data": {"video": {"src": "https://video.example/v/1", "thumbnail": VIDEO}},
-    },
-    {
-        "type": "link",
-        "permalink": "https://news.example/a",
-        "data": {"link": {"title": "A page", "thumbnail": LINK}},
-    },
-]
+ELEMENTS = SHOWING_EVERY_KIND
 
 
 @pytest.fixture
