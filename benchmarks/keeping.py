@@ -213,10 +213,12 @@ class _Timed:
         self.samples: list[float] = []
         want = sources.want
 
-        def timed(addresses: Collection[str], at: str, story: str | None = None) -> int:
+        def timed(
+            addresses: Collection[str], at: str, story: str | None = None, stale: str | None = None
+        ) -> int:
             start = time.perf_counter()
             try:
-                return want(addresses, at, story)
+                return want(addresses, at, story, stale)
             finally:
                 self.samples.append(time.perf_counter() - start)
 

@@ -642,10 +642,17 @@ class KeptSources(Protocol):
     (docs/media-storage.md). An address is compared exactly, and may be as long as the limit
     of addresses allows, of any characters but NUL."""
 
-    def want(self, addresses: Collection[str], at: str, story: str | None = None) -> int:
+    def want(
+        self,
+        addresses: Collection[str],
+        at: str,
+        story: str | None = None,
+        stale: str | None = None,
+    ) -> int:
         """For each address without a record, store one pending and due at ``at``, wanted by
-        ``story`` (a story's id, or None); for each with one, set its ``seen`` to ``at``, and
-        its ``wanted_by`` to ``story`` when it has none, and leave the rest as it is: the first
+        ``story`` (a story's id, or None); for each with one, set its ``seen`` to ``at`` (only
+        when it is before ``stale``, if given: a record seen lately needs no write), and its
+        ``wanted_by`` to ``story`` when it has none, and leave the rest as it is: the first
         story that wants an address keeps it. Returns how many were new. Several processes
         wanting one address at once store one record."""
         ...

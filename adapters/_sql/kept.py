@@ -122,10 +122,17 @@ class SQLKeptSources(KeptSources):
             f" DO UPDATE SET {', '.join(f'{name} = excluded.{name}' for name in columns)}"
         )
 
-    def want(self, addresses: Collection[str], at: str, story: str | None = None) -> int:
+    def want(
+        self,
+        addresses: Collection[str],
+        at: str,
+        story: str | None = None,
+        stale: str | None = None,
+    ) -> int:
         """The new records, then ``seen`` (and a missing ``wanted_by``) of every other given
-        one: one transaction. A row just written is not written again: on a save's path, that
-        halves the rows a save bringing new pictures writes (benchmarks/README.md)."""
+        one: one transaction. A row just written, or seen since ``stale``, is not written
+        again: on a save's path, that spares the rows of pictures the story showed already
+        (benchmarks/README.md)."""
         # in the keys' order: two writes bringing the same new pictures lock their rows in one
         # order, and so cannot wait on each other
         keyed = dict(sorted((source_key(a), a) for a in addresses))
@@ -142,10 +149,13 @@ class SQLKeptSources(KeptSources):
                 " ON CONFLICT (key) DO NOTHING",
                 params,
             ).rowcount
-            conn.execute(  # not the rows just written, which need nothing more
-                f"UPDATE kept_sources SET seen = {mark}, wanted_by = COALESCE(wanted_by, {mark})"
-                f" WHERE {keys} AND (seen <> {mark} OR wanted_by IS NULL)",
-                [at, story, *given, at],
+            # not the rows just written, nor those seen lately, which need nothing more
+            old = f"seen < {mark}" if stale is not None else f"seen <> {mark}"
+            conn.execute(
+                f"UPDATE kept_sources SET seen = CASE WHEN {old} THEN {mark} ELSE seen END,"
+                f" wanted_by = COALESCE(wanted_by, {mark})"
+                f" WHERE {keys} AND ({old} OR wanted_by IS NULL)",
+                [stale or at, at, story, *given, stale or at],
             )
         return int(new)
 

@@ -697,7 +697,13 @@ class _KeptFiles(_Part, ports.KeptFiles):
 class _KeptSources(_Part, ports.KeptSources):
     """Each source address's record, by address."""
 
-    def want(self, addresses: Collection[str], at: str, story: str | None = None) -> int:
+    def want(
+        self,
+        addresses: Collection[str],
+        at: str,
+        story: str | None = None,
+        stale: str | None = None,
+    ) -> int:
         new = 0
         for address in dict.fromkeys(addresses):
             stored = self._s.kept_sources.get(address)
@@ -707,7 +713,8 @@ class _KeptSources(_Part, ports.KeptSources):
                 new += 1
             else:
                 wanted_by = stored.wanted_by or story
-                self._s.kept_sources[address] = stored._replace(seen=at, wanted_by=wanted_by)
+                seen = at if stale is None or stored.seen < stale else stored.seen
+                self._s.kept_sources[address] = stored._replace(seen=seen, wanted_by=wanted_by)
         return new
 
     def touch(self, addresses: Collection[str], at: str) -> int:

@@ -194,10 +194,16 @@ class MongoKeptSources(KeptSources):
     def __init__(self, collections: Collections) -> None:
         self._sources = collections.kept_sources
 
-    def want(self, addresses: Collection[str], at: str, story: str | None = None) -> int:
+    def want(
+        self,
+        addresses: Collection[str],
+        at: str,
+        story: str | None = None,
+        stale: str | None = None,
+    ) -> int:
         """The new records in one unordered insert (a stored address is refused, the others go
-        in), as deliveries are added (``_webhooks``); then ``seen`` of every given one, and
-        ``wanted_by`` of those that have none."""
+        in), as deliveries are added (``_webhooks``); then ``seen`` of every given one seen
+        before ``stale``, and ``wanted_by`` of those that have none."""
         given = list(dict.fromkeys(addresses))
         if not given:
             return 0
@@ -212,7 +218,10 @@ class MongoKeptSources(KeptSources):
             if any(refusal.get("code") != _DUPLICATE_KEY for refusal in refusals):
                 raise
             added = int(exc.details.get("nInserted", 0))
-        self._sources.update_many({"_id": {"$in": given}}, {"$set": {"seen": at}})
+        seen_before: Document = {"_id": {"$in": given}}
+        if stale is not None:
+            seen_before["seen"] = {"$lt": stale}
+        self._sources.update_many(seen_before, {"$set": {"seen": at}})
         if story is not None:
             unclaimed = {"_id": {"$in": given}, "wanted_by": None}
             self._sources.update_many(unclaimed, {"$set": {"wanted_by": story}})

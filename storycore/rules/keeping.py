@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-__all__ = ["RETRY_DELAYS", "next_attempt", "over_limit"]
+__all__ = ["RETRY_DELAYS", "SEEN_LATELY", "next_attempt", "over_limit"]
 
 #: The waits before each retry of a picture whose fetch failed.
 RETRY_DELAYS = (timedelta(minutes=1), timedelta(hours=1), timedelta(days=1))
+#: How long a write leaves a picture's ``seen`` as it is: only what nothing showed for 7 days
+#: goes (``usecases.pruning.UNSHOWN``), so a write need not note it again within a day, and a
+#: story saved again and again writes nothing for the pictures it showed already.
+SEEN_LATELY = timedelta(days=1)
 
 
 def next_attempt(failures: int, at: datetime) -> datetime | None:

@@ -15,6 +15,7 @@ from ..model.shown_pictures import Shown
 from ..model.visibility import Viewer, can_edit, can_see
 from ..ports import Store
 from ..presentation.presenters import Presenter
+from ..rules.keeping import SEEN_LATELY
 from ..rules.timestamps import format_timestamp
 from ..settings import Settings
 from ._page_pictures import PagePictures
@@ -45,7 +46,9 @@ class Context:
         of none), for the keeper: one store call, and none when there are none or keeping is
         off (docs/media.md#how-pictures-are-kept)."""
         if addresses and self.settings.keeps_media:
-            self.store.kept_sources.want(addresses, self.now(), story)
+            now = self.clock.now()
+            stale = format_timestamp(now - SEEN_LATELY)
+            self.store.kept_sources.want(addresses, format_timestamp(now), story, stale)
 
     def kept_pictures(self, shown: Iterable[Shown]) -> KeptPictures:
         """The kept copies of the pictures an answer shows (``shown``: every picture of the

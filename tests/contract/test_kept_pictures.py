@@ -182,6 +182,20 @@ def test_want_of_a_stored_address_only_refreshes_its_seen(store: Store) -> None:
     assert _record(store, A) == kept._replace(seen=at(7))
 
 
+def test_want_refreshes_only_a_seen_older_than_stale(store: Store) -> None:
+    store.kept_sources.want([A], at(1))
+    store.kept_sources.want([B], at(5))
+    assert store.kept_sources.want([A, B, C], at(7), stale=at(3)) == 1
+    found = store.kept_sources.get_many([A, B, C])
+    assert (found[A].seen, found[B].seen, found[C].seen) == (at(7), at(5), at(7))
+
+
+def test_want_with_stale_still_notes_a_story_for_an_address_wanted_by_none(store: Store) -> None:
+    store.kept_sources.want([A], at(5))
+    store.kept_sources.want([A], at(6), story="st_later", stale=at(3))
+    assert _record(store, A) == KeptSource(A, at(5), next_attempt=at(5), wanted_by="st_later")
+
+
 def test_want_notes_the_story_that_first_wanted_each_new_address(store: Store) -> None:
     store.kept_sources.want([A], at(1), story="st_first")
     store.kept_sources.want([A, B], at(2), story="st_second")

@@ -36,8 +36,8 @@ from tests.media._pictures import (
 from tests.resolving.conftest import FakeSite, Reply
 
 KEEPING = TEST_SETTINGS.model_copy(
-    update={"keep_media": True, "resolver_allowed_hosts": ("127.0.0.1",), "keep_media_timeout": 2}
-)
+    update={"keep_media": True, "resolver_allowed_hosts": ("127.0.0.1",)}
+)  # the keeper's own timeout (30 s), but where a source never answers
 
 
 def _jpeg_with_a_location_and_a_script() -> bytes:
@@ -85,12 +85,20 @@ def source() -> Iterator[FakeSite]:
     site.stop()
 
 
+def _service(timeout: float | None = None) -> Service:
+    update = {} if timeout is None else {"keep_media_timeout": timeout}
+    settings = KEEPING.model_copy(update=update)
+    fetcher = HttpFetcher(allowed_hosts=settings.resolver_allowed_hosts)
+    service = Service(
+        open_store("memory://"), settings, clock=ManualClock(), picture_fetcher=fetcher
+    )
+    service.accounts.create_user("alice", "correct horse")
+    return service
+
+
 @pytest.fixture
 def service() -> Iterator[Service]:
-    fetcher = HttpFetcher(allowed_hosts=KEEPING.resolver_allowed_hosts)
-    clock = ManualClock()
-    with Service(open_store("memory://"), KEEPING, clock=clock, picture_fetcher=fetcher) as service:
-        service.accounts.create_user("alice", "correct horse")
+    with _service() as service:
         yield service
 
 
@@ -131,10 +139,9 @@ def test_what_is_no_picture_storycore_keeps_is_refused_for_good_and_nothing_is_s
     assert service.store.kept_files.scan(None, 10) == []
 
 
-def test_a_source_that_never_answers_fails_in_time_and_is_tried_again(
-    service: Service, source: FakeSite
-) -> None:
-    record = _kept(service, source.url("/never.png"))
+def test_a_source_that_never_answers_fails_in_time_and_is_tried_again(source: FakeSite) -> None:
+    with _service(timeout=2) as service:
+        record = _kept(service, source.url("/never.png"))
     assert (record.state, record.reason) == ("failed", "no answer within 2 s")
     assert record.next_attempt is not None
 

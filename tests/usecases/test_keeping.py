@@ -26,8 +26,8 @@ from tests.conftest import TEST_SETTINGS
 from tests.resolving.conftest import FakeSite, Reply
 
 KEEPING = TEST_SETTINGS.model_copy(
-    update={"keep_media": True, "resolver_allowed_hosts": ("127.0.0.1",), "keep_media_timeout": 0.5}
-)
+    update={"keep_media": True, "resolver_allowed_hosts": ("127.0.0.1",)}
+)  # the keeper's own timeout (30 s): a fetch from 127.0.0.1 on a busy machine keeps within it
 
 
 def _png(colour: str = "teal") -> bytes:
@@ -84,6 +84,19 @@ def _record(service: Service, address: str) -> KeptSource:
 def test_a_story_saved_with_pictures_wants_them_kept(service: Service, pictures: FakeSite) -> None:
     _save(service, pictures.url("/a.png"))
     assert _record(service, pictures.url("/a.png")).state == "pending"
+
+
+def test_a_picture_saved_again_within_a_day_is_not_noted_again(
+    service: Service, clock: ManualClock, pictures: FakeSite
+) -> None:
+    _save(service, pictures.url("/a.png"))
+    first = _record(service, pictures.url("/a.png")).seen
+    clock.advance(timedelta(hours=23))
+    _save(service, pictures.url("/a.png"), title="Again")
+    assert _record(service, pictures.url("/a.png")).seen == first
+    clock.advance(timedelta(hours=2))
+    _save(service, pictures.url("/a.png"), title="Once more")
+    assert _record(service, pictures.url("/a.png")).seen == format_timestamp(clock.now())
 
 
 def test_a_user_wants_their_avatar_kept(service: Service, pictures: FakeSite) -> None:
@@ -171,11 +184,13 @@ def test_a_failed_fetch_is_tried_again_a_minute_later_by_the_clock(
 
 
 def test_a_source_that_never_answers_fails_within_the_timeout(
-    service: Service, pictures: FakeSite
+    clock: ManualClock, pictures: FakeSite
 ) -> None:
-    _save(service, pictures.url("/slow.png"))
-    service.keep_media()
-    record = _record(service, pictures.url("/slow.png"))
+    impatient = KEEPING.model_copy(update={"keep_media_timeout": 0.5})
+    with _service(clock, impatient) as service:
+        _save(service, pictures.url("/slow.png"))
+        service.keep_media()
+        record = _record(service, pictures.url("/slow.png"))
     assert record.state == "failed"
     assert record.next_attempt is not None
     assert record.reason == "no answer within 0.5 s"
@@ -246,8 +261,7 @@ def test_a_service_starts_no_keeper_by_itself(service: Service) -> None:
 
 def test_a_picture_over_16_mib_is_refused_not_cut(clock: ManualClock, pictures: FakeSite) -> None:
     pictures.replies["/huge.png"] = Reply(_png() + bytes(MAX_BYTES), content_type="image/png")
-    patient = KEEPING.model_copy(update={"keep_media_timeout": 30.0})  # 16 MiB on a busy machine
-    with _service(clock, patient) as service:
+    with _service(clock) as service:
         _save(service, pictures.url("/huge.png"))
         service.keep_media()
         record = _record(service, pictures.url("/huge.png"))
