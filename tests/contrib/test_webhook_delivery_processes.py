@@ -18,9 +18,12 @@ The endpoint (``Receiver``) is a threaded HTTP server in this process that verif
 delivery with ``standardwebhooks`` and records its ``webhook-id`` and which process sent it
 (the process holding the connection's client socket, read from ``/proc``).
 
-Leases last 60 s; the tests that kill processes start theirs with a lease of ``SHORT_LEASE``
-(``leased``: a test's hook, no setting of the product), and the test whose every process was
-killed waits for the leases the store shows to end before it runs ``storycore deliver``.
+Leases last 60 s; the tests that kill processes start those they kill with a lease of
+``SHORT_LEASE``, and give the processes that are to see those leases end a clock ahead of the
+real time by what a file says (``hooked``: a test's hooks, no setting of the product). Once the
+killed process's leases are read, ``Kill`` moves those clocks past their end: the other server
+sends what it held at once, and ``storycore deliver``, run after every process was killed, finds
+it due; no test waits for a lease to end in real time.
 """
 
 from __future__ import annotations
