@@ -14,6 +14,7 @@ import json
 import os
 import select
 import shutil
+import signal
 import subprocess
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -127,13 +128,17 @@ class _Runs:
                 env=environment,
                 text=True,
             )
-        self._port = self._answer("Chromium's launch").removeprefix("lighthouse-run: chromium ")
+        launched = self._answer("Chromium's launch").removeprefix("lighthouse-run: chromium ")
+        self._port, chromium = launched.split()
+        self._chromium = int(chromium)
 
     def __enter__(self) -> _Runs:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        """End of input: the runs close Chromium and end (or are killed after a while)."""
+        """End of input: the runs close Chromium and end. Runs that do not end in time are
+        killed; when they were killed (here, or by a run that took too long), their Chromium
+        is killed too (its own process group, as Lighthouse launches it)."""
         assert self._process.stdin is not None
         with contextlib.suppress(BrokenPipeError):
             self._process.stdin.close()
@@ -142,6 +147,9 @@ class _Runs:
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
+        if self._process.returncode == -signal.SIGKILL:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self._chromium, signal.SIGKILL)
         assert self._process.stdout is not None
         self._process.stdout.close()
 

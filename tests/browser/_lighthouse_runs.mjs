@@ -8,7 +8,8 @@
 // command line takes them, with --port naming this Chromium, which the run then uses rather
 // than launch its own); each run answers with a line "lighthouse-run: done". A run that fails
 // ends the process with Lighthouse's own message and exit status, as its command line does.
-// The end of stdin closes Chromium and ends the process.
+// The first line written names Chromium's port and process. The end of stdin ends the process;
+// Chromium is closed whenever it ends.
 import {createInterface} from "node:readline";
 import {join} from "node:path";
 import {pathToFileURL} from "node:url";
@@ -21,17 +22,15 @@ const {default: log} = await load("../lighthouse-logger/index.js");
 const ChromeLauncher = await load("../chrome-launcher/dist/index.js");
 
 const chrome = await ChromeLauncher.launch({chromeFlags: parseChromeFlags(chromeFlags)});
-process.stdout.write(`lighthouse-run: chromium ${chrome.port}\n`);
-try {
-  for await (const line of createInterface({input: process.stdin})) {
-    const flags = getFlags(JSON.parse(line));
-    // as cli/bin.js sets them: --quiet is the silent log level; no error reports are sent
-    flags.logLevel = flags.quiet ? "silent" : "info";
-    log.setLevel(flags.logLevel);
-    flags.enableErrorReporting = false;
-    await runLighthouse(flags._[0], flags, undefined);
-    process.stdout.write("lighthouse-run: done\n");
-  }
-} finally {
-  chrome.kill();
+// however the process ends (a failed run ends it with process.exit), Chromium goes with it
+process.on("exit", () => chrome.kill());
+process.stdout.write(`lighthouse-run: chromium ${chrome.port} ${chrome.pid}\n`);
+for await (const line of createInterface({input: process.stdin})) {
+  const flags = getFlags(JSON.parse(line));
+  // as cli/bin.js sets them: --quiet is the silent log level; no error reports are sent
+  flags.logLevel = flags.quiet ? "silent" : "info";
+  log.setLevel(flags.logLevel);
+  flags.enableErrorReporting = false;
+  await runLighthouse(flags._[0], flags, undefined);
+  process.stdout.write("lighthouse-run: done\n");
 }
