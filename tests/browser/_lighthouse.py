@@ -137,14 +137,17 @@ class _Runs:
 
     def __exit__(self, *exc: object) -> None:
         """End of input: the runs close Chromium and end. Runs that do not end in time are
-        killed; when they were killed (here, or by a run that took too long), their Chromium
-        is killed too (its own process group, as Lighthouse launches it)."""
+        killed, which fails the measurement unless it failed already; when they were killed
+        (here, or by a run that took too long), their Chromium is killed too (its own process
+        group, as Lighthouse launches it)."""
         assert self._process.stdin is not None
         with contextlib.suppress(BrokenPipeError):
             self._process.stdin.close()
+        ended = True
         try:
             self._process.wait(timeout=RUN_SECONDS)
         except subprocess.TimeoutExpired:
+            ended = False
             self._process.kill()
             self._process.wait()
         if self._process.returncode == -signal.SIGKILL:
@@ -152,6 +155,8 @@ class _Runs:
                 os.killpg(self._chromium, signal.SIGKILL)
         assert self._process.stdout is not None
         self._process.stdout.close()
+        if exc[0] is None:
+            assert ended, f"the Lighthouse runs did not end with their input in {RUN_SECONDS} s"
 
     def run(self, name: str, arguments: list[str]) -> None:
         assert self._process.stdin is not None

@@ -34,3 +34,4 @@ for await (const line of createInterface({input: process.stdin})) {
   await runLighthouse(flags._[0], flags, undefined);
   process.stdout.write("lighthouse-run: done\n");
 }
+chrome.kill(); // Node.js ends once Chromium has
