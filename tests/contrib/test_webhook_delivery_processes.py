@@ -18,9 +18,12 @@ The endpoint (``Receiver``) is a threaded HTTP server in this process that verif
 delivery with ``standardwebhooks`` and records its ``webhook-id`` and which process sent it
 (the process holding the connection's client socket, read from ``/proc``).
 
-Leases last 60 s; the tests that kill processes start theirs with a lease of ``SHORT_LEASE``
-(``leased``: a test's hook, no setting of the product), and the test whose every process was
-killed waits for the leases the store shows to end before it runs ``storycore deliver``.
+Leases last 60 s; the tests that kill processes start those they kill with a lease of
+``SHORT_LEASE``, and give the processes that are to see those leases end a clock ahead of the
+real time by what a file says (``hooked``: a test's hooks, no setting of the product). Once the
+killed process's leases are read, ``Kill`` moves those clocks past their end: the other server
+sends what it held at once, and ``storycore deliver``, run after every process was killed, finds
+it due; no test waits for a lease to end in real time.
 """
 
 from __future__ import annotations
@@ -77,6 +80,8 @@ KILL_AFTER = 100
 #: on a busy machine (3 s and then 5 s fell short: a batch of 200 took longer, and another
 #: process may then take a delivery before it is answered), less than ``LEASE``.
 SHORT_LEASE = 20.0
+#: How far past the end of a killed process's leases ``Kill`` moves the other processes' clocks
+PAST_LEASES = 0.05
 #: How long the slow endpoint takes to answer: within ``ATTEMPT_SECONDS``.
 SLOW_SECONDS = 1.5
 STARTUP_SECONDS = 30
@@ -94,20 +99,66 @@ def _environment() -> dict[str, str]:
     return kept
 
 
-#: ``storycore ARGS`` whose deliverers lease for the seconds of its first argument: the module's
-#: ``LEASE`` replaced before the command runs, so that a test that kills a process sees what it
-#: held delivered again a few seconds later (a ``ManualClock`` cannot cross processes).
-_LEASED = (
-    "import sys; from datetime import timedelta; import storycore.usecases.delivery as delivery;"
-    " delivery.LEASE = timedelta(seconds=float(sys.argv.pop(1)));"
-    " from storycore.contrib.cli import main; sys.exit(main())"
-)
+#: What ``storycore ARGS`` runs after the hooks of ``_HOOKED``.
+_MAIN = "from storycore.contrib.cli import main; sys.exit(main())"
+#: ``storycore ARGS`` with two hooks of the tests, its first two arguments: its deliverers'
+#: lease (seconds; empty for ``LEASE``), the module's ``LEASE`` replaced before the command runs,
+#: so that a process killed while delivering held what it took for no longer than a test
+#: chooses; and the clock its service is given, the real time ahead by the seconds written in a
+#: file (``Ahead``; none while there is no file), so that a test sees what a killed process held
+#: delivered again as soon as it moves the other processes' clocks past that lease (a
+#: ``ManualClock`` cannot cross processes).
+_HOOKED = f"""
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import storycore.service
+import storycore.usecases.delivery
+from storycore.clocks import SystemClock
+
+lease, ahead = sys.argv.pop(1), sys.argv.pop(1)
+if lease:
+    storycore.usecases.delivery.LEASE = timedelta(seconds=float(lease))
 
 
-def leased(lease: float | None) -> list[str]:
-    """The command that runs ``storycore``, with its deliverers' lease ``lease`` seconds when
-    given (``_LEASED``)."""
-    return CLI if lease is None else [sys.executable, "-c", _LEASED, str(lease)]
+class Ahead(SystemClock):
+    def now(self):
+        try:
+            seconds = float(Path(ahead).read_text())
+        except FileNotFoundError:
+            seconds = 0.0
+        return super().now() + timedelta(seconds=seconds)
+
+
+if ahead:
+    storycore.service.SystemClock = Ahead
+{_MAIN}
+"""
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """How far ahead of the real time the clocks of the ``hooked`` processes given it are: the
+    seconds written in ``path``, none while it is missing."""
+
+    path: Path
+
+    def move(self, seconds: float) -> None:
+        """The clocks ``seconds`` ahead of the real time from now on, in every process given
+        this (the file replaced whole: no process reads it half written)."""
+        written = self.path.with_name(self.path.name + ".new")
+        written.write_text(repr(seconds))
+        os.replace(written, self.path)
+
+
+def hooked(lease: float | None, ahead: Ahead | None) -> list[str]:
+    """The command that runs ``storycore``: with its deliverers' lease ``lease`` seconds when
+    given, and its clock as far ahead as ``ahead`` says when given (``_HOOKED``)."""
+    if lease is None and ahead is None:
+        return CLI
+    clock = "" if ahead is None else str(ahead.path)
+    return [sys.executable, "-c", _HOOKED, "" if lease is None else str(lease), clock]
 
 
 # -- the endpoint ----------------------------------------------------------------------------
@@ -311,14 +362,18 @@ def receiver() -> Iterator[Receiver]:
 
 
 class Server:
-    """One ``storycore --db URL serve --port 0 --workers N``, started at once;
-    ``wait_listening`` waits until it serves (its deliverer started)."""
+    """One ``storycore --db URL serve --port 0 --workers N``, started at once, with the
+    ``hooked`` lease and clock when given; ``wait_listening`` waits until it serves (its
+    deliverer started)."""
 
-    def __init__(self, url: str, errors: Path, *, workers: int, lease: float | None) -> None:
+    def __init__(
+        self, url: str, errors: Path, *, workers: int, lease: float | None, ahead: Ahead | None
+    ) -> None:
         self.errors = errors
         self.address = ""
-        command = [*leased(lease), "--db", url, "serve", "--port", "0", "--workers", str(workers),
-                   "--log-level", "warning", "--resolve-allow-host", HOST]  # fmt: skip
+        command = [*hooked(lease, ahead), "--db", url, "serve", "--port", "0",
+                   "--workers", str(workers), "--log-level", "warning",
+                   "--resolve-allow-host", HOST]  # fmt: skip
         with errors.open("wb") as stderr:
             self.process = subprocess.Popen(
                 command, stdout=subprocess.PIPE, stderr=stderr, env=_environment()
@@ -378,13 +433,20 @@ def _command(pid: int) -> bytes:
 
 @contextmanager
 def serving(
-    url: str, folder: Path, count: int, *, workers: int = 1, lease: float | None = None
+    url: str,
+    folder: Path,
+    leases: list[float | None],
+    *,
+    workers: int = 1,
+    ahead: Ahead | None = None,
 ) -> Iterator[list[Server]]:
-    """``count`` servers on ``url``, started side by side; stopped after the block."""
+    """A server on ``url`` for each of ``leases`` (its deliverers' lease, None for ``LEASE``),
+    started side by side, with the clock ``ahead`` says when given; stopped after the block."""
     with ExitStack() as stack:
         servers = []
-        for n in range(count):
-            server = Server(url, folder / f"serve-{n}.err", workers=workers, lease=lease)
+        for n, lease in enumerate(leases):
+            errors = folder / f"serve-{n}.err"
+            server = Server(url, errors, workers=workers, lease=lease, ahead=ahead)
             stack.callback(server.stop)
             servers.append(server)
         for server in servers:
@@ -397,10 +459,11 @@ def assert_no_complaints(servers: list[Server]) -> None:
     assert said == [], "\n".join(said)
 
 
-def deliver(url: str) -> subprocess.CompletedProcess[str]:
-    """``storycore --db URL deliver --resolve-allow-host 127.0.0.1``, run to its end."""
+def deliver(url: str, ahead: Ahead | None = None) -> subprocess.CompletedProcess[str]:
+    """``storycore --db URL deliver --resolve-allow-host 127.0.0.1``, run to its end, with the
+    clock ``ahead`` says when given."""
     return subprocess.run(
-        [*CLI, "--db", url, "deliver", "--resolve-allow-host", HOST],
+        [*hooked(None, ahead), "--db", url, "deliver", "--resolve-allow-host", HOST],
         capture_output=True,
         text=True,
         timeout=60,
@@ -508,7 +571,7 @@ def test_serve_with_workers_delivers_from_its_supervisor_and_each_event_reaches_
     url: str, receiver: Receiver, tmp_path: Path
 ) -> None:
     hooks = prepare(url, receiver, {"/events": "ok"})
-    with serving(url, tmp_path, 1, workers=2) as [server]:
+    with serving(url, tmp_path, [None], workers=2) as [server]:
         workers = server.workers()
         receiver.senders = [server.process.pid, *workers]
         event_ids = burst(url, hooks, BURST)
@@ -528,16 +591,19 @@ def test_serve_with_workers_delivers_from_its_supervisor_and_each_event_reaches_
 
 @dataclass
 class Kill:
-    """SIGKILLs, as the endpoint takes its ``KILL_AFTER``-th delivery, the process that sent
-    it (or every server, ``everyone``), before answering; then reads the deliveries they held
-    (pending, leased to them) while their leases hold."""
+    """SIGKILLs the servers ``killed`` (every server, ``everyone``, or one) as the endpoint
+    takes a delivery one of them sent, once it has taken ``KILL_AFTER``, before answering it;
+    then reads the deliveries they held (pending, leased to them) while their leases hold, and
+    only then moves the clocks of the processes given ``ahead`` past the end of those leases
+    (the end the store shows): the other server, and any process started after, see them ended
+    at once, where the real time would take up to their lease."""
 
     url: str
     hook_id: str
-    servers: list[Server]
+    killed: list[Server]
     receiver: Receiver
+    ahead: Ahead
     everyone: bool = False
-    killed: list[Server] = field(default_factory=list)
     held: list[Delivery] = field(default_factory=list)
     trigger: Seen | None = None
     taken_before: int = 0
@@ -549,9 +615,9 @@ class Kill:
         with self._lock:
             if self.trigger is not None or len(self.receiver.seen) < KILL_AFTER:
                 return False
+            if not any(seen.sender in server.pids() for server in self.killed):
+                return False
             self.trigger, self.taken_before = seen, len(set(self.receiver.counts()))
-            sender = [s for s in self.servers if seen.sender in s.pids()]
-            self.killed = self.servers if self.everyone else sender
             pids = {pid for server in self.killed for pid in server.kill()}
             self.held = [
                 d
@@ -559,6 +625,9 @@ class Kill:
                 if d.state == "pending" and _pid(d.leased_by) in pids
             ]
             self.read_at = datetime.now(UTC)
+            if self.held:
+                past = (self.leases_end() - datetime.now(UTC)).total_seconds() + PAST_LEASES
+                self.ahead.move(max(0.0, past))
             self.done.set()
             return True
 
@@ -567,7 +636,6 @@ class Kill:
         left, they were read before any of their leases ended (so that it took none of them
         before they were read)."""
         assert self.trigger is not None, "the endpoint never took enough for the kill"
-        assert self.killed, "the delivery that was to bring the kill came from no server"
         assert 0 < self.taken_before < BURST, "the kill came after the deliveries, not in them"
         assert self.trigger.event_id in {d.event_id for d in self.held}
         assert self.read_at is not None
@@ -604,15 +672,17 @@ def test_a_process_killed_while_delivering_loses_no_event_and_repeats_only_what_
 ) -> None:
     hooks = prepare(url, receiver, {"/events": "ok"})
     hook_id = hooks.ids["/events"]
-    with serving(url, tmp_path, 2, lease=SHORT_LEASE) as servers:
-        receiver.senders = [pid for server in servers for pid in server.pids()]
-        kill = Kill(url, hook_id, servers, receiver)
+    ahead = Ahead(tmp_path / "ahead")
+    # the server killed leases for SHORT_LEASE; the other, whose clock moves past those leases
+    # once the test has read them, for LEASE: its own leases still hold long after the move
+    with serving(url, tmp_path, [SHORT_LEASE, None], ahead=ahead) as [killed, survivor]:
+        receiver.senders = [pid for server in (killed, survivor) for pid in server.pids()]
+        kill = Kill(url, hook_id, [killed], receiver, ahead)
         receiver.before_answer = kill
         event_ids = burst(url, hooks, BURST)
         receiver.wait_for(event_ids)
         stored = wait_until_delivered(url, hook_id, BURST)
         kill.assert_held_while_leased()
-        [survivor] = [server for server in servers if server not in kill.killed]
         assert survivor.process.poll() is None, "the other server stopped"
     assert_each_at_least_once_twice_only_if_held(receiver, event_ids, kill)
     assert {d.state for d in stored} == {"delivered"}
@@ -624,18 +694,18 @@ def test_deliver_after_every_process_was_killed_sends_the_rest_once_their_leases
 ) -> None:
     hooks = prepare(url, receiver, {"/events": "ok"})
     hook_id = hooks.ids["/events"]
-    with serving(url, tmp_path, 2, lease=SHORT_LEASE) as servers:
+    ahead = Ahead(tmp_path / "ahead")
+    with serving(url, tmp_path, [SHORT_LEASE, SHORT_LEASE]) as servers:
         receiver.senders = [pid for server in servers for pid in server.pids()]
-        kill = Kill(url, hook_id, servers, receiver, everyone=True)
+        kill = Kill(url, hook_id, servers, receiver, ahead, everyone=True)
         receiver.before_answer = kill
         event_ids = burst(url, hooks, BURST)
         assert kill.done.wait(FINISH_SECONDS), "the endpoint never took enough for the kill"
         kill.assert_held_while_leased()
         assert all(server.process.poll() is not None for server in servers)
     delivered = sum(1 for d in deliveries(url, hook_id) if d.state == "delivered")
-    # the real clock is the only one processes share: wait for the leases the store shows
-    time.sleep(max(0.0, (kill.leases_end() - datetime.now(UTC)).total_seconds()) + 0.05)
-    done = deliver(url)
+    # its clock past the leases the store shows (``Kill``), not the real time's wait for them
+    done = deliver(url, ahead)
     assert (done.returncode, done.stdout, done.stderr) == (
         0,
         f"made {BURST - delivered} delivery attempts\n",
@@ -713,7 +783,7 @@ def test_failed_attempts_show_in_the_deliveries_with_their_retries_and_never_slo
         writer = service.accounts.as_user(USERNAME)
         story = service.stories.create(USERNAME, {"title": "Harbour"}, viewer=writer, publish=True)
         api_key = service.accounts.create_app("webhook-watch").api_key
-    with serving(url, tmp_path, 1) as [server]:
+    with serving(url, tmp_path, [None]) as [server]:
         assert receiver.hanging.wait(STARTUP_SECONDS), "the hanging endpoint was never called"
         read = f"{server.address}/v1/stories/{USERNAME}/{story.slug}"
         with httpx.Client(timeout=10) as client:
@@ -776,7 +846,7 @@ def test_endpoints_that_hang_fail_or_drop_hold_up_no_other_endpoint(
 ) -> None:
     stuck = prepare(url, receiver, {"/hangs": "hang", "/refuses": "error", "/drops": "drop"})
     burst(url, stuck, BACKLOG)
-    with serving(url, tmp_path, 1) as [server]:
+    with serving(url, tmp_path, [None]) as [server]:
         assert receiver.hanging.wait(STARTUP_SECONDS), "the hanging endpoint was never called"
         with Service(open_store(url), SETTINGS) as service:
             made = service.webhooks.add(
@@ -803,17 +873,51 @@ def test_the_lease_is_no_setting_of_the_product(monkeypatch: pytest.MonkeyPatch)
         assert service.deliverer.lease == LEASE
 
 
-def test_a_leased_command_leases_for_the_seconds_it_was_given() -> None:
-    """The hook the killing tests start their processes with (``leased``)."""
+def _hooked_to_run(code: str, lease: float | None, ahead: Ahead | None) -> list[str]:
+    """The ``hooked`` command with ``code`` run where ``storycore`` would be."""
+    python, option, hooks, *arguments = hooked(lease, ahead)
+    return [python, option, hooks.replace(_MAIN, code), *arguments]
+
+
+def test_a_hooked_command_leases_for_the_seconds_it_was_given() -> None:
+    """The lease the killing tests start their processes with (``hooked``)."""
     said = (
         "from storycore.contrib.compose import compose; print(compose('memory://').deliverer.lease)"
     )
-    hooked = _LEASED.replace("from storycore.contrib.cli import main; sys.exit(main())", said)
     done = subprocess.run(
-        [sys.executable, "-c", hooked, "2.5"],
+        _hooked_to_run(said, 2.5, None),
         capture_output=True,
         text=True,
         timeout=60,
         check=True,
     )
     assert done.stdout == f"{timedelta(seconds=2.5)}\n"
+
+
+def test_a_hooked_commands_clock_is_as_far_ahead_as_its_file_says(tmp_path: Path) -> None:
+    """The clock the killing tests give their processes (``hooked``): the real time until the
+    test moves it (``Ahead.move``), then that far ahead, in a process already running."""
+    ahead = Ahead(tmp_path / "ahead")
+    said = (
+        "from storycore.contrib.compose import compose; clock = compose('memory://').clock\n"
+        "for _ in iter(sys.stdin.readline, ''):\n"
+        "    print(clock.now().timestamp(), flush=True)"
+    )
+    with subprocess.Popen(
+        _hooked_to_run(said, None, ahead), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    ) as process:
+        assert process.stdin is not None
+        assert process.stdout is not None
+        asked, answer = process.stdin, process.stdout
+
+        def ahead_of_this_process() -> float:
+            before = time.time()
+            asked.write("\n")
+            asked.flush()
+            return float(answer.readline()) - before
+
+        assert 0 <= ahead_of_this_process() < 60
+        ahead.move(3600.0)
+        assert 3600 <= ahead_of_this_process() < 3600 + 60
+        asked.close()
+    assert process.returncode == 0
