@@ -139,9 +139,20 @@ class SQLKeptSources(KeptSources):
         if not keyed:
             return 0
         mark = self._db.mark
+        keys, given = self._db.one_of("key", keyed)
+        # old: a stored row this want must write (seen before ``stale``, or wanted by none)
+        old = f"seen < {mark}" if stale is not None else f"seen <> {mark}"
+        if stale is not None:  # a read first: a story saved again mostly writes nothing
+            stored = self._db.rows(
+                f"SELECT {old}, wanted_by IS NULL FROM kept_sources WHERE {keys}",
+                [stale, *given],
+            )
+            if len(stored) == len(keyed) and not any(
+                unseen or (story is not None and unwanted) for unseen, unwanted in stored
+            ):
+                return 0
         row = f"({', '.join([mark] * 5)}, 'pending', '[]', 0, 0)"
         params = [value for key, a in keyed.items() for value in (key, a, at, at, story)]
-        keys, given = self._db.one_of("key", keyed)
         with self._db.write() as conn:
             new = conn.execute(
                 "INSERT INTO kept_sources (key, address, seen, next_attempt, wanted_by, state,"
@@ -150,7 +161,6 @@ class SQLKeptSources(KeptSources):
                 params,
             ).rowcount
             # not the rows just written, nor those seen lately, which need nothing more
-            old = f"seen < {mark}" if stale is not None else f"seen <> {mark}"
             conn.execute(
                 f"UPDATE kept_sources SET seen = CASE WHEN {old} THEN {mark} ELSE seen END,"
                 f" wanted_by = COALESCE(wanted_by, {mark})"

@@ -190,6 +190,19 @@ def test_want_refreshes_only_a_seen_older_than_stale(store: Store) -> None:
     assert (found[A].seen, found[B].seen, found[C].seen) == (at(7), at(5), at(7))
 
 
+def test_want_of_addresses_all_seen_lately_changes_nothing(store: Store) -> None:
+    store.kept_sources.want([A, B], at(5), story="st_first")
+    before = store.kept_sources.get_many([A, B])
+    assert store.kept_sources.want([A, B], at(6), story="st_second", stale=at(3)) == 0
+    assert store.kept_sources.get_many([A, B]) == before
+
+
+def test_want_with_stale_refreshes_an_old_seen_of_a_stored_address_alone(store: Store) -> None:
+    store.kept_sources.want([A], at(1))
+    assert store.kept_sources.want([A], at(7), stale=at(3)) == 0
+    assert _record(store, A) == KeptSource(A, at(7), next_attempt=at(1))
+
+
 def test_want_with_stale_still_notes_a_story_for_an_address_wanted_by_none(store: Store) -> None:
     store.kept_sources.want([A], at(5))
     store.kept_sources.want([A], at(6), story="st_later", stale=at(3))
