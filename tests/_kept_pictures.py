@@ -18,6 +18,7 @@ from storycore.resolving.fetching import Fetched
 from storycore.testing import ManualClock
 from tests.conftest import TEST_SETTINGS
 from tests.media._pictures import drawn, encoded
+from tests.resolving.conftest import FakeSite, Reply
 
 #: Settings that keep pictures (the offline resolver, keeping on by itself).
 KEEPING = TEST_SETTINGS.model_copy(update={"keep_media": True})
@@ -64,6 +65,13 @@ def photograph(width: int = 700, height: int = 500) -> bytes:
     out = io.BytesIO()
     Image.effect_noise((width, height), 60).convert("RGB").save(out, format="PNG")
     return out.getvalue()
+
+
+def picture_server() -> FakeSite:
+    """A fake source on 127.0.0.1 answering ``/a.png`` (``png()``); the caller stops it."""
+    site = FakeSite()
+    site.replies["/a.png"] = Reply(png(), content_type="image/png")
+    return site
 
 
 class PictureSite:

@@ -6,7 +6,6 @@ page's own origin) for anything."""
 
 from __future__ import annotations
 
-import io
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -15,12 +14,12 @@ from xml.etree import ElementTree
 
 import orjson
 import pytest
-from PIL import Image
 
 from storycore import Service, Settings
 from storycore.adapters import open_store
 from storycore.contrib.fetch import HttpFetcher
 from storycore.contrib.listen import listening_socket
+from tests._kept_pictures import png
 from tests._serve import in_thread
 from tests.browser.conftest import HostPages
 from tests.resolving.conftest import FakeSite, Reply
@@ -42,19 +41,13 @@ class KeptStory:
     sources: list[str]
 
 
-def _png(colour: str) -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", (800, 500), colour).save(out, format="PNG")
-    return out.getvalue()
-
-
 @pytest.fixture(scope="module")
 def kept_story(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KeptStory]:
     from storycore.contrib.asgi import StorycoreASGI
 
     source = FakeSite()
     for path, colour in SOURCES.items():
-        source.replies[path] = Reply(_png(colour), content_type="image/png")
+        source.replies[path] = Reply(png(800, 500, colour), content_type="image/png")
     url = {path: source.url(path) for path in SOURCES}
     sock = listening_socket("127.0.0.1", 0)
     base = f"http://127.0.0.1:{sock.getsockname()[1]}"

@@ -10,23 +10,20 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PIL import Image
 
 from storycore import Service
 from storycore.adapters import open_store
 from storycore.contrib import _progress
 from storycore.contrib.cli import main
 from storycore.model.kept import KeptSource
+from tests._kept_pictures import picture_server
 from tests.conftest import TEST_SETTINGS
 from tests.resolving.conftest import FakeSite, Reply
 
 
 @pytest.fixture
 def site() -> Iterator[FakeSite]:
-    found = FakeSite()
-    out = io.BytesIO()
-    Image.new("RGB", (40, 30), "teal").save(out, format="PNG")
-    found.replies["/a.png"] = Reply(out.getvalue(), content_type="image/png")
+    found = picture_server()
     yield found
     found.stop()
 

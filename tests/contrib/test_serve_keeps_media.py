@@ -3,21 +3,20 @@ write, and serves the kept copy under ``/media/`` (docs/media.md#how-pictures-ar
 
 from __future__ import annotations
 
-import io
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from PIL import Image
 
 from storycore import Service
 from storycore.adapters import open_store
 from storycore.model.kept import KeptSource
+from tests._kept_pictures import picture_server
 from tests._serve import serving, storycore
 from tests.conftest import TEST_SETTINGS
-from tests.resolving.conftest import FakeSite, Reply
+from tests.resolving.conftest import FakeSite
 
 #: The longest the test watches the store for the picture kept: generous, as a safety net.
 CEILING_SECONDS = 60
@@ -26,10 +25,7 @@ POLL_SECONDS = 0.1
 
 @pytest.fixture
 def site() -> Iterator[FakeSite]:
-    found = FakeSite()
-    out = io.BytesIO()
-    Image.new("RGB", (40, 30), "teal").save(out, format="PNG")
-    found.replies["/a.png"] = Reply(out.getvalue(), content_type="image/png")
+    found = picture_server()
     yield found
     found.stop()
 

@@ -4,14 +4,12 @@ loopback address allowed as the resolver's tests allow it, time moved by hand.""
 
 from __future__ import annotations
 
-import io
 import queue
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from PIL import Image
 
 from storycore import Service, Settings
 from storycore.adapters import open_store
@@ -22,6 +20,7 @@ from storycore.model.kept import KeptSource
 from storycore.rules.timestamps import format_timestamp
 from storycore.settings import Limits
 from storycore.testing import ManualClock
+from tests._kept_pictures import png
 from tests.conftest import TEST_SETTINGS
 from tests.resolving.conftest import FakeSite, Reply
 
@@ -30,17 +29,11 @@ KEEPING = TEST_SETTINGS.model_copy(
 )  # the keeper's own timeout (30 s): a fetch from 127.0.0.1 on a busy machine keeps within it
 
 
-def _png(colour: str = "teal") -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", (40, 30), colour).save(out, format="PNG")
-    return out.getvalue()
-
-
 @pytest.fixture
 def pictures() -> Iterator[FakeSite]:
     site = FakeSite()
-    site.replies["/a.png"] = Reply(_png(), content_type="image/png")
-    site.replies["/b.png"] = Reply(_png("navy"), content_type="image/png")
+    site.replies["/a.png"] = Reply(png(), content_type="image/png")
+    site.replies["/b.png"] = Reply(png(colour="navy"), content_type="image/png")
     site.replies["/drawing.svg"] = Reply(
         b"<svg xmlns='http://www.w3.org/2000/svg'/>", content_type="image/svg+xml"
     )
@@ -147,7 +140,7 @@ def test_the_keeper_keeps_a_picture_and_serves_its_copies(
     assert service.keep_media() == 1
     record = _record(service, pictures.url("/a.png"))
     assert record.state == "kept"
-    assert record.fetched == len(_png())
+    assert record.fetched == len(png())
     original = record.copies[0]
     assert (original.width, original.height, original.media_type) == (40, 30, "image/webp")
     found = service.media.file(f"{original.name}.webp")
@@ -176,7 +169,7 @@ def test_a_failed_fetch_is_tried_again_a_minute_later_by_the_clock(
     assert record.state == "failed"
     assert record.reason == "the source answered 500"
     assert record.next_attempt == format_timestamp(clock.now() + timedelta(minutes=1))
-    pictures.replies["/broken.png"] = Reply(_png(), content_type="image/png")
+    pictures.replies["/broken.png"] = Reply(png(), content_type="image/png")
     assert service.keep_media() == 0  # not due yet
     clock.advance(minutes=1)
     assert service.keep_media() == 1
@@ -260,7 +253,7 @@ def test_a_service_starts_no_keeper_by_itself(service: Service) -> None:
 
 
 def test_a_picture_over_16_mib_is_refused_not_cut(clock: ManualClock, pictures: FakeSite) -> None:
-    pictures.replies["/huge.png"] = Reply(_png() + bytes(MAX_BYTES), content_type="image/png")
+    pictures.replies["/huge.png"] = Reply(png() + bytes(MAX_BYTES), content_type="image/png")
     with _service(clock) as service:
         _save(service, pictures.url("/huge.png"))
         service.keep_media()
@@ -282,7 +275,7 @@ def _limited(clock: ManualClock, media_bytes: int) -> Service:
 def test_a_storys_pictures_beyond_its_limit_are_not_kept_with_the_reason(
     clock: ManualClock, pictures: FakeSite
 ) -> None:
-    limit = len(_png()) + len(_png("navy")) - 1
+    limit = len(png()) + len(png(colour="navy")) - 1
     with _limited(clock, limit) as service:
         _save(service, pictures.url("/a.png"), pictures.url("/b.png"))
         assert service.keep_media() == 2
@@ -295,7 +288,7 @@ def test_a_storys_pictures_beyond_its_limit_are_not_kept_with_the_reason(
 def test_a_storys_pictures_within_its_limit_are_all_kept(
     clock: ManualClock, pictures: FakeSite
 ) -> None:
-    with _limited(clock, len(_png()) + len(_png("navy"))) as service:
+    with _limited(clock, len(png()) + len(png(colour="navy"))) as service:
         _save(service, pictures.url("/a.png"), pictures.url("/b.png"))
         service.keep_media()
         found = service.store.kept_sources.get_many([pictures.url(p) for p in ("/a.png", "/b.png")])
@@ -305,7 +298,7 @@ def test_a_storys_pictures_within_its_limit_are_all_kept(
 def test_a_shared_picture_counts_in_every_story_that_shows_it(
     clock: ManualClock, pictures: FakeSite
 ) -> None:
-    with _limited(clock, len(_png()) + 10) as service:
+    with _limited(clock, len(png()) + 10) as service:
         _save(service, pictures.url("/a.png"), title="One")
         _save(service, pictures.url("/a.png"), pictures.url("/b.png"), title="Two")
         service.keep_media()
@@ -316,14 +309,14 @@ def test_a_shared_picture_counts_in_every_story_that_shows_it(
 def test_a_shared_picture_is_checked_against_the_story_that_first_wanted_it(
     clock: ManualClock, pictures: FakeSite
 ) -> None:
-    with _limited(clock, len(_png()) + 10) as service:
+    with _limited(clock, len(png()) + 10) as service:
         _save(service, pictures.url("/a.png"), pictures.url("/b.png"), title="Full")
         _save(service, pictures.url("/b.png"), title="Roomy")
         service.keep_media()
         refused = _record(service, pictures.url("/b.png"))
     assert (refused.state, refused.reason) == (
         "failed",
-        f"over this story's {len(_png()) + 10} bytes of pictures",
+        f"over this story's {len(png()) + 10} bytes of pictures",
     )
 
 
