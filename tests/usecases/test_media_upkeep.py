@@ -18,8 +18,9 @@ from storycore.contrib.fetch import HttpFetcher
 from storycore.model.kept import KeptSource
 from storycore.ports import Store
 from storycore.testing import ManualClock
+from tests._kept_pictures import png
 from tests.resolving.conftest import FakeSite, Reply
-from tests.usecases.test_keeping import KEEPING, _png
+from tests.usecases.test_keeping import KEEPING
 
 OFF = KEEPING.model_copy(update={"keep_media": False})
 
@@ -27,9 +28,9 @@ OFF = KEEPING.model_copy(update={"keep_media": False})
 @pytest.fixture
 def pictures() -> Iterator[FakeSite]:
     site = FakeSite()
-    site.replies["/a.png"] = Reply(_png(), content_type="image/png")
-    site.replies["/b.png"] = Reply(_png("navy"), content_type="image/png")
-    site.replies["/c.png"] = Reply(_png("olive"), content_type="image/png")
+    site.replies["/a.png"] = Reply(png(), content_type="image/png")
+    site.replies["/b.png"] = Reply(png(colour="navy"), content_type="image/png")
+    site.replies["/c.png"] = Reply(png(colour="olive"), content_type="image/png")
     yield site
     site.stop()
 
@@ -155,7 +156,7 @@ def test_keep_all_tries_again_what_failed_for_good(
     failed = _record(service, pictures.url("/a.png"))
     assert failed is not None
     assert (failed.state, failed.next_attempt) == ("failed", None)
-    pictures.replies["/a.png"] = Reply(_png(), content_type="image/png")
+    pictures.replies["/a.png"] = Reply(png(), content_type="image/png")
     done = service.keep_all_media()
     assert (done.retried, done.kept) == (1, 1)
     assert _file_of(service, pictures.url("/a.png"))
@@ -226,7 +227,7 @@ def test_an_avatar_is_not_deleted(store: Store, clock: ManualClock, pictures: Fa
 def test_a_file_another_kept_picture_names_is_not_deleted(
     store: Store, clock: ManualClock, pictures: FakeSite
 ) -> None:
-    pictures.replies["/same.png"] = Reply(_png(), content_type="image/png")  # a.png's bytes
+    pictures.replies["/same.png"] = Reply(png(), content_type="image/png")  # a.png's bytes
     service = _service(store, clock)
     _save(service, pictures.url("/a.png"), slug="one")
     _save(service, pictures.url("/same.png"), slug="two")
