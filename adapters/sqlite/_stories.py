@@ -30,6 +30,7 @@ from storycore.model.records import (
     trusted_story,
 )
 from storycore.model.revisions import RevisionMark
+from storycore.model.trusted import construct_trusted
 from storycore.ports import KEPT_BY_REPLACE, NewStory, SearchIndex, StoryRepository
 from storycore.rules.searchtext import token_text
 
@@ -381,26 +382,28 @@ class SQLiteStories(Repository, StoryRepository):
     def author_stats(self, author_ids: Iterable[str]) -> dict[str, AuthorStats]:
         """The counters of migration 10, and the newest creation and features by index seeks."""
         ids = list(set(author_ids))
-        result = {author_id: AuthorStats() for author_id in ids}
+        figures: dict[str, dict[str, Any]] = {author_id: {} for author_id in ids}
         for author_id, stories, views, embeds, last_story in self._db.rows(
             "SELECT a.author_id, a.stories, a.views, a.embeds, (SELECT max(s.created)"
             " FROM stories s WHERE s.author_id = a.author_id AND s.public = 1)"
             f" FROM author_stats a WHERE a.author_id IN ({marks(ids)}) AND a.stories > 0",
             ids,
         ):
-            stats = result[author_id]
-            stats.stories, stats.views, stats.embeds = stories, views, embeds
-            stats.last_story = last_story
+            figures[author_id].update(
+                stories=stories, views=views, embeds=embeds, last_story=last_story
+            )
         for author_id, story_id, featured_at in self._db.rows(
             "SELECT author_id, id, featured_at FROM stories WHERE public = 1"
             f" AND featured_at IS NOT NULL AND author_id IN ({marks(ids)})"
             " ORDER BY featured_at DESC, id DESC",
             ids,
         ):
-            stats = result[author_id]
-            stats.featured = stats.featured or featured_at
-            stats.featured_stories.append(story_id)
-        return result
+            found = figures[author_id]
+            found.setdefault("featured", featured_at)  # the newest comes first
+            found.setdefault("featured_stories", []).append(story_id)
+        return {
+            author_id: construct_trusted(AuthorStats, found) for author_id, found in figures.items()
+        }
 
     def iter_all(self) -> Iterator[tuple[StoryRecord, list[Element]]]:
         after = ""

@@ -20,8 +20,9 @@ _set = object.__setattr__
 
 
 @cache
-def _defaults(model: type[BaseModel]) -> tuple[tuple[str, Callable[[], Any]], ...]:
-    """Each field that has a default, with a function making it."""
+def _defaults(model: type[BaseModel]) -> tuple[int, tuple[tuple[str, Callable[[], Any]], ...]]:
+    """How many fields ``model`` has, and each field that has a default with a function
+    making it."""
     made: list[tuple[str, Callable[[], Any]]] = []
     for name, field in model.model_fields.items():
         if field.default_factory is not None:
@@ -29,7 +30,7 @@ def _defaults(model: type[BaseModel]) -> tuple[tuple[str, Callable[[], Any]], ..
         elif not field.is_required():
             default = field.default
             made.append((name, lambda value=default: value))  # type: ignore[misc]
-    return tuple(made)
+    return len(model.model_fields), tuple(made)
 
 
 def construct_trusted(model: type[M], data: dict[str, Any]) -> M:
@@ -37,10 +38,12 @@ def construct_trusted(model: type[M], data: dict[str, Any]) -> M:
     overhead (it walks every alias and inspects each default factory's signature on each call).
     ``data`` becomes the instance's own: the caller hands it over.
     """
+    fields, defaults = _defaults(model)
     given = set(data)
-    for name, make in _defaults(model):
-        if name not in given:
-            data[name] = make()
+    if len(given) != fields:  # some member left to its default
+        for name, make in defaults:
+            if name not in given:
+                data[name] = make()
     instance = _new(model)
     _set(instance, "__dict__", data)
     _set(instance, "__pydantic_fields_set__", given)
