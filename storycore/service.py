@@ -10,11 +10,14 @@ service.catalog.latest()
 from __future__ import annotations
 
 import copy
+from functools import partial
 from types import TracebackType
 
 from .clocks import Clock, SystemClock
 from .errors import ConfigurationError, MissingDependencyError
+from .model.documents import as_document, shape_of
 from .model.resolvers import ElementResolver, OfflineResolver
+from .model.shapes import SearchItem, StorySummary
 from .ports import Store
 from .presentation.presenters import Presenter
 from .resolving.fetching import PageFetcher
@@ -139,7 +142,12 @@ class Service:
         self.accounts = Accounts(context)
         self.stories = Stories(context)
         self.revisions = Revisions(context)
-        self.catalog = Catalog(context)
+        self.catalog = Catalog(
+            context, partial(shape_of, StorySummary), partial(shape_of, SearchItem)
+        )
+        #: the lists and search of ``catalog``, their items as documents: JSON-ready data
+        #: with the interface's names, what the HTTP API writes (docs/architecture.md#answers)
+        self.listings = Catalog(context, as_document, as_document)
         self.sources = Sources(context, self.catalog)
         self.embeds = Embeds(context)
         self.delegation = Delegation(

@@ -12,6 +12,7 @@ from urllib.parse import parse_qsl, quote, urlencode
 import orjson
 from pydantic import BaseModel, TypeAdapter
 
+from ..model.documents import record_json
 from ..model.shapes import Page
 from ..model.visibility import Viewer
 from ..service import Service
@@ -31,12 +32,15 @@ def _list_of(model: type[BaseModel]) -> TypeAdapter[list[Any]]:
 def dump(value: Any) -> Any:
     """Shapes ready for ``orjson.dumps``, with the interface's names: models as fragments of the
     JSON pydantic writes for them (a list of one model in one call), which costs less than
-    Python data that orjson writes again.
+    Python data that orjson writes again; a list of documents (``model.documents``) as the
+    fragment orjson writes for it.
     """
     if isinstance(value, BaseModel):
         return orjson.Fragment(value.model_dump_json(by_alias=True))
     if isinstance(value, list):
         kind = type(value[0]) if value else None
+        if kind is dict:  # documents (``Service.listings``): written as they are
+            return orjson.Fragment(orjson.dumps(value, default=record_json))
         if (
             kind is not None
             and issubclass(kind, BaseModel)

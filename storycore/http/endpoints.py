@@ -22,31 +22,31 @@ __all__: list[str] = []  # the route table (``api.py``) is the public face of th
 
 
 def search(call: Call) -> HttpResponse:
-    return call.listing(call.service.catalog.search(**call.arguments(), viewer=call.viewer))
+    return call.listing(call.service.listings.search(**call.arguments(), viewer=call.viewer))
 
 
 def list_stories(call: Call) -> HttpResponse:
-    return call.listing(call.service.catalog.stories(**call.arguments()))
+    return call.listing(call.service.listings.stories(**call.arguments()))
 
 
 def latest(call: Call) -> HttpResponse:
-    return call.listing(call.service.catalog.latest(**call.arguments()))
+    return call.listing(call.service.listings.latest(**call.arguments()))
 
 
 def featured(call: Call) -> HttpResponse:
-    return call.listing(call.service.catalog.featured(**call.arguments()))
+    return call.listing(call.service.listings.featured(**call.arguments()))
 
 
 def popular(call: Call) -> HttpResponse:
-    return call.listing(call.service.catalog.popular(**call.arguments()))
+    return call.listing(call.service.listings.popular(**call.arguments()))
 
 
 def topic(call: Call) -> HttpResponse:
-    return call.listing(call.service.catalog.topic(**call.arguments()))
+    return call.listing(call.service.listings.topic(**call.arguments()))
 
 
 def user_stories(call: Call) -> HttpResponse:
-    return call.listing(call.service.catalog.user(**call.arguments(), viewer=call.viewer))
+    return call.listing(call.service.listings.user(**call.arguments(), viewer=call.viewer))
 
 
 # -- stories: one story ----------------------------------------------------------------------

@@ -8,32 +8,28 @@ from what the answer's one lookup found (``KeptPictures``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import orjson
 from pydantic import BaseModel
 
+from ..model.documents import Document, shape_of
 from ..model.heads import ProfileFields, StoryHead
 from ..model.kept import NOTHING_KEPT, KeptPictures
 from ..model.records import AuthorStats, Element, EmbedCount, StoryRecord, UserRecord
 from ..model.revisions import RevisionHead
 from ..model.shapes import (
     KEPT_ELEMENT_CLASSES,
-    AuthorDates,
     AuthorFull,
-    AuthorStatsShape,
     Kept,
     KeptCopyShape,
     RevisionItem,
     SearchItem,
     SlugChanged,
     StoryCreated,
-    StoryDates,
     StoryDetail,
     StoryFull,
-    StoryMeta,
-    StoryStats,
     StorySummary,
     UserProfile,
 )
@@ -45,6 +41,7 @@ from ..rules.sites import site_name_of
 __all__ = ["Presenter"]
 
 S = TypeVar("S", bound=BaseModel)
+T = TypeVar("T")
 
 
 def _trusted(shape: type[S], members: Mapping[str, Any]) -> S:
@@ -111,21 +108,34 @@ class Presenter:
         self, user: UserRecord | ProfileFields, kept: KeptPictures = NOTHING_KEPT
     ) -> UserProfile:
         """User profile, public shape."""
-        return construct_trusted(
-            UserProfile,
-            {
-                "username": user.username,
-                "name": user.name,
-                "bio": user.bio,
-                "location": user.location,
-                "website": user.website,
-                "avatar": user.avatar,
-                "kept": self.kept(user_shown(user), kept) if kept else None,
-            },
-        )
+        return shape_of(UserProfile, self.profile_document(user, kept))
+
+    def profile_document(
+        self, user: UserRecord | ProfileFields, kept: KeptPictures = NOTHING_KEPT
+    ) -> Document:
+        """``profile`` as a document."""
+        document: Document = {
+            "username": user.username,
+            "name": user.name,
+            "bio": user.bio,
+            "location": user.location,
+            "website": user.website,
+            "avatar": user.avatar,
+        }
+        return self._with_kept(document, kept, user_shown, user)
+
+    def _with_kept(
+        self, document: Document, kept: KeptPictures, shown: Callable[[T], Iterable[Shown]], of: T
+    ) -> Document:
+        """``document`` ending with ``kept`` when a picture it shows (``shown`` of ``of``, found
+        only when something is kept) is kept."""
+        found = self._kept_members(shown(of), kept) if kept else None
+        if found is not None:
+            document["kept"] = found
+        return document
 
     @staticmethod
-    def _summary_members(story: StoryRecord | StoryHead) -> dict[str, object]:
+    def _summary_members(story: StoryRecord | StoryHead) -> Document:
         return {
             "id": story.id,
             "title": story.title,
@@ -149,9 +159,18 @@ class Presenter:
         kept: KeptPictures = NOTHING_KEPT,
     ) -> StorySummary:
         """A list item (its author's profile with ``kept``)."""
-        return _trusted(
-            StorySummary, {**self._summary_members(story), "author": self.profile(author, kept)}
-        )
+        return shape_of(StorySummary, self.summary_document(story, author, kept))
+
+    def summary_document(
+        self,
+        story: StoryRecord | StoryHead,
+        author: UserRecord | ProfileFields,
+        kept: KeptPictures = NOTHING_KEPT,
+    ) -> Document:
+        """``summary`` as a document."""
+        document = self._summary_members(story)
+        document["author"] = self.profile_document(author, kept)
+        return document
 
     def detail(
         self,
@@ -185,14 +204,15 @@ class Presenter:
             },
         )
 
-    def _full_members(
+    def _full_document(
         self,
         story: StoryRecord,
         username: str,
         embeds: Sequence[EmbedCount],
         kept: KeptPictures = NOTHING_KEPT,
-    ) -> dict[str, object]:
-        return {
+    ) -> Document:
+        """The members of the full shape (``StoryFull``), as a document."""
+        document: Document = {
             "sid": story.id,
             "title": story.title,
             "slug": story.slug,
@@ -203,78 +223,74 @@ class Presenter:
             "publish_at": story.publish_at,
             "description": story.description,
             "thumbnail": story.thumbnail or story.cover,
-            "date": _trusted(
-                StoryDates,
-                dict(created=story.created, modified=story.updated, published=story.published),
-            ),
+            "date": {
+                "created": story.created,
+                "modified": story.updated,
+                "published": story.published,
+            },
             "private": story.private,
             "topics": story.topics,
             "siteposts": [],
-            "meta": _trusted(
-                StoryMeta,
-                dict(quoted=story.quoted, hashtags=story.tags, created_with=story.created_with),
-            ),
-            "stats": _trusted(
-                StoryStats,
-                dict(
-                    popularity=story.popularity,
-                    views=story.views,
-                    likes=story.likes,
-                    comments=story.comments,
-                    elementComments=story.element_comments,
-                    embeds=list(embeds),
-                    elements=story.element_counts,
-                ),
-            ),
+            "meta": {
+                "quoted": story.quoted,
+                "hashtags": story.tags,
+                "created_with": story.created_with,
+            },
+            "stats": {
+                "popularity": story.popularity,
+                "views": story.views,
+                "likes": story.likes,
+                "comments": story.comments,
+                "elementComments": story.element_comments,
+                "embeds": list(embeds),
+                "elements": story.element_counts,
+            },
             "modified": story.modified,
             "deleted": False,
-            "kept": self.kept(story_shown(story), kept) if kept else None,
         }
+        return self._with_kept(document, kept, story_shown, story)
 
     def author_full(
         self, user: UserRecord, stats: AuthorStats, kept: KeptPictures = NOTHING_KEPT
     ) -> AuthorFull:
         """The full author shape. ``_access`` is 1 for editors and 0 otherwise."""
-        return _trusted(
-            AuthorFull,
-            {
-                "username": user.username,
-                "access": 1 if user.editor else 0,
-                "name": user.name,
-                "bio": user.bio,
-                "location": user.location,
-                "website": user.website,
-                "avatar": user.avatar,
-                "permalink": self.addresses.author(user.username),
-                "lang": user.lang,
-                "settings": user.settings,
-                "stats": _trusted(
-                    AuthorStatsShape,
-                    dict(
-                        views=stats.views,
-                        subscriptions=0,
-                        subscribers=0,
-                        stories=stats.stories,
-                        embeds=stats.embeds,
-                    ),
-                ),
-                "date": _trusted(
-                    AuthorDates,
-                    dict(
-                        updated=user.updated,
-                        last_story=stats.last_story,
-                        last_seen=user.last_seen,
-                        last_email=None,
-                        featured=stats.featured,
-                        created=user.created,
-                    ),
-                ),
-                "coverPhoto": user.cover_photo,
-                "canFeatureStories": user.can_feature,
-                "featuredStories": stats.featured_stories,
-                "kept": self.kept(user_shown(user), kept) if kept else None,
+        return shape_of(AuthorFull, self.author_full_document(user, stats, kept))
+
+    def author_full_document(
+        self, user: UserRecord, stats: AuthorStats, kept: KeptPictures = NOTHING_KEPT
+    ) -> Document:
+        """``author_full`` as a document."""
+        document: Document = {
+            "username": user.username,
+            "_access": 1 if user.editor else 0,
+            "name": user.name,
+            "bio": user.bio,
+            "location": user.location,
+            "website": user.website,
+            "avatar": user.avatar,
+            "permalink": self.addresses.author(user.username),
+            "lang": user.lang,
+            "settings": user.settings,
+            "stats": {
+                "views": stats.views,
+                "subscriptions": 0,
+                "subscribers": 0,
+                "stories": stats.stories,
+                "embeds": stats.embeds,
             },
-        )
+            "date": {
+                "updated": user.updated,
+                "last_story": stats.last_story,
+                "last_seen": user.last_seen,
+                "last_email": None,
+                "featured": stats.featured,
+                "created": user.created,
+            },
+            "coverPhoto": user.cover_photo,
+            "canFeatureStories": user.can_feature,
+            "featuredStories": stats.featured_stories,
+        }
+        return self._with_kept(document, kept, user_shown, user)
 
     def search_item(
         self,
@@ -287,14 +303,24 @@ class Presenter:
         kept: KeptPictures = NOTHING_KEPT,
     ) -> SearchItem:
         """A search result; ``kept`` holds the kept copies of the pictures it shows."""
-        return _trusted(
-            SearchItem,
-            {
-                **self._full_members(story, author.username, embeds, kept),
-                "author": self.author_full(author, stats, kept),
-                "canEdit": can_edit,
-            },
-        )
+        document = self.search_document(story, author, stats, embeds, can_edit=can_edit, kept=kept)
+        return shape_of(SearchItem, document)
+
+    def search_document(
+        self,
+        story: StoryRecord,
+        author: UserRecord,
+        stats: AuthorStats,
+        embeds: Sequence[EmbedCount],
+        *,
+        can_edit: bool,
+        kept: KeptPictures = NOTHING_KEPT,
+    ) -> Document:
+        """``search_item`` as a document."""
+        document = self._full_document(story, author.username, embeds, kept)
+        document["author"] = self.author_full_document(author, stats, kept)
+        document["canEdit"] = can_edit
+        return document
 
     @staticmethod
     def revision_item(head: RevisionHead, by: str) -> RevisionItem:
@@ -315,7 +341,7 @@ class Presenter:
         self, story: StoryRecord, username: str, embeds: Sequence[EmbedCount] = ()
     ) -> StoryFull:
         """The full shape of a story by ``username`` (what an event reports)."""
-        return _trusted(StoryFull, self._full_members(story, username, embeds))
+        return shape_of(StoryFull, self._full_document(story, username, embeds))
 
     def slug_changed(
         self,
@@ -325,10 +351,6 @@ class Presenter:
         kept: KeptPictures = NOTHING_KEPT,
     ) -> SlugChanged:
         """The slug-change result."""
-        return _trusted(
-            SlugChanged,
-            {
-                **self._full_members(story, author.username, embeds, kept),
-                "not_indexed": story.not_indexed,
-            },
-        )
+        document = self._full_document(story, author.username, embeds, kept)
+        document["not_indexed"] = story.not_indexed
+        return shape_of(SlugChanged, document)

@@ -3,20 +3,25 @@ docs/api.md#lists-filters-sorting-and-search).
 
 Public lists hold published, non-private stories. A user's list adds private and working
 stories for that user and editors. Every list has a total order, so pages never overlap.
+
+A catalog's items are made from the presenter's documents by the shaping it is given:
+``Service.catalog`` makes models (``StorySummary``, ``SearchItem``), ``Service.listings``
+keeps the documents, which the HTTP layer writes as they are (docs/architecture.md#answers).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from ..errors import InvalidParameter
+from ..model.documents import Document, shape_of
 from ..model.heads import ProfileFields, StoryHead
 from ..model.kept import NOTHING_KEPT, KeptPictures
 from ..model.pagination import PageRequest, page_of
 from ..model.queries import Audience, SortField, StoryQuery, parse_order, parse_sort
 from ..model.records import Status, StoryRecord, UserRecord
-from ..model.shapes import Page, SearchItem, StorySummary
+from ..model.shapes import Page, StorySummary
 from ..model.shown_pictures import answer_shown, story_shown, user_shown
 from ..model.visibility import ANONYMOUS, Viewer, can_edit, can_see_hidden_stories_of
 from ..rules.addresses import validate_url
@@ -52,12 +57,24 @@ _STATUS_NAMES: dict[str, Status] = {
 
 PageParam = int | str | None
 
+#: What a catalog's list items and search results are.
+SummaryT = TypeVar("SummaryT")
+SearchT = TypeVar("SearchT")
 
-class Catalog:
-    """The public lists, a user's list and search."""
 
-    def __init__(self, context: Context) -> None:
+class Catalog(Generic[SummaryT, SearchT]):
+    """The public lists, a user's list and search; their items made from the presenter's
+    documents by ``summary`` and ``search_item``."""
+
+    def __init__(
+        self,
+        context: Context,
+        summary: Callable[[Document], SummaryT],
+        search_item: Callable[[Document], SearchT],
+    ) -> None:
         self._ctx = context
+        self._summary = summary
+        self._search_item = search_item
         #: the topic keys of public stories, by (id, updated): ``topics``
         self._topic_keys: dict[tuple[str, str], tuple[str, ...]] = {}
 
@@ -72,7 +89,7 @@ class Catalog:
         page: PageParam = None,
         per_page: PageParam = None,
         total: bool = False,
-    ) -> Page[StorySummary]:
+    ) -> Page[SummaryT]:
         """Public stories, by ``sort`` (``date.published`` by default) and ``order``."""
         if containing_element is not None:  # as stored: a //host/path is https://host/path
             limit = self._ctx.settings.limits.address
@@ -96,7 +113,7 @@ class Catalog:
         page: PageParam = None,
         per_page: PageParam = None,
         total: bool = False,
-    ) -> Page[StorySummary]:
+    ) -> Page[SummaryT]:
         """Public stories, newest publication first."""
         return self._list(page, per_page, total=total, permalink=permalink, tag=_tag(tag))
 
@@ -108,7 +125,7 @@ class Catalog:
         page: PageParam = None,
         per_page: PageParam = None,
         total: bool = False,
-    ) -> Page[StorySummary]:
+    ) -> Page[SummaryT]:
         """Public stories, most popular first."""
         return self._list(
             page, per_page, total=total, permalink=permalink, tag=_tag(tag), sort="popularity"
@@ -122,7 +139,7 @@ class Catalog:
         page: PageParam = None,
         per_page: PageParam = None,
         total: bool = False,
-    ) -> Page[StorySummary]:
+    ) -> Page[SummaryT]:
         """Featured public stories, newest feature first."""
         return self._list(
             page,
@@ -145,7 +162,7 @@ class Catalog:
         page: PageParam = None,
         per_page: PageParam = None,
         total: bool = False,
-    ) -> Page[StorySummary]:
+    ) -> Page[SummaryT]:
         """Public stories of a topic (compared regardless of case)."""
         return self._list(
             page,
@@ -171,7 +188,7 @@ class Catalog:
         page: PageParam = None,
         per_page: PageParam = None,
         total: bool = False,
-    ) -> Page[StorySummary]:
+    ) -> Page[SummaryT]:
         """A user's stories. For that user and editors, private and working ones too;
         ``filter`` chooses statuses (``draft`` means ``working``), leaving out silently the
         ones the caller may not see.
@@ -228,10 +245,10 @@ class Catalog:
         request = self._ctx.page(1, size)
         query = self._query(request, author=author, filters=filters)
         heads = [] if query is None else self._ctx.store.stories.find(query)[:size]
-        summaries, kept = self._summaries_kept(heads, author)
+        documents, kept = self._summaries_kept(heads, author)
         return [
-            FeedEntry(summary, head.published or head.created, kept)
-            for summary, head in zip(summaries, heads, strict=True)
+            FeedEntry(shape_of(StorySummary, document), head.published or head.created, kept)
+            for document, head in zip(documents, heads, strict=True)
         ]
 
     def topics(self, stories: Iterable[StorySummary]) -> list[str]:
@@ -268,7 +285,7 @@ class Catalog:
         page: PageParam = None,
         per_page: PageParam = None,
         total: bool = False,
-    ) -> Page[SearchItem]:
+    ) -> Page[SearchT]:
         """Public stories holding every word of ``q``, newest publication first."""
         limits = self._ctx.settings.limits
         if q is None or not q.strip():
@@ -288,7 +305,7 @@ class Catalog:
 
     def _search_items(
         self, records: Sequence[StoryRecord], viewer: Viewer
-    ) -> tuple[list[SearchItem], KeptPictures]:
+    ) -> tuple[list[SearchT], KeptPictures]:
         """The search results of ``records``, and the kept copies of the pictures they show
         (their thumbnails, their authors' avatars: one read)."""
         author_ids = {r.author_id for r in records}
@@ -299,13 +316,15 @@ class Catalog:
             pair for r in records for pair in answer_shown(r, authors[r.author_id])
         )
         items = [
-            self._ctx.presenter.search_item(
-                r,
-                authors[r.author_id],
-                stats[r.author_id],
-                embeds.get(r.id, []),
-                can_edit=can_edit(viewer, r),
-                kept=kept,
+            self._search_item(
+                self._ctx.presenter.search_document(
+                    r,
+                    authors[r.author_id],
+                    stats[r.author_id],
+                    embeds.get(r.id, []),
+                    can_edit=can_edit(viewer, r),
+                    kept=kept,
+                )
             )
             for r in records
         ]
@@ -324,7 +343,7 @@ class Catalog:
         statuses: Sequence[Status] = ("published",),
         author: UserRecord | None = None,
         **filters: Any,
-    ) -> Page[StorySummary]:
+    ) -> Page[SummaryT]:
         """A page of summaries; with ``author``, of their stories only; with ``total``, the
         number of stories on every page."""
         request = self._ctx.page(page, per_page)
@@ -341,7 +360,8 @@ class Catalog:
         stories = self._ctx.store.stories
         heads = [] if query is None else stories.find(query)
         found = (0 if query is None else stories.count(query)) if total else None
-        summaries, kept = self._summaries_kept(heads[: request.per_page], author)
+        documents, kept = self._summaries_kept(heads[: request.per_page], author)
+        summaries = [self._summary(document) for document in documents]
         return page_of(request, heads, lambda _: summaries, total=found, kept=kept)
 
     def _query(
@@ -387,15 +407,16 @@ class Catalog:
 
     def _summaries_kept(
         self, heads: Sequence[StoryHead], author: UserRecord | None = None
-    ) -> tuple[list[StorySummary], KeptPictures]:
-        """``_summaries``, with the kept copies of the pictures they show (their thumbnails,
-        their authors' avatars; ``author``'s even without a head), looked up with one read."""
+    ) -> tuple[list[Document], KeptPictures]:
+        """The heads' summaries as documents, with the kept copies of the pictures they show
+        (their thumbnails, their authors' avatars; ``author``'s even without a head), looked up
+        with one read."""
         authors = self._authors(heads, author)
         shown = [pair for head in heads for pair in story_shown(head)]
         shown.extend(pair for profile in authors.values() for pair in user_shown(profile))
         kept = self._ctx.kept_pictures(shown)
         presenter = self._ctx.presenter
-        return [presenter.summary(h, authors[h.author_id], kept) for h in heads], kept
+        return [presenter.summary_document(h, authors[h.author_id], kept) for h in heads], kept
 
     def _authors(
         self, heads: Sequence[StoryHead], author: UserRecord | None

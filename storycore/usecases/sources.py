@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from ..errors import InvalidParameter
 from ..model.derived import element_words
 from ..model.records import Element, StoryRecord, UserRecord, element_of
+from ..model.shapes import SearchItem, StorySummary
 from ..model.visibility import Viewer, can_see
 from ..rules.searchtext import query_tokens, tokens
 from .catalog import Catalog
@@ -56,7 +57,7 @@ class Source:
 class Sources:
     """Searching the elements of the stories a writer may read."""
 
-    def __init__(self, context: Context, catalog: Catalog) -> None:
+    def __init__(self, context: Context, catalog: Catalog[StorySummary, SearchItem]) -> None:
         self._ctx = context
         self._catalog = catalog
 
