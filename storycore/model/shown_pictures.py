@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from ..rules.addresses import is_http_url
 from .element_kinds import ELEMENT_TYPES, Element
 from .records import StoryRecord, UserRecord
 
@@ -62,8 +61,9 @@ class _User(Protocol):
 
 
 def pictures(addresses: Iterable[str | None]) -> list[str]:
-    """The http(s) addresses of ``addresses``, each once, in their order."""
-    return list(dict.fromkeys(a for a in addresses if a and is_http_url(a)))
+    """The http(s) addresses of ``addresses`` (as records store them: checked when written),
+    each once, in their order."""
+    return list(dict.fromkeys(a for a in addresses if a and a.startswith(_HTTP)))
 
 
 def element_shown(element: Element | Mapping[str, Any]) -> list[Shown]:

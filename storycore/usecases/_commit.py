@@ -96,7 +96,7 @@ class Commits:
             self._stories.set_featured(before.id, after.featured_at)
             return after
         if transition.to != "gone" and (after.thumbnail or elements):
-            self._ctx.want_pictures(story_pictures(after, elements or ()), after.id)
+            self._ctx.want_pictures(lambda: story_pictures(after, elements or ()), after.id)
         return after
 
     def events(

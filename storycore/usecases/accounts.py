@@ -106,7 +106,7 @@ class Accounts:
         event = user_event(self._ctx.presenter, "user.created", user, created)
         with wording(name=username):
             self._users.add(user, events=[event])
-        self._ctx.want_pictures(user_pictures(user))
+        self._ctx.want_pictures(lambda: user_pictures(user))
         return self._profile(user)
 
     def create_app(self, name: str, *, delegation: bool = False, href: str = "") -> AppCredentials:
@@ -395,7 +395,7 @@ class Accounts:
         events = profile_events(self._ctx.presenter, target, changes, at)
         with wording(name=username):
             self._users.update(target.id, changes, events=events)
-        self._ctx.want_pictures(pictures([profile.get("avatar")]))
+        self._ctx.want_pictures(lambda: pictures([profile.get("avatar")]))
         return self._profile(self._ctx.user_named(username))
 
     def _profile_members(self, data: Mapping[str, Any], *, path: str) -> dict[str, str]:

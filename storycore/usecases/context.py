@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
 from ..clocks import Clock
@@ -41,14 +41,19 @@ class Context:
         """The current time on the service's clock, as the service writes timestamps."""
         return format_timestamp(self.clock.now())
 
-    def want_pictures(self, addresses: Collection[str], story: str | None = None) -> None:
-        """Queue ``addresses``, the pictures a write brings (of the story ``story``, an id, or
-        of none), for the keeper: one store call, and none when there are none or keeping is
-        off (docs/media.md#how-pictures-are-kept)."""
-        if addresses and self.settings.keeps_media:
+    def want_pictures(
+        self, addresses: Callable[[], Collection[str]], story: str | None = None
+    ) -> None:
+        """Queue the pictures a write brings (``addresses`` finds them, only when keeping is
+        on), of the story ``story`` (an id) or of none, for the keeper: one store call, and none
+        when there are none or keeping is off (docs/media.md#how-pictures-are-kept)."""
+        if not self.settings.keeps_media:
+            return
+        wanted = addresses()
+        if wanted:
             now = self.clock.now()
             stale = format_timestamp(now - SEEN_LATELY)
-            self.store.kept_sources.want(addresses, format_timestamp(now), story, stale)
+            self.store.kept_sources.want(wanted, format_timestamp(now), story, stale)
 
     def kept_pictures(self, shown: Iterable[Shown]) -> KeptPictures:
         """The kept copies of the pictures an answer shows (``shown``: every picture of the

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from ..errors import (
@@ -160,7 +161,7 @@ class Delegation:
                 self._ctx.store.identities.add_user(provider, identity.id, user, events=[event])
             except DuplicateKey:
                 continue  # the username was taken, or a concurrent first use linked it
-            self._ctx.want_pictures(user_pictures(user))
+            self._ctx.want_pictures(partial(user_pictures, user))
             return user
         raise Conflict("no free username could be made from the provider's screen name")
 
@@ -175,5 +176,5 @@ class Delegation:
         with wording(name=user.username):
             self._ctx.store.users.update(user.id, changes, events=events)
         refreshed = user.model_copy(update=changes)
-        self._ctx.want_pictures(user_pictures(refreshed))
+        self._ctx.want_pictures(partial(user_pictures, refreshed))
         return refreshed

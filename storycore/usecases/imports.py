@@ -50,6 +50,7 @@ import binascii
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from types import TracebackType
 from typing import Any
 
@@ -383,7 +384,8 @@ class Imports:
             by_story.setdefault(story, []).append(address)
         for story, addresses in by_story.items():
             for start in range(0, len(addresses), _WANTED_AT_ONCE):
-                self._ctx.want_pictures(addresses[start : start + _WANTED_AT_ONCE], story)
+                chunk = addresses[start : start + _WANTED_AT_ONCE]
+                self._ctx.want_pictures(partial(list, chunk), story)
 
     def _restore(self, batch: list[KeptSource], plan: _Plan, undo: _Undo) -> None:
         """Restore a batch of source records, keeping the stored ones they replace."""
