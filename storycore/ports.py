@@ -29,6 +29,7 @@ from .model.records import (
     AuthorStats,
     Element,
     EmbedCount,
+    Stored,
     StoryRecord,
     TokenRecord,
     UserRecord,
@@ -301,6 +302,12 @@ class SearchIndex(Protocol):
         """
         ...
 
+    def search_stored(self, words: Sequence[str], offset: int, limit: int) -> list[Stored]:
+        """``search``'s stories as their members (``records.Stored``: as ``stored_story``
+        gives them), for an answer made as a document (docs/architecture.md#answers). This
+        default derives them from the records; adapters may read them without making one."""
+        return [dict(story.__dict__) for story in self.search(words, offset, limit)]
+
     def count(self, words: Sequence[str]) -> int:
         """How many public stories ``search`` finds for ``words`` across all pages."""
         ...
@@ -328,6 +335,12 @@ class UserRepository(Protocol):
     def get_many(self, user_ids: Iterable[str]) -> dict[str, UserRecord]:
         """The users with these ids that exist, by id."""
         ...
+
+    def get_many_stored(self, user_ids: Iterable[str]) -> dict[str, Stored]:
+        """``get_many``'s users as their members (``records.Stored``: as ``stored_user``
+        gives them), for an answer made as a document. This default derives them from the
+        records; adapters may read them without making one."""
+        return {uid: dict(user.__dict__) for uid, user in self.get_many(user_ids).items()}
 
     def profiles(self, user_ids: Iterable[str]) -> dict[str, ProfileFields]:
         """The public profile members of the users with these ids that exist, by id. This

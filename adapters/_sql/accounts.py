@@ -17,7 +17,14 @@ import orjson
 from storycore.errors import Missing
 from storycore.model.events import Event
 from storycore.model.heads import ProfileFields
-from storycore.model.records import AppRecord, TokenRecord, UserRecord, trusted_user
+from storycore.model.records import (
+    AppRecord,
+    Stored,
+    TokenRecord,
+    UserRecord,
+    stored_user,
+    trusted_user,
+)
 from storycore.ports import (
     ApplicationRepository,
     IdentityRepository,
@@ -182,6 +189,10 @@ class Users(_Records[UserRecord], UserRepository):
     def get_many(self, user_ids: Iterable[str]) -> dict[str, UserRecord]:
         users = (self._load(row[0]) for row in self._of("record", user_ids))
         return {user.id: user for user in users}
+
+    def get_many_stored(self, user_ids: Iterable[str]) -> dict[str, Stored]:
+        users = (stored_user(orjson.loads(row[0])) for row in self._of("record", user_ids))
+        return {user["id"]: user for user in users}
 
     def profiles(self, user_ids: Iterable[str]) -> dict[str, ProfileFields]:
         """The profile members read from each record's JSON without making a model: one

@@ -23,7 +23,7 @@ from storycore.model.counters import pages_dropped, popularity
 from storycore.model.events import Event
 from storycore.model.heads import AuthorLatest, StoryAddress, StoryHead
 from storycore.model.queries import StoryQuery
-from storycore.model.records import AuthorStats, Element, EmbedCount, StoryRecord
+from storycore.model.records import AuthorStats, Element, EmbedCount, Stored, StoryRecord
 from storycore.model.revisions import RevisionMark
 from storycore.ports import (
     KEPT_BY_REPLACE,
@@ -96,10 +96,15 @@ def read_story(db: Database, username: str, slug: str, offset: int, limit: int) 
     return StoryRead(load_user(row[0]), story, row[-1] if story is not None else [])
 
 
-def _story(row: Sequence[Any]) -> StoryRecord:
-    data = orjson.loads(row[0])
+def _stored(row: Sequence[Any]) -> dict[str, Any]:
+    """The members of a row of ``_STORY``: its record, and the kept members' columns."""
+    data: dict[str, Any] = orjson.loads(row[0])
     data.update(zip(_KEPT, row[1:], strict=True))
-    return records.trusted_story(data)
+    return data
+
+
+def _story(row: Sequence[Any]) -> StoryRecord:
+    return records.trusted_story(_stored(row))
 
 
 def _row(
@@ -428,14 +433,19 @@ class PostgreSQLSearch(Part, SearchIndex):
     """Every word in the story's search array (its words and its author's tokens)."""
 
     def search(self, words: Sequence[str], offset: int, limit: int) -> list[StoryRecord]:
+        return [_story(row) for row in self._found(words, offset, limit)]
+
+    def search_stored(self, words: Sequence[str], offset: int, limit: int) -> list[Stored]:
+        return [records.stored_story(_stored(row)) for row in self._found(words, offset, limit)]
+
+    def _found(self, words: Sequence[str], offset: int, limit: int) -> list[tuple[Any, ...]]:
         if not words:
             return []
-        rows = self._db.rows(
+        return self._db.rows(
             f"SELECT {_STORY} FROM stories WHERE public AND search @> %s::text[]"
             " ORDER BY published DESC NULLS LAST, id DESC LIMIT %s OFFSET %s",
             (list(words), max(limit, 0), max(offset, 0)),
         )
-        return [_story(row) for row in rows]
 
     def count(self, words: Sequence[str]) -> int:
         if not words:

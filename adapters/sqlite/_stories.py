@@ -24,9 +24,11 @@ from storycore.model.records import (
     AuthorStats,
     Element,
     EmbedCount,
+    Stored,
     StoryRecord,
     element_document,
     element_of,
+    stored_story,
     trusted_story,
 )
 from storycore.model.revisions import RevisionMark
@@ -58,6 +60,10 @@ _COLUMNS = (
     "title_key",
     "publish_at",
     "not_indexed",
+    "title",
+    "description",
+    "thumbnail",
+    "cover",
     *_KEPT,
 )
 _UNREPLACED = KEPT_BY_REPLACE | {"id"}  # the columns a replacement leaves as stored
@@ -76,10 +82,15 @@ def _row(story: StoryRecord) -> dict[str, Any]:
     return row
 
 
-def _story(row: Sequence[Any]) -> StoryRecord:
-    data = orjson.loads(row[0])
+def _stored(row: Sequence[Any]) -> dict[str, Any]:
+    """The members of a row of ``_STORY``: its record, and the kept members' columns."""
+    data: dict[str, Any] = orjson.loads(row[0])
     data.update(zip(_KEPT, row[1:], strict=True))
-    return trusted_story(data)
+    return data
+
+
+def _story(row: Sequence[Any]) -> StoryRecord:
+    return trusted_story(_stored(row))
 
 
 def _head(row: tuple[Any, ...]) -> StoryHead:
@@ -469,11 +480,15 @@ class SQLiteSearch(Repository, SearchIndex):
     """FTS5 over normalized tokens, walked newest publication first (``_sqlite_search``)."""
 
     def search(self, words: Sequence[str], offset: int, limit: int) -> list[StoryRecord]:
+        return [_story(row) for row in self._found(words, offset, limit)]
+
+    def search_stored(self, words: Sequence[str], offset: int, limit: int) -> list[Stored]:
+        return [stored_story(_stored(row)) for row in self._found(words, offset, limit)]
+
+    def _found(self, words: Sequence[str], offset: int, limit: int) -> list[tuple[Any, ...]]:
         if not words:
             return []
-        query = _match(words)
-        rows = self._db.rows(SEARCH.format(columns=_STORY), (query, limit, offset))
-        return [_story(row) for row in rows]
+        return self._db.rows(SEARCH.format(columns=_STORY), (_match(words), limit, offset))
 
     def count(self, words: Sequence[str]) -> int:
         if not words:

@@ -9,6 +9,7 @@ from typing import TypeVar
 from ..rules.numbers import STORE_INT_MAX, whole_number
 from .kept import NOTHING_KEPT, KeptPictures
 from .shapes import Page
+from .trusted import construct_trusted
 
 __all__ = ["PageRequest", "page_of"]
 
@@ -72,12 +73,14 @@ def page_of(
     items on every page, when it was counted; ``kept``, the kept copies of the pictures the
     items show.
     """
-    # unparametrized: ``Page[T]`` would build a generic subclass on every call
-    return Page(
-        page=request.page,
-        per_page=request.per_page,
-        items=present(fetched[: request.per_page]),
-        has_next=len(fetched) > request.per_page,
-        total=total,
-        kept=kept,
-    )
+    # unparametrized: ``Page[T]`` would build a generic subclass on every call; made without
+    # validating what this function computed
+    members = {
+        "page": request.page,
+        "per_page": request.per_page,
+        "items": present(fetched[: request.per_page]),
+        "has_next": len(fetched) > request.per_page,
+        "total": total,
+        "kept": kept,
+    }
+    return construct_trusted(Page, members)

@@ -19,7 +19,7 @@ from .element_kinds import (
     ElementType,
     Source,
 )
-from .trusted import construct_trusted
+from .trusted import construct_trusted, filled
 
 __all__ = [
     "ELEMENT_TYPES",
@@ -36,16 +36,24 @@ __all__ = [
     "Quoted",
     "Source",
     "Status",
+    "Stored",
     "StoryRecord",
     "TokenRecord",
     "UserRecord",
     "UserSettings",
     "element_document",
     "element_of",
+    "stored_story",
+    "stored_user",
     "trusted_element",
     "trusted_story",
     "trusted_user",
 ]
+
+#: A record's members as JSON-ready data, as its model holds them (``stored_story``,
+#: ``stored_user``): what an answer made as a document reads of a record
+#: (docs/architecture.md#answers) without a model for it and for each of its nested members.
+Stored = dict[str, Any]
 
 Status = Literal["working", "published"]
 Plan = Literal["free", "enterprise"]
@@ -260,6 +268,25 @@ def trusted_user(data: dict[str, Any]) -> UserRecord:
             "cover_photo": construct_trusted(CoverPhoto, data.get("cover_photo", {})),
         },
     )
+
+
+def stored_story(data: dict[str, Any]) -> Stored:
+    """A story's stored members (``data``, changed and returned) as ``trusted_story``'s model
+    holds them: each member it and its nested members lack set to its default, in the same
+    order, so that the JSON of either is the same."""
+    data["quoted"] = [filled(Quoted, quoted) for quoted in data.get("quoted", ())]
+    data["created_with"] = filled(CreatedWith, data.get("created_with", {}))
+    return filled(StoryRecord, data)
+
+
+def stored_user(data: dict[str, Any]) -> Stored:
+    """A user's stored members (``data``, changed and returned) as ``trusted_user``'s model
+    holds them (``stored_story``)."""
+    settings = dict(data.get("settings") or {})
+    settings["notifications"] = filled(Notifications, settings.get("notifications", {}))
+    data["settings"] = filled(UserSettings, settings)
+    data["cover_photo"] = filled(CoverPhoto, data.get("cover_photo", {}))
+    return filled(UserRecord, data)
 
 
 def element_of(document: str | bytes) -> Element:

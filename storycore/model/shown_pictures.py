@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from .element_kinds import ELEMENT_TYPES, Element
-from .records import StoryRecord, UserRecord
+from .records import Stored, StoryRecord, UserRecord
 
 __all__ = [
     "Shown",
@@ -73,20 +73,23 @@ def element_shown(element: Element | Mapping[str, Any]) -> list[Shown]:
     return _http((path, _text(_at(element, names))) for path, names in paths)
 
 
-def story_shown(story: _Story) -> list[Shown]:
+def story_shown(story: _Story | Stored) -> list[Shown]:
     """The story's own picture, by path: its ``thumbnail`` as answers show it (the first
-    image's, ``cover``, without one)."""
-    return _http([("thumbnail", story.thumbnail or story.cover)])
+    image's, ``cover``, without one). ``story`` is a record or head, or a record's members."""
+    if type(story) is dict:
+        return _http([("thumbnail", story["thumbnail"] or story["cover"])])
+    return _http([("thumbnail", story.thumbnail or story.cover)])  # type: ignore[union-attr]
 
 
-def user_shown(user: _User) -> list[Shown]:
-    """The picture a profile shows, by path: its ``avatar``."""
-    return _http([("avatar", user.avatar)])
+def user_shown(user: _User | Stored) -> list[Shown]:
+    """The picture a profile shows, by path: its ``avatar``. ``user`` is a record or a
+    profile, or a record's members."""
+    return _http([("avatar", user["avatar"] if type(user) is dict else user.avatar)])  # type: ignore[union-attr]
 
 
 def answer_shown(
-    story: _Story | None,
-    author: _User | None,
+    story: _Story | Stored | None,
+    author: _User | Stored | None,
     elements: Iterable[Element | Mapping[str, Any]] = (),
 ) -> list[Shown]:
     """Every picture an answer about a story shows: the story's own, its author's avatar and
@@ -131,7 +134,7 @@ def _at(value: object, names: tuple[str, ...]) -> object:
 
 
 def _member(value: object, name: str) -> object:
-    if isinstance(value, Mapping):
+    if type(value) is dict or isinstance(value, Mapping):
         return value.get(name)
     return getattr(value, name, None) if value is not None else None
 

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-__all__ = ["construct_trusted"]
+__all__ = ["construct_trusted", "filled"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -33,19 +33,26 @@ def _defaults(model: type[BaseModel]) -> tuple[int, tuple[tuple[str, Callable[[]
     return len(model.model_fields), tuple(made)
 
 
+def filled(model: type[BaseModel], data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (keyed by field names) with each member it lacks set to ``model``'s default, in
+    field order after its own: the members a ``model`` made of it holds, in the order it holds
+    them. ``data`` is changed and returned."""
+    fields, defaults = _defaults(model)
+    if len(data) != fields:  # some member left to its default
+        for name, make in defaults:
+            if name not in data:
+                data[name] = make()
+    return data
+
+
 def construct_trusted(model: type[M], data: dict[str, Any]) -> M:
     """``model.model_construct(**data)`` for data keyed by field names, without its per-call
     overhead (it walks every alias and inspects each default factory's signature on each call).
     ``data`` becomes the instance's own: the caller hands it over.
     """
-    fields, defaults = _defaults(model)
     given = set(data)
-    if len(given) != fields:  # some member left to its default
-        for name, make in defaults:
-            if name not in given:
-                data[name] = make()
     instance = _new(model)
-    _set(instance, "__dict__", data)
+    _set(instance, "__dict__", filled(model, data))
     _set(instance, "__pydantic_fields_set__", given)
     _set(instance, "__pydantic_extra__", None)
     _set(instance, "__pydantic_private__", None)

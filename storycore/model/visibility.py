@@ -20,6 +20,7 @@ __all__ = [
     "can_see",
     "can_see_hidden_stories_of",
     "counts_as_view",
+    "is_author_or_editor",
 ]
 
 
@@ -57,19 +58,25 @@ def can_see(viewer: Viewer, story: StoryRecord) -> bool:
     return story.is_public or viewer.is_user(story.author_id) or viewer.is_editor
 
 
+def is_author_or_editor(viewer: Viewer, author_id: str) -> bool:
+    """Whether ``viewer`` is the user ``author_id`` or an editor: who may edit a story of
+    theirs (``can_edit``), see their hidden stories, act for them."""
+    return viewer.is_user(author_id) or viewer.is_editor
+
+
 def can_edit(viewer: Viewer, story: StoryRecord) -> bool:
     """Save, publish, unpublish, delete and change the slug: the author or an editor."""
-    return viewer.is_user(story.author_id) or viewer.is_editor
+    return is_author_or_editor(viewer, story.author_id)
 
 
 def can_see_hidden_stories_of(viewer: Viewer, author_id: str) -> bool:
     """A user's list includes private and working stories for that user and for editors."""
-    return viewer.is_user(author_id) or viewer.is_editor
+    return is_author_or_editor(viewer, author_id)
 
 
 def can_act_for(viewer: Viewer, user_id: str) -> bool:
     """Create a story under a username: that user or an editor."""
-    return viewer.is_user(user_id) or viewer.is_editor
+    return is_author_or_editor(viewer, user_id)
 
 
 def can_feature(viewer: Viewer) -> bool:

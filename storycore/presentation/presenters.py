@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from ..model.documents import Document, shape_of
 from ..model.heads import ProfileFields, StoryHead
 from ..model.kept import NOTHING_KEPT, KeptPictures
-from ..model.records import AuthorStats, Element, EmbedCount, StoryRecord, UserRecord
+from ..model.records import AuthorStats, Element, EmbedCount, Stored, StoryRecord, UserRecord
 from ..model.revisions import RevisionHead
 from ..model.shapes import (
     KEPT_ELEMENT_CLASSES,
@@ -206,46 +206,47 @@ class Presenter:
 
     def _full_document(
         self,
-        story: StoryRecord,
+        story: Stored,
         username: str,
         embeds: Sequence[EmbedCount],
         kept: KeptPictures = NOTHING_KEPT,
     ) -> Document:
-        """The members of the full shape (``StoryFull``), as a document."""
+        """The members of the full shape (``StoryFull``) of a story (its record's members:
+        ``Stored``), as a document."""
         document: Document = {
-            "sid": story.id,
-            "title": story.title,
-            "slug": story.slug,
-            "status": story.status,
-            "version": story.version,
-            "permalink": self.permalink(username, story.slug),
-            "shortlink": self.shortlink(story.id),
-            "publish_at": story.publish_at,
-            "description": story.description,
-            "thumbnail": story.thumbnail or story.cover,
+            "sid": story["id"],
+            "title": story["title"],
+            "slug": story["slug"],
+            "status": story["status"],
+            "version": story["version"],
+            "permalink": self.permalink(username, story["slug"]),
+            "shortlink": self.shortlink(story["id"]),
+            "publish_at": story["publish_at"],
+            "description": story["description"],
+            "thumbnail": story["thumbnail"] or story["cover"],
             "date": {
-                "created": story.created,
-                "modified": story.updated,
-                "published": story.published,
+                "created": story["created"],
+                "modified": story["updated"],
+                "published": story["published"],
             },
-            "private": story.private,
-            "topics": story.topics,
+            "private": story["private"],
+            "topics": story["topics"],
             "siteposts": [],
             "meta": {
-                "quoted": story.quoted,
-                "hashtags": story.tags,
-                "created_with": story.created_with,
+                "quoted": story["quoted"],
+                "hashtags": story["tags"],
+                "created_with": story["created_with"],
             },
             "stats": {
-                "popularity": story.popularity,
-                "views": story.views,
-                "likes": story.likes,
-                "comments": story.comments,
-                "elementComments": story.element_comments,
+                "popularity": story["popularity"],
+                "views": story["views"],
+                "likes": story["likes"],
+                "comments": story["comments"],
+                "elementComments": story["element_comments"],
                 "embeds": list(embeds),
-                "elements": story.element_counts,
+                "elements": story["element_counts"],
             },
-            "modified": story.modified,
+            "modified": story["modified"],
             "deleted": False,
         }
         return self._with_kept(document, kept, story_shown, story)
@@ -254,23 +255,23 @@ class Presenter:
         self, user: UserRecord, stats: AuthorStats, kept: KeptPictures = NOTHING_KEPT
     ) -> AuthorFull:
         """The full author shape. ``_access`` is 1 for editors and 0 otherwise."""
-        return shape_of(AuthorFull, self.author_full_document(user, stats, kept))
+        return shape_of(AuthorFull, self.author_full_document(user.__dict__, stats, kept))
 
     def author_full_document(
-        self, user: UserRecord, stats: AuthorStats, kept: KeptPictures = NOTHING_KEPT
+        self, user: Stored, stats: AuthorStats, kept: KeptPictures = NOTHING_KEPT
     ) -> Document:
-        """``author_full`` as a document."""
+        """``author_full`` of a user's record's members (``Stored``), as a document."""
         document: Document = {
-            "username": user.username,
-            "_access": 1 if user.editor else 0,
-            "name": user.name,
-            "bio": user.bio,
-            "location": user.location,
-            "website": user.website,
-            "avatar": user.avatar,
-            "permalink": self.addresses.author(user.username),
-            "lang": user.lang,
-            "settings": user.settings,
+            "username": user["username"],
+            "_access": 1 if user["editor"] else 0,
+            "name": user["name"],
+            "bio": user["bio"],
+            "location": user["location"],
+            "website": user["website"],
+            "avatar": user["avatar"],
+            "permalink": self.addresses.author(user["username"]),
+            "lang": user["lang"],
+            "settings": user["settings"],
             "stats": {
                 "views": stats.views,
                 "subscriptions": 0,
@@ -279,15 +280,15 @@ class Presenter:
                 "embeds": stats.embeds,
             },
             "date": {
-                "updated": user.updated,
+                "updated": user["updated"],
                 "last_story": stats.last_story,
-                "last_seen": user.last_seen,
+                "last_seen": user["last_seen"],
                 "last_email": None,
                 "featured": stats.featured,
-                "created": user.created,
+                "created": user["created"],
             },
-            "coverPhoto": user.cover_photo,
-            "canFeatureStories": user.can_feature,
+            "coverPhoto": user["cover_photo"],
+            "canFeatureStories": user["can_feature"],
             "featuredStories": stats.featured_stories,
         }
         return self._with_kept(document, kept, user_shown, user)
@@ -303,21 +304,24 @@ class Presenter:
         kept: KeptPictures = NOTHING_KEPT,
     ) -> SearchItem:
         """A search result; ``kept`` holds the kept copies of the pictures it shows."""
-        document = self.search_document(story, author, stats, embeds, can_edit=can_edit, kept=kept)
+        document = self.search_document(
+            story.__dict__, author.__dict__, stats, embeds, can_edit=can_edit, kept=kept
+        )
         return shape_of(SearchItem, document)
 
     def search_document(
         self,
-        story: StoryRecord,
-        author: UserRecord,
+        story: Stored,
+        author: Stored,
         stats: AuthorStats,
         embeds: Sequence[EmbedCount],
         *,
         can_edit: bool,
         kept: KeptPictures = NOTHING_KEPT,
     ) -> Document:
-        """``search_item`` as a document."""
-        document = self._full_document(story, author.username, embeds, kept)
+        """``search_item`` of a story's and its author's records' members (``Stored``), as a
+        document."""
+        document = self._full_document(story, author["username"], embeds, kept)
         document["author"] = self.author_full_document(author, stats, kept)
         document["canEdit"] = can_edit
         return document
@@ -341,7 +345,7 @@ class Presenter:
         self, story: StoryRecord, username: str, embeds: Sequence[EmbedCount] = ()
     ) -> StoryFull:
         """The full shape of a story by ``username`` (what an event reports)."""
-        return shape_of(StoryFull, self._full_document(story, username, embeds))
+        return shape_of(StoryFull, self._full_document(story.__dict__, username, embeds))
 
     def slug_changed(
         self,
@@ -351,6 +355,6 @@ class Presenter:
         kept: KeptPictures = NOTHING_KEPT,
     ) -> SlugChanged:
         """The slug-change result."""
-        document = self._full_document(story, author.username, embeds, kept)
+        document = self._full_document(story.__dict__, author.username, embeds, kept)
         document["not_indexed"] = story.not_indexed
         return shape_of(SlugChanged, document)

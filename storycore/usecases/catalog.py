@@ -20,10 +20,10 @@ from ..model.heads import ProfileFields, StoryHead
 from ..model.kept import NOTHING_KEPT, KeptPictures
 from ..model.pagination import PageRequest, page_of
 from ..model.queries import Audience, SortField, StoryQuery, parse_order, parse_sort
-from ..model.records import Status, StoryRecord, UserRecord
+from ..model.records import Status, Stored, UserRecord
 from ..model.shapes import Page, StorySummary
 from ..model.shown_pictures import answer_shown, story_shown, user_shown
-from ..model.visibility import ANONYMOUS, Viewer, can_edit, can_see_hidden_stories_of
+from ..model.visibility import ANONYMOUS, Viewer, can_see_hidden_stories_of, is_author_or_editor
 from ..rules.addresses import validate_url
 from ..rules.hashtags import normalize_tag
 from ..rules.searchtext import query_tokens
@@ -298,35 +298,36 @@ class Catalog(Generic[SummaryT, SearchT]):
         request = self._ctx.page(page, per_page)
         # a query without a letter or digit is valid and matches nothing
         index = self._ctx.store.search
-        records = index.search(words, request.offset, request.probe_limit) if words else []
+        stored = index.search_stored(words, request.offset, request.probe_limit) if words else []
         found = (index.count(words) if words else 0) if total else None
-        items, kept = self._search_items(records[: request.per_page], viewer)
-        return page_of(request, records, lambda _: items, total=found, kept=kept)
+        items, kept = self._search_items(stored[: request.per_page], viewer)
+        return page_of(request, stored, lambda _: items, total=found, kept=kept)
 
     def _search_items(
-        self, records: Sequence[StoryRecord], viewer: Viewer
+        self, stories: Sequence[Stored], viewer: Viewer
     ) -> tuple[list[SearchT], KeptPictures]:
-        """The search results of ``records``, and the kept copies of the pictures they show
-        (their thumbnails, their authors' avatars: one read)."""
-        author_ids = {r.author_id for r in records}
-        authors = self._ctx.store.users.get_many(author_ids)
+        """The search results of ``stories`` (their records' members), and the kept copies of
+        the pictures they show (their thumbnails, their authors' avatars: one read)."""
+        author_ids = {story["author_id"] for story in stories}
+        authors = self._ctx.store.users.get_many_stored(author_ids)
         stats = self._ctx.store.stories.author_stats(author_ids)
-        embeds = self._ctx.store.stories.embeds(r.id for r in records)
+        embeds = self._ctx.store.stories.embeds(story["id"] for story in stories)
         kept = self._ctx.kept_pictures(
-            pair for r in records for pair in answer_shown(r, authors[r.author_id])
+            pair for s in stories for pair in answer_shown(s, authors[s["author_id"]])
         )
+        presenter = self._ctx.presenter
         items = [
             self._search_item(
-                self._ctx.presenter.search_document(
-                    r,
-                    authors[r.author_id],
-                    stats[r.author_id],
-                    embeds.get(r.id, []),
-                    can_edit=can_edit(viewer, r),
+                presenter.search_document(
+                    story,
+                    authors[story["author_id"]],
+                    stats[story["author_id"]],
+                    embeds.get(story["id"], []),
+                    can_edit=is_author_or_editor(viewer, story["author_id"]),
                     kept=kept,
                 )
             )
-            for r in records
+            for story in stories
         ]
         return items, kept
 

@@ -13,6 +13,7 @@ from storycore import Service
 from storycore.adapters import open_store
 from storycore.adapters.sqlite._schema import MIGRATIONS
 from storycore.model.events import Event
+from storycore.model.heads import StoryHead
 from storycore.model.queries import StoryQuery
 from storycore.model.revisions import RevisionMark
 from storycore.rules.ids import new_event_id
@@ -76,6 +77,8 @@ _UNDO = {
     15: "DROP TABLE kept_names; DROP TABLE kept_sources; DROP TABLE kept_files;",
     16: "DROP INDEX stories_sitemap; ALTER TABLE stories DROP COLUMN not_indexed;",
     17: "ALTER TABLE kept_sources DROP COLUMN wanted_by;",
+    18: "ALTER TABLE stories DROP COLUMN title; ALTER TABLE stories DROP COLUMN description;"
+    " ALTER TABLE stories DROP COLUMN thumbnail; ALTER TABLE stories DROP COLUMN cover;",
 }
 
 
@@ -363,3 +366,23 @@ def test_a_database_of_version_16_keeps_its_wanted_pictures_with_no_story_noted(
         assert store.kept_sources.get_many([address])[address].wanted_by == "st_1"
     finally:
         store.close()
+
+
+def test_a_database_of_version_17_lists_its_stories_with_their_titles_and_pictures(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'v17.db'}"
+    store = open_store(url)
+    author = add_user(store, "alice")
+    image = make_element("a view", kind="image")
+    first = add_story(store, author.id, "first", title="First", description="A", elements=[image])
+    second = add_story(store, author.id, "second", title="Second", thumbnail="https://p.example/t")
+    store.close()
+    _rewind(tmp_path / "v17.db", to=17)
+    store = open_store(url)
+    try:
+        found = store.stories.find(StoryQuery(offset=0, limit=10))
+    finally:
+        store.close()
+    assert first.cover  # its image's
+    assert sorted(found) == sorted(StoryHead.of(story) for story in (first, second))

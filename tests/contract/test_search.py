@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
 from storycore.model.derived import story_words
-from storycore.model.records import UserRecord
+from storycore.model.documents import record_json
+from storycore.model.records import Attribution, UserRecord
 from storycore.ports import Store
 from storycore.rules.searchtext import tokens
 from tests.contract._factories import add_story, at, changed, count_view, make_element
@@ -201,3 +203,23 @@ def test_a_story_replaced_as_published_is_found(store: Store, author: UserRecord
         changed(story, [], status="published", published=at(3)), expected_version=story.version
     )
     assert _found(store, "harbour") == [story.id]
+
+
+def test_search_stored_answers_the_members_of_searchs_records(
+    store: Store, author: UserRecord
+) -> None:
+    quote = make_element("said so", kind="quote").model_copy(
+        update={"attribution": Attribution(name="Bob", username="bob")}
+    )
+    add_story(store, author.id, "one", title="Red fox", elements=[quote], topics=["Woods"])
+    add_story(store, author.id, "two", title="Red fox again", description="a sequel")
+    count_view(store, add_story(store, author.id, "three", title="Red fox, last").id)
+    records = store.search.search(tokens("red fox"), 0, 10)
+    assert sorted(len(r.quoted) for r in records) == [0, 0, 1]
+    stored = store.search.search_stored(tokens("red fox"), 0, 10)
+    # the same members in the same order: an answer made of either is the same JSON
+    assert [orjson.dumps(s, default=record_json) for s in stored] == [
+        orjson.dumps(r.__dict__, default=record_json) for r in records
+    ]
+    assert [s["id"] for s in store.search.search_stored(tokens("red fox"), 1, 1)] == [records[1].id]
+    assert store.search.search_stored([], 0, 10) == []

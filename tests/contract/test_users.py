@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
 from storycore.errors import DuplicateKey, Missing
+from storycore.model.documents import record_json
 from storycore.model.heads import ProfileFields
 from storycore.model.records import UserRecord
 from storycore.ports import Store, whole_record
@@ -75,6 +77,20 @@ def test_get_many_takes_any_iterable_of_ids(store: Store) -> None:
 def test_get_many_of_no_ids_is_empty(store: Store) -> None:
     add_user(store, "alice")
     assert store.users.get_many([]) == {}
+
+
+def test_get_many_stored_answers_the_members_of_get_manys_users(store: Store) -> None:
+    alice = add_user(store, "alice", name="Alice")
+    bob = add_user(store, "bob")
+    store.users.update(bob.id, {"bio": "builds", "last_seen": at(2)})
+    records = store.users.get_many([alice.id, bob.id, "unknown"])
+    stored = store.users.get_many_stored([alice.id, bob.id, "unknown"])
+    assert sorted(stored) == sorted(records)
+    # the same members in the same order: an answer made of either is the same JSON
+    for user_id, record in records.items():
+        expected = orjson.dumps(record.__dict__, default=record_json)
+        assert orjson.dumps(stored[user_id], default=record_json) == expected
+    assert store.users.get_many_stored([]) == {}
 
 
 def test_profiles_answer_the_profile_members_of_existing_users_by_id(store: Store) -> None:
