@@ -275,13 +275,16 @@ def _table(results: dict[str, dict[str, list[Wrk]]]) -> list[str]:
         return lines
     old = median["old"]
     lines = [
-        "| request | old req/s | new req/s | new/old | old p50 ms | new p50 ms | busier worker |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| request | old req/s | new req/s | new/old | each round | old p50 ms | new p50 ms"
+        " | busier worker |",
+        "|---|---:|---:|---:|---|---:|---:|---:|",
     ]
     for name, (rate, p50, busier) in new.items():
         orate, op50, obusier = old[name]
+        rounds = zip(results["old"][name], results["new"][name], strict=True)
+        each = " ".join(f"{n[0] / o[0]:.2f}" for o, n in rounds)
         lines.append(
-            f"| {name} | {orate:,.0f} | {rate:,.0f} | {rate / orate:.2f} | {op50:.2f} "
+            f"| {name} | {orate:,.0f} | {rate:,.0f} | {rate / orate:.2f} | {each} | {op50:.2f} "
             f"| {p50:.2f} | {obusier:.0%} / {busier:.0%} |"
         )
     return lines
