@@ -91,13 +91,15 @@ def _milliseconds(text: str) -> float:
 
 
 def _wrk(
-    url: str, seconds: int, connections: int, script: Path | None = None
+    url: str, seconds: int, connections: int, script: Path | None = None, timeout: int = 2
 ) -> tuple[float, float, float]:
     """Requests a second, p50 and p99 latency in milliseconds; GETs of ``url``, or the requests
-    the Lua ``script`` makes (``wrk -s``). Any answer but a 2xx fails the run."""
+    the Lua ``script`` makes (``wrk -s``). Any answer but a 2xx, and any answer taking over
+    ``timeout`` seconds (wrk's default: 2), fails the run."""
     scripted = ["-s", str(script)] if script is not None else []
+    options = ["-t1", f"-c{connections}", f"-d{seconds}s", f"--timeout={timeout}s", "--latency"]
     out = subprocess.run(
-        ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", *scripted, url],
+        ["wrk", *options, *scripted, url],
         capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     if "Non-2xx" in out or "Socket errors" in out:
