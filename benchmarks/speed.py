@@ -27,7 +27,7 @@ import sys
 import tempfile
 import urllib.request
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, closing, contextmanager
 from pathlib import Path
 from urllib.parse import quote_plus, urlsplit, urlunsplit
 
@@ -42,7 +42,7 @@ from storycore.adapters import open_store
 
 __all__ = ["main"]
 
-CHECKOUT = Path(__file__).resolve().parents[1]
+_CHECKOUT = Path(__file__).resolve().parents[1]
 _PASSWORD = "speed-bench-password"
 _WEB_URL = "http://bench.example"  # in every permalink: the same whatever port a server has
 _CREATE = "POST /v1/stories/:username/create"
@@ -58,8 +58,13 @@ Wrk = tuple[float, float, float]  # requests a second, p50 ms, busier worker's s
 def _revision(rev: str) -> Iterator[Path]:
     """The code of git revision ``rev`` in a detached worktree, removed when the block ends."""
     folder = Path(tempfile.mkdtemp(prefix="storycore-speed-rev-"))
-    git = ["git", "-C", str(CHECKOUT), "worktree"]
-    subprocess.run([*git, "add", "--detach", str(folder), rev], check=True, capture_output=True)
+    git = ["git", "-C", str(_CHECKOUT), "worktree"]
+    added = subprocess.run(
+        [*git, "add", "--detach", str(folder), rev], capture_output=True, text=True, check=False
+    )
+    if added.returncode != 0:
+        folder.rmdir()
+        raise SystemExit(f"--against {rev}: {added.stderr.strip()}")
     try:
         yield folder
     finally:
@@ -85,7 +90,7 @@ def _imported_from(code: Path) -> str:
 
 def _short(rev: str) -> str:
     """``git rev-parse --short`` of ``rev``; ``HEAD`` marked when the checkout has changes."""
-    git = ["git", "-C", str(CHECKOUT)]
+    git = ["git", "-C", str(_CHECKOUT)]
 
     def output(*command: str) -> str:
         return subprocess.run([*git, *command], capture_output=True, text=True, check=True).stdout
@@ -114,7 +119,7 @@ def _sqlite(folder: Path, data: DataSet) -> Iterator[tuple[Copies, str, tuple[st
     holds everything), the token and the newest story."""
     loaded = folder / "loaded.db"
     token, story = _prepare(f"sqlite:///{loaded}", data)
-    with sqlite3.connect(loaded) as connection:
+    with closing(sqlite3.connect(loaded)) as connection:
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     @contextmanager
@@ -308,7 +313,7 @@ def main() -> None:
     singles, common = search_words(data)
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="storycore-speed-")))
-        codes = {"new": CHECKOUT}
+        codes = {"new": _CHECKOUT}
         if args.against:
             codes = {"old": stack.enter_context(_revision(args.against)), **codes}
         for side, code in codes.items():
