@@ -72,7 +72,7 @@ def operations(service: Service, floor: Floor, data: DataSet) -> list[Operation]
     ]
     words = data.vocabulary()
     tags = [t for t in words[:200] if service.catalog.stories(tag=t).items][:50]
-    singles, common = search_words(data)
+    _, common = search_words(data)
     authors = data.author_names()
     editor = service.accounts.as_user("bench_editor")
     counter = itertools.count()
@@ -126,14 +126,14 @@ def operations(service: Service, floor: Floor, data: DataSet) -> list[Operation]
                   lambda i: floor.by_tag(tags[i % len(tags)])),
         Operation("a user's list", lambda i: _page(service.catalog.user(authors[i % len(authors)])),
                   lambda i: floor.user_list(authors[i % len(authors)])),
-        Operation("search, one word", lambda i: _page(service.catalog.search(singles[i % 3000])),
-                  lambda i: floor.search(query_tokens(singles[i % 3000]))),
+        Operation("search, one word", lambda i: _page(service.catalog.search(words[i % 3000])),
+                  lambda i: floor.search(query_tokens(words[i % 3000]))),
         Operation("search, one word, page 50",
-                  lambda i: _page(service.catalog.search(singles[i % 3000], page=50)),
-                  lambda i: floor.search(query_tokens(singles[i % 3000]), 50)),
+                  lambda i: _page(service.catalog.search(words[i % 3000], page=50)),
+                  lambda i: floor.search(query_tokens(words[i % 3000]), 50)),
         Operation("search, two words",
-                  lambda i: _page(service.catalog.search(f"{singles[i % 3000]} {common}")),
-                  lambda i: floor.search(query_tokens(f"{singles[i % 3000]} {common}"))),
+                  lambda i: _page(service.catalog.search(f"{words[i % 3000]} {common}")),
+                  lambda i: floor.search(query_tokens(f"{words[i % 3000]} {common}"))),
         Operation(
             f"create a {data.elements}-element story", create, floor_create, same_answer=False
         ),
