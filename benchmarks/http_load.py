@@ -41,11 +41,11 @@ def _server(command: list[str]) -> Iterator[str]:
 
 @contextmanager
 def _launched(
-    command: list[str], env: Mapping[str, str] | None = None
+    command: list[str], env: Mapping[str, str] | None = None, cwd: Path | None = None
 ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """``_server`` with the environment ``env`` (default: this process's); yields the address
-    and the process."""
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
+    """``_server`` with the environment ``env`` (default: this process's), in the folder
+    ``cwd`` (default: this process's); yields the address and the process."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env, cwd=cwd)
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
@@ -90,10 +90,16 @@ def _milliseconds(text: str) -> float:
     return float(number) * _UNITS[unit]
 
 
-def _wrk(url: str, seconds: int, connections: int) -> tuple[float, float, float]:
-    """Requests a second, p50 and p99 latency in milliseconds."""
+def _wrk(
+    url: str, seconds: int, connections: int, script: Path | None = None, timeout: int = 2
+) -> tuple[float, float, float]:
+    """Requests a second, p50 and p99 latency in milliseconds; GETs of ``url``, or the requests
+    the Lua ``script`` makes (``wrk -s``). Any answer but a 2xx, and any answer taking over
+    ``timeout`` seconds (wrk's default: 2), fails the run."""
+    scripted = ["-s", str(script)] if script is not None else []
+    options = ["-t1", f"-c{connections}", f"-d{seconds}s", f"--timeout={timeout}s", "--latency"]
     out = subprocess.run(
-        ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", url],
+        ["wrk", *options, *scripted, url],
         capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     if "Non-2xx" in out or "Socket errors" in out:

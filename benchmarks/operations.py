@@ -24,7 +24,7 @@ from storycore.http import HttpApp, HttpRequest
 from storycore.http.call import dump, reading_content
 from storycore.rules.searchtext import query_tokens
 
-__all__ = ["Operation", "operations", "page_operations"]
+__all__ = ["Operation", "operations", "page_operations", "search_words"]
 
 
 @dataclass
@@ -57,6 +57,14 @@ def _page(page: Any, key: str = "stories") -> bytes:
     )
 
 
+def search_words(data: DataSet) -> tuple[list[str], str]:
+    """The words searches are made of: one-word searches take the vocabulary's first 3,000 in
+    turn, and a two-word search adds the vocabulary's middle word to one of them (at 10,000
+    stories each word is in about 450, the pair in about 20: a full first page)."""
+    words = data.vocabulary()
+    return words[:3000], words[len(words) // 2]
+
+
 def operations(service: Service, floor: Floor, data: DataSet) -> list[Operation]:
     """The operations of the benchmark issue, over a loaded data set. Lists and search are
     ``Service.listings``', as the API answers them (docs/architecture.md#answers)."""
@@ -65,7 +73,7 @@ def operations(service: Service, floor: Floor, data: DataSet) -> list[Operation]
     ]
     words = data.vocabulary()
     tags = [t for t in words[:200] if service.catalog.stories(tag=t).items][:50]
-    common = words[len(words) // 2]
+    _, common = search_words(data)
     authors = data.author_names()
     editor = service.accounts.as_user("bench_editor")
     counter = itertools.count()
