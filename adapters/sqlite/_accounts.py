@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from storycore.model.events import Event
+from storycore.model.heads import ProfileFields
 from storycore.model.records import UserRecord
 from storycore.rules.searchtext import token_text
 
@@ -17,12 +18,25 @@ from ._events import log
 __all__ = ["SQLiteUsers"]
 
 
+#: The columns of a user's public profile (migration 19), named as its members.
+_PROFILE = ", ".join(ProfileFields._fields)
+
+
 class SQLiteUsers(Users):
-    """Users; ``search_text`` holds their search tokens as FTS5 reads them."""
+    """Users; ``search_text`` holds their search tokens as FTS5 reads them, and the profile's
+    columns its members, which lists read without parsing the record."""
 
     @staticmethod
     def _search_column(user: UserRecord) -> tuple[str, Any]:
         return "search_text", token_text(user.search_tokens)
+
+    def _columns(self, record: UserRecord) -> dict[str, Any]:
+        profile = ProfileFields.of(record)
+        return {**super()._columns(record), **profile._asdict()}
+
+    def profiles(self, user_ids: Iterable[str]) -> dict[str, ProfileFields]:
+        rows = self._of(f"id, {_PROFILE}", user_ids)
+        return {row[0]: ProfileFields._make(row[1:]) for row in rows}
 
     def _search_changed(self, conn: sqlite3.Connection, user: UserRecord) -> None:
         # each story's index row: under its search key while public, else under -rowid

@@ -420,7 +420,24 @@ UPDATE stories SET title = json_extract(record, '$.title'),
     cover = coalesce(json_extract(record, '$.cover'), '')
 """
 
+# A user's public profile (``ProfileFields``) in columns too, for the same reason: a list page
+# reads its authors' profiles without parsing their records.
+_V19 = """
+ALTER TABLE users ADD COLUMN username TEXT NOT NULL DEFAULT '';
+ALTER TABLE users ADD COLUMN name TEXT NOT NULL DEFAULT '';
+ALTER TABLE users ADD COLUMN bio TEXT NOT NULL DEFAULT '';
+ALTER TABLE users ADD COLUMN location TEXT NOT NULL DEFAULT '';
+ALTER TABLE users ADD COLUMN website TEXT NOT NULL DEFAULT '';
+ALTER TABLE users ADD COLUMN avatar TEXT NOT NULL DEFAULT '';
+UPDATE users SET username = json_extract(record, '$.username'),
+    name = coalesce(json_extract(record, '$.name'), ''),
+    bio = coalesce(json_extract(record, '$.bio'), ''),
+    location = coalesce(json_extract(record, '$.location'), ''),
+    website = coalesce(json_extract(record, '$.website'), ''),
+    avatar = coalesce(json_extract(record, '$.avatar'), '')
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     *(_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12),
-    *(_V13, _V14, _V15, _V16, _V17, _V18),
+    *(_V13, _V14, _V15, _V16, _V17, _V18, _V19),
 )

@@ -13,7 +13,7 @@ from storycore import Service
 from storycore.adapters import open_store
 from storycore.adapters.sqlite._schema import MIGRATIONS
 from storycore.model.events import Event
-from storycore.model.heads import StoryHead
+from storycore.model.heads import ProfileFields, StoryHead
 from storycore.model.queries import StoryQuery
 from storycore.model.revisions import RevisionMark
 from storycore.rules.ids import new_event_id
@@ -79,6 +79,10 @@ _UNDO = {
     17: "ALTER TABLE kept_sources DROP COLUMN wanted_by;",
     18: "ALTER TABLE stories DROP COLUMN title; ALTER TABLE stories DROP COLUMN description;"
     " ALTER TABLE stories DROP COLUMN thumbnail; ALTER TABLE stories DROP COLUMN cover;",
+    19: "".join(
+        f"ALTER TABLE users DROP COLUMN {name};"
+        for name in ("username", "name", "bio", "location", "website", "avatar")
+    ),
 }
 
 
@@ -386,3 +390,21 @@ def test_a_database_of_version_17_lists_its_stories_with_their_titles_and_pictur
         store.close()
     assert first.cover  # its image's
     assert sorted(found) == sorted(StoryHead.of(story) for story in (first, second))
+
+
+def test_a_database_of_version_18_lists_its_authors_with_their_profiles(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'v18.db'}"
+    store = open_store(url)
+    alice = add_user(store, "Alice", name="Alice Liddell")
+    store.users.update(alice.id, {"bio": "curious", "avatar": "https://p.example/a.png"})
+    bob = add_user(store, "bob")
+    store.close()
+    _rewind(tmp_path / "v18.db", to=18)
+    store = open_store(url)
+    try:
+        records = store.users.get_many([alice.id, bob.id])
+        profiles = store.users.profiles([alice.id, bob.id])
+    finally:
+        store.close()
+    assert records[alice.id].bio == "curious"
+    assert profiles == {uid: ProfileFields.of(user) for uid, user in records.items()}
