@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import orjson
 import pytest
@@ -74,7 +74,7 @@ def _all_pages(fetch: Callable[[int], Page[T]]) -> list[T]:
 
 
 def _user_pages(
-    catalog: Catalog, username: str, viewer: Viewer
+    catalog: Catalog[StorySummary, Any], username: str, viewer: Viewer
 ) -> Callable[[int], Page[StorySummary]]:
     """The pages of a user's list as ``viewer`` sees them, by number."""
     return lambda n: catalog.user(username, viewer=viewer, page=n, per_page=100)

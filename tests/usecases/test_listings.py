@@ -36,8 +36,8 @@ def stories(service: Service, alice: Viewer, bob: Viewer) -> None:
     """Stories by two authors: one showing a picture of every kind and quoting an author,
     one plain; alice has an avatar."""
     service.accounts.update("alice", {"avatar": AVATAR}, viewer=alice)
-    pictures = {"title": "Harbour fog", "thumbnail": THUMBNAIL, "topics": ["sea"], "hashtags": ["fog"],
-                "elements": [*SHOWING_EVERY_KIND, QUOTE]}  # fmt: skip
+    pictures = {"title": "Harbour fog", "thumbnail": THUMBNAIL, "topics": ["sea"],
+                "hashtags": ["fog"], "elements": [*SHOWING_EVERY_KIND, QUOTE]}  # fmt: skip
     service.stories.create("alice", pictures, viewer=alice, publish=True)
     plain = {"title": "Harbour fog again", "hashtags": ["fog"]}
     service.stories.create("bob", plain, viewer=bob, publish=True)

@@ -708,7 +708,9 @@ class StoryMachine(RuleBasedStateMachine):
                 assert listed == {s.id for s in theirs if self.sees(actor, s)}
 
 
-def _user_pages(catalog: Catalog, username: str, viewer: Viewer) -> Callable[[int], Page[Any]]:
+def _user_pages(
+    catalog: Catalog[Any, Any], username: str, viewer: Viewer
+) -> Callable[[int], Page[Any]]:
     """The pages of a user's list as ``viewer`` sees them, by number."""
     return lambda page: catalog.user(username, viewer=viewer, page=page, per_page=PER_PAGE)
 
