@@ -97,17 +97,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def _long_first(items: list[pytest.Item]) -> None:
-    """The tests marked ``long`` first, then those kept together on one worker
-    (``xdist_group``), then the rest, each part in its own order: pytest-xdist hands tests out
-    in this order (``--no-loadscope-reorder`` in ``pyproject.toml``), so the long ones and the
-    groups, which no other worker can share, start while the many short ones fill the other
-    workers, rather than trail at the end of a run with every other worker idle."""
-    items.sort(
-        key=lambda item: (
-            item.get_closest_marker("long") is None,
-            item.get_closest_marker("xdist_group") is None,
-        )
-    )
+    """The tests marked ``long`` first, each part in its own order: pytest-xdist hands tests out
+    in this order (``--no-loadscope-reorder`` in ``pyproject.toml``), so the long ones start
+    while the many short ones fill the other workers, rather than trail at the end of a run
+    with every other worker idle."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
