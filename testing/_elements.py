@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import string
 from collections.abc import Callable
 from typing import Any, Final, Literal
@@ -244,6 +245,13 @@ def element_objects(
     return members.map(present)
 
 
+@functools.cache
+def _any_element() -> SearchStrategy[str | dict[str, Any]]:
+    """A permalink or an element object of any type: built once, not at each draw of
+    ``elements`` (building it anew is most of a draw's cost)."""
+    return permalinks() | element_objects()
+
+
 @st.composite
 def elements(
     draw: st.DrawFn,
@@ -255,9 +263,7 @@ def elements(
     """The ``elements`` member of a story: permalink strings and element objects mixed, with
     ids unique within the list (a repeated id is dropped from the later element).
     """
-    chosen = draw(
-        st.lists(items or (permalinks() | element_objects()), min_size=min_size, max_size=max_size)
-    )
+    chosen = draw(st.lists(items or _any_element(), min_size=min_size, max_size=max_size))
     seen: set[str] = set()
     result: list[str | dict[str, Any]] = []
     for item in chosen:
