@@ -76,15 +76,15 @@ def element_shown(element: Element | Mapping[str, Any]) -> list[Shown]:
 def story_shown(story: _Story | Stored) -> list[Shown]:
     """The story's own picture, by path: its ``thumbnail`` as answers show it (the first
     image's, ``cover``, without one). ``story`` is a record or head, or a record's members."""
-    if type(story) is dict:
+    if isinstance(story, dict):
         return _http([("thumbnail", story["thumbnail"] or story["cover"])])
-    return _http([("thumbnail", story.thumbnail or story.cover)])  # type: ignore[union-attr]
+    return _http([("thumbnail", story.thumbnail or story.cover)])
 
 
 def user_shown(user: _User | Stored) -> list[Shown]:
     """The picture a profile shows, by path: its ``avatar``. ``user`` is a record or a
     profile, or a record's members."""
-    return _http([("avatar", user["avatar"] if type(user) is dict else user.avatar)])  # type: ignore[union-attr]
+    return _http([("avatar", user["avatar"] if isinstance(user, dict) else user.avatar)])
 
 
 def answer_shown(
@@ -134,7 +134,7 @@ def _at(value: object, names: tuple[str, ...]) -> object:
 
 
 def _member(value: object, name: str) -> object:
-    if type(value) is dict or isinstance(value, Mapping):
+    if isinstance(value, Mapping):
         return value.get(name)
     return getattr(value, name, None) if value is not None else None
 
